@@ -1,0 +1,136 @@
+#include "resource/resource.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace spindle {
+
+int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) {
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return r;
+}
+
+int64_t saturatingSub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) {
+    return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return r;
+}
+
+int64_t saturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) {
+    return ((a < 0) != (b < 0)) ? std::numeric_limits<int64_t>::min()
+                                : std::numeric_limits<int64_t>::max();
+  }
+  return r;
+}
+
+Resource& Resource::operator+=(const Resource& o) {
+  for (int i = 0; i < kMaxResourceTypes; ++i) v_[i] = saturatingAdd(v_[i], o.v_[i]);
+  return *this;
+}
+
+Resource& Resource::operator-=(const Resource& o) {
+  for (int i = 0; i < kMaxResourceTypes; ++i) v_[i] = saturatingSub(v_[i], o.v_[i]);
+  return *this;
+}
+
+Resource Resource::times(int64_t k) const {
+  Resource r;
+  for (int i = 0; i < kMaxResourceTypes; ++i) r.v_[i] = saturatingMul(v_[i], k);
+  return r;
+}
+
+bool Resource::isNonNegative() const {
+  return std::all_of(v_.begin(), v_.end(), [](int64_t x) { return x >= 0; });
+}
+
+bool Resource::isZero() const {
+  return std::all_of(v_.begin(), v_.end(), [](int64_t x) { return x == 0; });
+}
+
+bool Resource::fitsIn(const Resource& capacity) const {
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    if (v_[i] > capacity.v_[i]) return false;
+  }
+  return true;
+}
+
+Resource Resource::componentwiseMin(const Resource& a, const Resource& b) {
+  Resource r;
+  for (int i = 0; i < kMaxResourceTypes; ++i) r.v_[i] = std::min(a.v_[i], b.v_[i]);
+  return r;
+}
+
+Resource Resource::componentwiseMax(const Resource& a, const Resource& b) {
+  Resource r;
+  for (int i = 0; i < kMaxResourceTypes; ++i) r.v_[i] = std::max(a.v_[i], b.v_[i]);
+  return r;
+}
+
+Resource Resource::clampedAtZero() const {
+  Resource r;
+  for (int i = 0; i < kMaxResourceTypes; ++i) r.v_[i] = std::max<int64_t>(0, v_[i]);
+  return r;
+}
+
+std::string Resource::toString() const {
+  std::string s = fmt::format("<memory:{}, vCores:{}", memoryMb(), vcores());
+  for (int i = 2; i < kMaxResourceTypes; ++i) {
+    if (v_[i] != 0) s += fmt::format(", r{}: {}", i, v_[i]);
+  }
+  return s + ">";
+}
+
+ResourceLimit ResourceLimit::of(const Resource& r, int count) {
+  ResourceLimit l;
+  for (int i = 0; i < count; ++i) l.v_[i] = r.get(i);
+  return l;
+}
+
+bool ResourceLimit::allows(const Resource& r) const {
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    if (r.get(i) > v_[i]) return false;
+  }
+  return true;
+}
+
+Resource ResourceLimit::clamp(const Resource& r) const {
+  Resource out;
+  for (int i = 0; i < kMaxResourceTypes; ++i) out.set(i, std::min(r.get(i), v_[i]));
+  return out;
+}
+
+ResourceTypes::ResourceTypes() : types_{{"memory-mb", "Mi"}, {"vcores", ""}} {}
+
+Result<ResourceTypes> ResourceTypes::withExtras(const std::vector<ResourceTypeInfo>& extras) {
+  ResourceTypes t;
+  for (const auto& e : extras) {
+    if (e.name.empty()) return invalidArgument("yarn.resource-types: empty resource type name");
+    if (t.indexOf(e.name)) {
+      return invalidArgument("yarn.resource-types: resource type '{}' declared twice", e.name);
+    }
+    if (t.count() == kMaxResourceTypes) {
+      return invalidArgument("yarn.resource-types: at most {} resource types are supported",
+                             kMaxResourceTypes);
+    }
+    t.types_.push_back(e);
+  }
+  return t;
+}
+
+std::optional<int> ResourceTypes::indexOf(std::string_view name) const {
+  if (name == "memory") return kMemoryIndex;
+  for (int i = 0; i < count(); ++i) {
+    if (types_[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace spindle
