@@ -9,15 +9,21 @@
 // Mirrors org.apache.hadoop.conf.Configuration as far as a scheduler needs it:
 //  1. A file is <configuration> with <property> elements holding <name>, <value>, optional
 //     <final>true</final> and <description>. Unknown elements inside <property> are ignored, as
-//     Hadoop does; a <property> without <name> is an error naming the line.
+//     Hadoop does; a <property> without <name> is an error naming the line. A property with no
+//     or an empty <value> is skipped, as Hadoop skips it, with a note in warnings(). The
+//     attribute form <property name=".." value=".." final=".."/> is accepted; <xi:include> is
+//     an error rather than silently dropped.
 //  2. Later sources override earlier ones, except a property marked final in an earlier source,
 //     which keeps its value (Hadoop logs a warning; we record it in warnings()).
 //  3. Values expand ${name} from other properties and ${env.NAME} from the environment, up to 20
-//     levels deep like Hadoop's MAX_SUBST; an unresolvable ${x} is left as is.
+//     levels deep like Hadoop's MAX_SUBST; an unresolvable ${x} is left as is and, as in Hadoop,
+//     ends expansion of that value.
 //  4. Values are trimmed of surrounding whitespace when read through typed accessors.
 // Every typed accessor returns an error that names the source file, line and property when the
 // value cannot be parsed. Parse, then validate and freeze into typed configs elsewhere
 // (STYLE rule 9): this class is the raw-property layer.
+//
+// Thread-safety: const methods may run concurrently; anything that mutates needs exclusive access.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +60,8 @@ class Configuration {
   void merge(const Configuration& other);
 
   bool contains(std::string_view name) const;
-  // The value after ${} expansion, untrimmed; nullopt when absent.
+  // The value after ${} expansion, untrimmed; nullopt when absent. When expansion exceeds the
+  // depth limit the raw value is returned; typed accessors report that case as an error.
   std::optional<std::string> get(std::string_view name) const;
   std::string get(std::string_view name, std::string_view defaultValue) const;
   // The value before expansion.
@@ -65,17 +72,23 @@ class Configuration {
   Result<int64_t> getLong(std::string_view name, int64_t defaultValue) const;
   Result<int32_t> getInt(std::string_view name, int32_t defaultValue) const;
   Result<double> getDouble(std::string_view name, double defaultValue) const;
-  // "true"/"false", case-insensitive, as Hadoop's getBoolean.
+  // "true"/"false", case-insensitive, as Hadoop's getBoolean. Unlike Hadoop, which logs a
+  // warning and returns the default for anything else, any other value is an error: a typo such
+  // as "ture" should stop the run, not silently flip a switch.
   Result<bool> getBool(std::string_view name, bool defaultValue) const;
   // Hadoop's getTimeDuration: a number with an optional suffix ns, us, ms, s, m, h, d; a bare
-  // number is in `defaultUnitMs` units expressed in ms (1 for ms, 1000 for seconds).
+  // number is in `bareUnitMs` units expressed in ms (1 for ms, 1000 for seconds; must be >= 1).
+  // Like Java's TimeUnit.convert, ns and us truncate toward zero and overflow saturates.
   Result<int64_t> getTimeDurationMs(std::string_view name, int64_t defaultMs,
                                     int64_t bareUnitMs = 1) const;
   // Hadoop's getLongBytes: a number with an optional binary prefix k, m, g, t, p, e
   // (case-insensitive), e.g. "128m" = 134217728.
   Result<int64_t> getSizeBytes(std::string_view name, int64_t defaultValue) const;
-  // Comma-separated, each trimmed, empties dropped (getTrimmedStrings).
+  // Comma-separated, each trimmed, empties dropped (getTrimmedStrings). Like Hadoop, newlines
+  // separate items too, so a long list may span lines in the XML.
   std::vector<std::string> getStrings(std::string_view name) const;
+  // getStrings, each parsed as a decimal 32-bit integer (Hadoop's getInts); empty when absent.
+  Result<std::vector<int32_t>> getInts(std::string_view name) const;
 
   // All property names with the given prefix, sorted.
   std::vector<std::string> namesWithPrefix(std::string_view prefix) const;
@@ -93,6 +106,14 @@ class Configuration {
     bool isFinal = false;
     PropertySource source;
   };
+  // Adds or replaces one property unless an existing one is final (rule 2).
+  void apply(std::string_view name, Entry entry);
+  // Hadoop's substituteVars on `raw`; an error when the depth limit is exceeded.
+  Result<std::string> expand(std::string_view name, const std::string& raw) const;
+  std::optional<std::string> lookupVariable(std::string_view var) const;
+  // The expanded value of a present property, trimmed for typed accessors.
+  Result<std::string> trimmedValue(std::string_view name) const;
+
   std::map<std::string, Entry, std::less<>> props_;
   std::vector<std::string> warnings_;
 };

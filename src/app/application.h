@@ -1,0 +1,119 @@
+// An application as the scheduler sees it: YARN's SchedulerApplication plus the current
+// attempt's SchedulerApplicationAttempt state (asks, live containers, usage).
+//
+//   Application& app = scheduler.app(id);
+//   app.asks().count(key, "*");
+//   app.used();                 // sum of live containers
+//
+// Invariants (Scheduler::checkInvariants): used == sum of live containers' resources;
+// amUsed == the AM container's resource while it lives; reserved == sum of reservations.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "app/app_state.h"
+#include "app/asks.h"
+#include "base/clock.h"
+#include "base/ids.h"
+#include "resource/resource.h"
+
+namespace spindle {
+
+// What a client submits (ApplicationSubmissionContext, the parts a scheduler reads).
+struct AppSubmission {
+  std::string name;
+  std::string queue = "default";
+  std::string user = "user";
+  int32_t priority = 0;
+  Resource amResource;  // zero: no AM container is asked for (an unmanaged AM)
+  std::string amNodeLabelExpression;
+  std::string applicationType = "YARN";
+};
+
+// Usage accounting YARN reports per app (memorySeconds, preempted counts...).
+struct AppAccounting {
+  int64_t memoryMbMs = 0;   // MB x ms, shown as memorySeconds / 1000
+  int64_t vcoreMs = 0;
+  int64_t containersAllocated = 0;
+  int64_t numAmPreempted = 0;
+  int64_t numNonAmPreempted = 0;
+  Resource preempted;
+};
+
+class Application {
+ public:
+  Application(AppId id, AppSubmission sub, TimeMs submitTime)
+      : id_(id), sub_(std::move(sub)), submitTime_(submitTime) {}
+
+  AppId id() const { return id_; }
+  const AppSubmission& submission() const { return sub_; }
+  const std::string& queue() const { return sub_.queue; }
+  void setQueue(std::string q) { sub_.queue = std::move(q); }
+  const std::string& user() const { return sub_.user; }
+  int32_t priority() const { return sub_.priority; }
+  TimeMs submitTime() const { return submitTime_; }
+  uint32_t attempt() const { return attempt_; }
+  AttemptId attemptId() const { return {id_, attempt_}; }
+  void startAttempt() { ++attempt_; }
+
+  AppState state() const { return state_; }
+  void setState(AppState s) { state_ = s; }
+  TimeMs finishTime() const { return finishTime_; }
+  void setFinishTime(TimeMs t) { finishTime_ = t; }
+  TimeMs launchTime() const { return launchTime_; }
+  void setLaunchTime(TimeMs t) { launchTime_ = t; }
+
+  AskTable& asks() { return asks_; }
+  const AskTable& asks() const { return asks_; }
+  const std::set<ContainerId>& liveContainers() const { return live_; }
+  const Resource& used() const { return used_; }
+  const Resource& amUsed() const { return amUsed_; }
+  const Resource& reserved() const { return reserved_; }
+  std::optional<ContainerId> amContainer() const { return amContainer_; }
+  bool amRunning() const { return amContainer_.has_value(); }
+  const Resource& headroom() const { return headroom_; }
+  void setHeadroom(const Resource& h) { headroom_ = h; }
+  AppAccounting& accounting() { return accounting_; }
+  const AppAccounting& accounting() const { return accounting_; }
+
+  ContainerId nextContainerId() { return ContainerId{attemptId(), nextSeq_++}; }
+  void addContainer(ContainerId c, const Resource& r, bool isAm);
+  void removeContainer(ContainerId c, const Resource& r, bool isAm);
+  void addReserved(const Resource& r) { reserved_ += r; }
+  void removeReserved(const Resource& r) { reserved_ -= r; }
+
+  // Per scheduler key missed scheduling opportunities (delay scheduling).
+  int64_t schedulingOpportunities(const SchedulerKey& k) const;
+  void addSchedulingOpportunity(const SchedulerKey& k) { ++opportunities_[k]; }
+  void setSchedulingOpportunities(const SchedulerKey& k, int64_t n) { opportunities_[k] = n; }
+
+  // Hosts or racks this app must not be placed on (the AM's blacklist).
+  const std::set<std::string>& blacklist() const { return blacklist_; }
+  void updateBlacklist(const std::vector<std::string>& add,
+                       const std::vector<std::string>& remove);
+
+ private:
+  AppId id_;
+  AppSubmission sub_;
+  TimeMs submitTime_;
+  TimeMs launchTime_ = 0;
+  TimeMs finishTime_ = 0;
+  uint32_t attempt_ = 0;
+  AppState state_ = AppState::NEW;
+  AskTable asks_;
+  std::set<ContainerId> live_;
+  Resource used_;
+  Resource amUsed_;
+  Resource reserved_;
+  Resource headroom_;
+  std::optional<ContainerId> amContainer_;
+  uint64_t nextSeq_ = 1;
+  AppAccounting accounting_;
+  std::map<SchedulerKey, int64_t> opportunities_;
+  std::set<std::string> blacklist_;
+};
+
+}  // namespace spindle

@@ -1,0 +1,150 @@
+#include "app/asks.h"
+
+namespace spindle {
+
+const char* toString(Locality l) {
+  switch (l) {
+    case Locality::kNodeLocal: return "NODE_LOCAL";
+    case Locality::kRackLocal: return "RACK_LOCAL";
+    case Locality::kOffSwitch: return "OFF_SWITCH";
+  }
+  return "?";
+}
+
+void AskTable::addPending(const ResourceRequest& any, int sign) {
+  Resource r = any.capability.times(any.numContainers);
+  if (sign > 0) {
+    pending_ += r;
+  } else {
+    pending_ -= r;
+  }
+}
+
+Status AskTable::update(const std::vector<ResourceRequest>& requests) {
+  for (const auto& rr : requests) {
+    if (rr.numContainers < 0) {
+      return invalidArgument("ask '{}' at priority {}: negative container count {}",
+                             rr.resourceName, rr.key.priority, rr.numContainers);
+    }
+    if (!rr.capability.isNonNegative()) {
+      return invalidArgument("ask '{}' at priority {}: negative capability {}", rr.resourceName,
+                             rr.key.priority, rr.capability.toString());
+    }
+    if (rr.resourceName.empty()) return invalidArgument("ask with an empty resource name");
+  }
+  for (const auto& rr : requests) {
+    ByName& byName = keys_[rr.key];
+    auto it = byName.find(rr.resourceName);
+    const bool isAny = rr.resourceName == kAnyResourceName;
+    if (it != byName.end()) {
+      if (isAny) addPending(it->second, -1);
+      it->second = rr;
+    } else {
+      byName.emplace(rr.resourceName, rr);
+    }
+    if (isAny) addPending(rr, +1);
+  }
+  return Status::ok();
+}
+
+const ResourceRequest* AskTable::find(const SchedulerKey& key, std::string_view name) const {
+  auto k = keys_.find(key);
+  if (k == keys_.end()) return nullptr;
+  auto it = k->second.find(name);
+  return it == k->second.end() ? nullptr : &it->second;
+}
+
+int32_t AskTable::count(const SchedulerKey& key, std::string_view name) const {
+  const ResourceRequest* rr = find(key, name);
+  return rr ? rr->numContainers : 0;
+}
+
+bool AskTable::canDelayTo(const SchedulerKey& key, std::string_view name) const {
+  const ResourceRequest* rr = find(key, name);
+  return rr == nullptr || rr->relaxLocality;
+}
+
+int AskTable::uniqueLocations(const SchedulerKey& key) const {
+  auto k = keys_.find(key);
+  if (k == keys_.end()) return 0;
+  int n = 0;
+  for (const auto& [name, rr] : k->second) n += rr.numContainers > 0 ? 1 : 0;
+  return n;
+}
+
+std::vector<SchedulerKey> AskTable::activeKeys() const {
+  std::vector<SchedulerKey> out;
+  for (const auto& [key, byName] : keys_) {
+    auto it = byName.find(kAnyResourceName);
+    if (it != byName.end() && it->second.numContainers > 0) out.push_back(key);
+  }
+  return out;
+}
+
+void AskTable::decrement(ByName& byName, std::string_view name) {
+  auto it = byName.find(name);
+  if (it != byName.end() && it->second.numContainers > 0) --it->second.numContainers;
+}
+
+Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
+                                    std::string_view host, std::string_view rack) {
+  auto k = keys_.find(key);
+  if (k == keys_.end()) return failedPrecondition("no asks at priority {}", key.priority);
+  auto any = k->second.find(kAnyResourceName);
+  if (any == k->second.end() || any->second.numContainers <= 0) {
+    return failedPrecondition("nothing outstanding at priority {}", key.priority);
+  }
+  if (locality == Locality::kNodeLocal) decrement(k->second, host);
+  if (locality != Locality::kOffSwitch) decrement(k->second, rack);
+  --any->second.numContainers;
+  pending_ -= any->second.capability;
+  return any->second.capability;
+}
+
+void AskTable::restore(const ResourceRequest& any, std::string_view host, std::string_view rack) {
+  ByName& byName = keys_[any.key];
+  auto it = byName.find(kAnyResourceName);
+  if (it == byName.end()) {
+    ResourceRequest rr = any;
+    rr.resourceName = std::string(kAnyResourceName);
+    rr.numContainers = 0;
+    it = byName.emplace(rr.resourceName, rr).first;
+  }
+  ++it->second.numContainers;
+  pending_ += it->second.capability;
+  for (std::string_view name : {host, rack}) {
+    auto local = byName.find(name);
+    if (local != byName.end()) ++local->second.numContainers;
+  }
+}
+
+void AskTable::clear() {
+  keys_.clear();
+  pending_ = Resource();
+}
+
+std::vector<ResourceRequest> AskTable::all() const {
+  std::vector<ResourceRequest> out;
+  for (const auto& [key, byName] : keys_) {
+    for (const auto& [name, rr] : byName) out.push_back(rr);
+  }
+  return out;
+}
+
+Status AskTable::checkInvariants() const {
+  Resource pending;
+  for (const auto& [key, byName] : keys_) {
+    for (const auto& [name, rr] : byName) {
+      if (rr.numContainers < 0) return internalError("ask {} has a negative count", name);
+    }
+    auto it = byName.find(kAnyResourceName);
+    if (it != byName.end()) pending += it->second.capability.times(it->second.numContainers);
+  }
+  if (pending != pending_) {
+    return internalError("pending {} != sum of ANY asks {}", pending_.toString(),
+                         pending.toString());
+  }
+  return Status::ok();
+}
+
+}  // namespace spindle

@@ -1,0 +1,98 @@
+// An application's outstanding asks: YARN's AppSchedulingInfo with the locality placement
+// allocator (LocalityAppPlacementAllocator).
+//
+//   AskTable asks;
+//   asks.update({ResourceRequest{key, "host1", Resource::of(1024, 1), 2, true, ""},
+//                ResourceRequest{key, "/rack1", ..., 2, ...},
+//                ResourceRequest{key, "*", ..., 2, ...}});
+//   asks.count(key, "*");                          // 2
+//   asks.allocate(key, Locality::kNodeLocal, "host1", "/rack1");   // host, rack and * go down
+//
+// Rules (YARN 3.x):
+//  1. Asks are kept per scheduler key (priority, allocation request id) and resource name
+//     (a host, a rack, or "*" = ResourceRequest.ANY). A new request for the same key and name
+//     replaces the old one, count included (updateResourceRequests).
+//  2. Allocation decrements: node-local -> host, rack and ANY; rack-local -> rack and ANY;
+//     off-switch -> ANY only (allocateNodeLocal / allocateRackLocal / allocateOffSwitch).
+//  3. Pending resource = sum over keys of ANY.count x ANY.capability; a key whose ANY count is
+//     0 has nothing pending and is skipped by the schedulers.
+// Invariant: pending() equals rule 3 recomputed (checkInvariants).
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "resource/resource.h"
+
+namespace spindle {
+
+inline constexpr std::string_view kAnyResourceName = "*";
+
+// YARN's SchedulerRequestKey. Lower priority numbers are served first (Priority.compareTo
+// orders higher numbers as lower priority), then lower allocation request ids.
+struct SchedulerKey {
+  int32_t priority = 0;
+  int64_t allocationRequestId = 0;
+  auto operator<=>(const SchedulerKey&) const = default;
+};
+
+// YARN's NodeType, the locality level of an allocation.
+enum class Locality { kNodeLocal, kRackLocal, kOffSwitch };
+const char* toString(Locality l);  // "NODE_LOCAL", "RACK_LOCAL", "OFF_SWITCH"
+
+struct ResourceRequest {
+  SchedulerKey key;
+  std::string resourceName;  // host, rack or "*"
+  Resource capability;
+  int32_t numContainers = 0;
+  bool relaxLocality = true;
+  std::string nodeLabelExpression;
+};
+
+class AskTable {
+ public:
+  // Applies requests per rule 1; errors (nothing applied) on a negative count or capability.
+  Status update(const std::vector<ResourceRequest>& requests);
+
+  // Outstanding count at (key, name); 0 when absent.
+  int32_t count(const SchedulerKey& key, std::string_view name) const;
+  const ResourceRequest* find(const SchedulerKey& key, std::string_view name) const;
+  // canDelayTo: true when no request exists at name or its relaxLocality is set.
+  bool canDelayTo(const SchedulerKey& key, std::string_view name) const;
+  // Number of request entries with a positive count for key (hosts + racks + ANY): the
+  // "unique location asks" of CS's off-switch formula.
+  int uniqueLocations(const SchedulerKey& key) const;
+
+  // Keys with ANY count > 0, ascending.
+  std::vector<SchedulerKey> activeKeys() const;
+  bool hasPending() const { return !pending_.isZero(); }
+  const Resource& pending() const { return pending_; }
+  // Per rule 2. Returns the ANY request's capability; error when ANY has nothing outstanding.
+  Result<Resource> allocate(const SchedulerKey& key, Locality locality, std::string_view host,
+                            std::string_view rack);
+  // Puts one container back (a preempted or lost container that had not run, as YARN's
+  // recoverResourceRequestsForContainer does): ANY, rack and host counts each +1.
+  void restore(const ResourceRequest& any, std::string_view host, std::string_view rack);
+  // Drops every ask (app finished or attempt removed).
+  void clear();
+
+  // All requests, keys ascending, names sorted, for snapshots.
+  std::vector<ResourceRequest> all() const;
+  Status checkInvariants() const;
+
+ private:
+  using ByName = std::map<std::string, ResourceRequest, std::less<>>;
+  void addPending(const ResourceRequest& any, int sign);
+  void decrement(ByName& byName, std::string_view name);
+
+  std::map<SchedulerKey, ByName> keys_;
+  Resource pending_;
+};
+
+}  // namespace spindle

@@ -1,0 +1,70 @@
+#include "app/asks.h"
+
+#include <gtest/gtest.h>
+
+namespace spindle {
+namespace {
+
+ResourceRequest rr(int prio, std::string name, int count, bool relax = true) {
+  return ResourceRequest{{prio, 0}, std::move(name), Resource::of(1024, 1), count, relax, ""};
+}
+
+TEST(AskTable, NodeLocalAllocationDecrementsHostRackAndAny) {
+  AskTable t;
+  ASSERT_TRUE(t.update({rr(1, "h1", 1), rr(1, "/r1", 2), rr(1, "*", 3)}).isOk());
+  EXPECT_EQ(t.pending(), Resource::of(3072, 3));
+  ASSERT_TRUE(t.allocate({1, 0}, Locality::kNodeLocal, "h1", "/r1").isOk());
+  EXPECT_EQ(t.count({1, 0}, "h1"), 0);
+  EXPECT_EQ(t.count({1, 0}, "/r1"), 1);
+  EXPECT_EQ(t.count({1, 0}, "*"), 2);
+  ASSERT_TRUE(t.allocate({1, 0}, Locality::kOffSwitch, "h9", "/r9").isOk());
+  EXPECT_EQ(t.count({1, 0}, "/r1"), 1) << "off-switch touches only ANY";
+  EXPECT_EQ(t.count({1, 0}, "*"), 1);
+  ASSERT_TRUE(t.allocate({1, 0}, Locality::kRackLocal, "h2", "/r1").isOk());
+  EXPECT_EQ(t.count({1, 0}, "/r1"), 0);
+  EXPECT_FALSE(t.hasPending());
+  EXPECT_FALSE(t.allocate({1, 0}, Locality::kOffSwitch, "h1", "/r1").isOk());
+  EXPECT_TRUE(t.checkInvariants().isOk());
+}
+
+TEST(AskTable, NewRequestReplacesOldOneAndKeysOrderByPriority) {
+  AskTable t;
+  ASSERT_TRUE(t.update({rr(20, "*", 5), rr(10, "*", 1)}).isOk());
+  ASSERT_TRUE(t.update({rr(20, "*", 2)}).isOk());
+  EXPECT_EQ(t.count({20, 0}, "*"), 2);
+  EXPECT_EQ(t.pending(), Resource::of(3072, 3));
+  auto keys = t.activeKeys();
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0].priority, 10);
+  ASSERT_TRUE(t.update({rr(10, "*", 0)}).isOk());
+  EXPECT_EQ(t.activeKeys().size(), 1u);
+}
+
+TEST(AskTable, RelaxLocalityAndUniqueLocations) {
+  AskTable t;
+  ASSERT_TRUE(t.update({rr(1, "h1", 1), rr(1, "/r1", 1, false), rr(1, "*", 1)}).isOk());
+  EXPECT_FALSE(t.canDelayTo({1, 0}, "/r1"));
+  EXPECT_TRUE(t.canDelayTo({1, 0}, "*"));
+  EXPECT_TRUE(t.canDelayTo({1, 0}, "/r2")) << "no request there";
+  EXPECT_EQ(t.uniqueLocations({1, 0}), 3);
+}
+
+TEST(AskTable, BadRequestsChangeNothing) {
+  AskTable t;
+  ASSERT_TRUE(t.update({rr(1, "*", 1)}).isOk());
+  EXPECT_FALSE(t.update({rr(1, "*", 4), rr(1, "h1", -1)}).isOk());
+  EXPECT_EQ(t.count({1, 0}, "*"), 1);
+}
+
+TEST(AskTable, RestorePutsAContainerBack) {
+  AskTable t;
+  ASSERT_TRUE(t.update({rr(1, "h1", 1), rr(1, "/r1", 1), rr(1, "*", 1)}).isOk());
+  ASSERT_TRUE(t.allocate({1, 0}, Locality::kNodeLocal, "h1", "/r1").isOk());
+  t.restore(rr(1, "*", 1), "h1", "/r1");
+  EXPECT_EQ(t.count({1, 0}, "*"), 1);
+  EXPECT_EQ(t.count({1, 0}, "h1"), 1);
+  EXPECT_TRUE(t.checkInvariants().isOk());
+}
+
+}  // namespace
+}  // namespace spindle

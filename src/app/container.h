@@ -1,0 +1,30 @@
+// A container as the scheduler tracks it: YARN's RMContainer, minus the launch context.
+//
+//   Container c{id, app, node, Resource::of(1024, 1), key, Locality::kNodeLocal, ...};
+//
+// The lifecycle follows container_state.h (RMContainerImpl's table).
+#pragma once
+
+#include "app/asks.h"
+#include "app/container_state.h"
+#include "base/clock.h"
+#include "base/ids.h"
+#include "resource/resource.h"
+
+namespace spindle {
+
+struct Container {
+  ContainerId id;
+  NodeId node;
+  Resource resource;
+  SchedulerKey key;
+  Locality locality = Locality::kOffSwitch;
+  bool isAm = false;
+  ContainerState state = ContainerState::NEW;
+  TimeMs allocatedAt = 0;
+  // The ANY request it was allocated against, so a container lost before it ran can be asked
+  // for again.
+  ResourceRequest origin;
+};
+
+}  // namespace spindle

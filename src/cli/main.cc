@@ -1,0 +1,33 @@
+// spindle: the single executable. Subcommands:
+//   spindle --version
+//   spindle help
+//   spindle scenario run FILE --out DIR [--summary]
+//   spindle scenario check FILE...
+// Exit codes: 0 success, 1 an expectation failed, 2 bad input (file, argument, configuration).
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "base/log.h"
+#include "cli/scenario_command.h"
+
+int main(int argc, char** argv) {
+  spindle::initLogging(spindle::LogLevel::kWarn);
+  CLI::App app{"Spindle: a cluster resource manager with YARN's scheduling semantics", "spindle"};
+  app.set_version_flag("--version", std::string("spindle ") + SPINDLE_VERSION);
+  app.require_subcommand(1);
+  auto* help = app.add_subcommand("help", "Show the commands and their options");
+  spindle::cli::ScenarioOptions scenarioOpts;
+  spindle::cli::addScenarioCommand(app, scenarioOpts);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  if (help->parsed()) {
+    std::cout << app.get_formatter()->make_help(&app, "spindle", CLI::AppFormatMode::All);
+    return 0;
+  }
+  return spindle::cli::runScenarioCommand(scenarioOpts);
+}

@@ -1,0 +1,96 @@
+// Scheduler events: everything that changes scheduler state (YARN's SchedulerEventType).
+//
+//   scheduler.handle(NodeAdded{"host1", "/rack1", Resource::of(8192, 8)});
+//   scheduler.handle(NodeHeartbeat{"host1", {}});        // allocation happens here
+//
+// Events name nodes by name and apps by id; the scheduler validates both and returns an error
+// Status (nothing applied) for an unknown node, app or container, or a malformed ask.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "app/application.h"
+#include "app/asks.h"
+#include "base/ids.h"
+#include "resource/resource.h"
+
+namespace spindle {
+
+struct NodeAdded {
+  std::string name;
+  std::string rack;
+  Resource total;
+  std::vector<std::string> labels;
+  std::map<std::string, std::string> attributes;
+};
+
+struct NodeRemoved {
+  std::string name;
+};
+
+struct NodeResourceUpdate {
+  std::string name;
+  Resource total;
+};
+
+struct CompletedContainer {
+  ContainerId id;
+  int32_t exitStatus = 0;  // ContainerExitStatus: 0 SUCCESS, -100 ABORTED, -102 PREEMPTED, ...
+};
+
+// NODE_UPDATE: a heartbeat with the containers that finished since the last one.
+struct NodeHeartbeat {
+  std::string name;
+  std::vector<CompletedContainer> completed;
+};
+
+// APP_ADDED + APP_ATTEMPT_ADDED: the first attempt starts at once; when amResource is non-zero
+// an AM ask (priority 0, "*", count 1) is added, as RMAppAttemptImpl does.
+struct AppAdded {
+  AppSubmission submission;
+};
+
+// APP_REMOVED with the final state; live containers are killed, asks dropped.
+struct AppRemoved {
+  AppId app;
+  AppState finalState = AppState::FINISHED;
+};
+
+// The AM's allocate call: new asks, releases and blacklist changes (ApplicationMasterService).
+struct AppAllocate {
+  AppId app;
+  std::vector<ResourceRequest> asks;
+  std::vector<ContainerId> releases;
+  std::vector<std::string> blacklistAdd;
+  std::vector<std::string> blacklistRemove;
+};
+
+// Puts a running container on a node without going through the allocation policy, as a
+// recovered NM container report does; scenarios use it to set up a state directly.
+struct PlaceContainer {
+  AppId app;
+  std::string node;
+  Resource resource;
+  int32_t priority = 0;
+  bool isAm = false;
+};
+
+// A container finished outside a heartbeat (scenario "complete"); same effect as reporting
+// it in the node's next heartbeat.
+struct ContainerFinished {
+  ContainerId id;
+  int32_t exitStatus = 0;
+};
+
+// One run of the scheduling monitors (preemption policies).
+struct MonitorTick {};
+
+using SchedulerEvent = std::variant<NodeAdded, NodeRemoved, NodeResourceUpdate, NodeHeartbeat,
+                                    AppAdded, AppRemoved, AppAllocate, PlaceContainer,
+                                    ContainerFinished, MonitorTick>;
+
+}  // namespace spindle

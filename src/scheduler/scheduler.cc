@@ -1,0 +1,505 @@
+#include "scheduler/scheduler.h"
+
+#include <charconv>
+
+#include "resource/resource_config.h"
+
+namespace spindle {
+
+Scheduler::Scheduler(SchedulerSettings settings, const Clock& clock, Rng& rng)
+    : settings_(std::move(settings)), clock_(clock), rng_(rng), cluster_(settings_.types) {}
+
+Scheduler::~Scheduler() = default;
+
+Status Scheduler::handle(const SchedulerEvent& event) {
+  return std::visit(
+      [this](const auto& e) -> Status {
+        using E = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<E, NodeAdded>) return onNodeAdded(e);
+        if constexpr (std::is_same_v<E, NodeRemoved>) return onNodeRemoved(e);
+        if constexpr (std::is_same_v<E, NodeResourceUpdate>) return onNodeResourceUpdate(e);
+        if constexpr (std::is_same_v<E, NodeHeartbeat>) return onHeartbeat(e);
+        if constexpr (std::is_same_v<E, AppAdded>) return submit(e.submission).status();
+        if constexpr (std::is_same_v<E, AppRemoved>) return onAppRemoved(e);
+        if constexpr (std::is_same_v<E, AppAllocate>) return onAppAllocate(e);
+        if constexpr (std::is_same_v<E, PlaceContainer>) return onPlaceContainer(e);
+        if constexpr (std::is_same_v<E, ContainerFinished>) return onContainerFinishedEvent(e);
+        if constexpr (std::is_same_v<E, MonitorTick>) {
+          runMonitors();
+          return Status::ok();
+        }
+      },
+      event);
+}
+
+const Application* Scheduler::findApp(AppId id) const {
+  auto it = apps_.find(id);
+  if (it != apps_.end()) return it->second.get();
+  it = finishedApps_.find(id);
+  return it == finishedApps_.end() ? nullptr : it->second.get();
+}
+
+std::vector<AppId> Scheduler::finishedAppIds() const {
+  std::vector<AppId> ids;
+  for (const auto& [id, a] : finishedApps_) ids.push_back(id);
+  return ids;
+}
+
+const Container* Scheduler::findContainer(ContainerId id) const {
+  auto it = containers_.find(id);
+  return it == containers_.end() ? nullptr : &it->second;
+}
+
+const Decision* Scheduler::lastSkip(AppId id) const {
+  auto it = lastSkip_.find(id);
+  return it == lastSkip_.end() ? nullptr : &it->second;
+}
+
+std::string Scheduler::appIdString(AppId id) const {
+  return fmt::format("application_{}_{:04d}", settings_.clusterTimestamp, id.value());
+}
+
+std::string Scheduler::attemptIdString(AttemptId id) const {
+  return fmt::format("appattempt_{}_{:04d}_{:06d}", settings_.clusterTimestamp,
+                     id.app.value(), id.attempt);
+}
+
+std::string Scheduler::containerIdString(ContainerId id) const {
+  return fmt::format("container_{}_{:04d}_{:02d}_{:06d}", settings_.clusterTimestamp,
+                     id.attempt.app.value(), id.attempt.attempt, id.seq);
+}
+
+Result<ContainerId> Scheduler::parseContainerId(std::string_view s) const {
+  const std::string_view original = s;
+  auto bad = [&] { return invalidArgument("'{}' is not a container id", original); };
+  if (!s.starts_with("container_")) return bad();
+  s.remove_prefix(10);
+  if (s.starts_with("e")) {  // container_e<epoch>_...
+    auto us = s.find('_');
+    if (us == std::string_view::npos) return bad();
+    s.remove_prefix(us + 1);
+  }
+  uint64_t parts[4];
+  for (int i = 0; i < 4; ++i) {
+    auto us = s.find('_');
+    std::string_view p = i < 3 ? s.substr(0, us) : s;
+    if (p.empty() || (i < 3 && us == std::string_view::npos)) return bad();
+    auto [ptr, ec] = std::from_chars(p.data(), p.data() + p.size(), parts[i]);
+    if (ec != std::errc() || ptr != p.data() + p.size()) return bad();
+    if (i < 3) s.remove_prefix(us + 1);
+  }
+  return ContainerId{{AppId(static_cast<uint32_t>(parts[1])), static_cast<uint32_t>(parts[2])},
+                     parts[3]};
+}
+
+void Scheduler::record(Decision d) {
+  d.time = clock_.nowMs();
+  if (sink_) sink_->record(d);
+}
+
+void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerKey& key,
+                           SkipReason why, std::string text,
+                           std::vector<std::pair<std::string, double>> numbers) {
+  auto it = lastSkip_.find(app.id());
+  const bool same = it != lastSkip_.end() && it->second.skip == why && it->second.key == key;
+  Decision d;
+  d.kind = DecisionKind::kSkip;
+  d.time = clock_.nowMs();
+  d.app = app.id();
+  d.node = node;
+  d.queue = app.queue();
+  d.key = key;
+  d.skip = why;
+  d.reason = std::move(text);
+  d.numbers = std::move(numbers);
+  if (!same && sink_) sink_->record(d);
+  lastSkip_[app.id()] = std::move(d);
+}
+
+// --- Nodes ---------------------------------------------------------------------------------
+
+Result<NodeId> Scheduler::nodeByName(std::string_view name) const {
+  auto id = cluster_.findNode(name);
+  if (!id) return notFound("unknown node '{}'", name);
+  return *id;
+}
+
+Status Scheduler::onNodeAdded(const NodeAdded& e) {
+  SPINDLE_ASSIGN_OR_RETURN(NodeId id, cluster_.addNode(e.name, e.rack, e.total));
+  Node& n = cluster_.node(id);
+  n.setLabels({e.labels.begin(), e.labels.end()});
+  n.setAttributes(e.attributes);
+  Decision d;
+  d.kind = DecisionKind::kNodeAdded;
+  d.node = id;
+  d.resource = e.total;
+  record(std::move(d));
+  onClusterChanged();
+  return Status::ok();
+}
+
+Status Scheduler::onNodeRemoved(const NodeRemoved& e) {
+  SPINDLE_ASSIGN_OR_RETURN(NodeId id, nodeByName(e.name));
+  // Containers on a lost node end ABORTED (AbstractYarnScheduler's "node lost" completion).
+  std::vector<ContainerId> onNode(cluster_.node(id).containers().begin(),
+                                  cluster_.node(id).containers().end());
+  for (ContainerId c : onNode) {
+    finishContainer(c, ContainerEvent::KILL, exit_status::kAborted, DecisionKind::kKill,
+                    "container released on a lost node");
+  }
+  if (auto r = cluster_.node(id).reservation()) {
+    if (auto* a = apps_.count(r->container.app()) ? apps_[r->container.app()].get() : nullptr) {
+      a->removeReserved(r->resource);
+    }
+    cluster_.unreserve(id);
+  }
+  SPINDLE_RETURN_IF_ERROR(cluster_.removeNode(id));
+  Decision d;
+  d.kind = DecisionKind::kNodeRemoved;
+  d.node = id;
+  record(std::move(d));
+  onClusterChanged();
+  return Status::ok();
+}
+
+Status Scheduler::onNodeResourceUpdate(const NodeResourceUpdate& e) {
+  SPINDLE_ASSIGN_OR_RETURN(NodeId id, nodeByName(e.name));
+  SPINDLE_RETURN_IF_ERROR(cluster_.updateNodeTotal(id, e.total));
+  Decision d;
+  d.kind = DecisionKind::kNodeUpdated;
+  d.node = id;
+  d.resource = e.total;
+  record(std::move(d));
+  onClusterChanged();
+  return Status::ok();
+}
+
+Status Scheduler::onHeartbeat(const NodeHeartbeat& e) {
+  SPINDLE_ASSIGN_OR_RETURN(NodeId id, nodeByName(e.name));
+  for (const auto& c : e.completed) {
+    auto it = containers_.find(c.id);
+    if (it == containers_.end()) continue;  // already released: YARN ignores stale reports
+    if (it->second.node != id) {
+      return invalidArgument("node '{}' reports container {} that runs on '{}'", e.name,
+                             containerIdString(c.id), cluster_.nodeName(it->second.node));
+    }
+  }
+  for (const auto& c : e.completed) {
+    if (!containers_.count(c.id)) continue;
+    finishContainer(c.id, ContainerEvent::FINISHED, c.exitStatus, DecisionKind::kComplete,
+                    "reported complete by its node");
+  }
+  schedule(id);
+  return Status::ok();
+}
+
+// --- Applications --------------------------------------------------------------------------
+
+Result<Application*> Scheduler::liveApp(AppId id) {
+  auto it = apps_.find(id);
+  if (it == apps_.end()) {
+    if (finishedApps_.count(id)) return failedPrecondition("{} has finished", appIdString(id));
+    return notFound("unknown application {}", appIdString(id));
+  }
+  return it->second.get();
+}
+
+Result<AppId> Scheduler::submit(const AppSubmission& submission) {
+  if (!submission.amResource.isNonNegative()) {
+    return invalidArgument("AM resource {} is negative", submission.amResource.toString());
+  }
+  if (!submission.amResource.isZero() &&
+      !ResourceLimit::of(settings_.bounds.maximum, settings_.types.count())
+           .allows(submission.amResource)) {
+    return invalidArgument("AM resource {} exceeds the maximum allocation {}",
+                           submission.amResource.toString(),
+                           settings_.bounds.maximum.toString());
+  }
+  AppId id(nextAppSeq_++);
+  auto app = std::make_unique<Application>(id, submission, clock_.nowMs());
+  app->setState(AppState::SUBMITTED);
+  Status admitted = admitApp(*app);
+  Decision d;
+  d.app = id;
+  d.queue = app->queue();
+  if (!admitted.isOk()) {
+    app->setState(AppState::FAILED);
+    d.kind = DecisionKind::kAppRejected;
+    d.reason = admitted.message();
+    record(std::move(d));
+    finishedApps_.emplace(id, std::move(app));
+    return admitted;
+  }
+  app->setState(AppState::ACCEPTED);
+  app->startAttempt();
+  d.kind = DecisionKind::kAppAccepted;
+  record(std::move(d));
+  Application& a = *app;
+  apps_.emplace(id, std::move(app));
+  if (!submission.amResource.isZero()) {
+    ResourceRequest am{kAmKey, std::string(kAnyResourceName), submission.amResource, 1, true,
+                       submission.amNodeLabelExpression};
+    SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks({am}, a));
+    SPINDLE_RETURN_IF_ERROR(a.asks().update(normalized));
+    onAsksChanged(a);
+  }
+  return id;
+}
+
+Status Scheduler::onAppRemoved(const AppRemoved& e) {
+  SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(e.app));
+  std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
+  for (ContainerId c : live) {
+    finishContainer(c, ContainerEvent::KILL, exit_status::kKilledAfterAppCompletion,
+                    DecisionKind::kKill, "application finished");
+  }
+  for (NodeId n : cluster_.nodeIds()) {
+    const auto& r = cluster_.node(n).reservation();
+    if (r && r->container.app() == e.app) {
+      a->removeReserved(r->resource);
+      cluster_.unreserve(n);
+    }
+  }
+  a->asks().clear();
+  a->setState(e.finalState);
+  a->setFinishTime(clock_.nowMs());
+  onAppRemoved(*a);
+  Decision d;
+  d.kind = DecisionKind::kAppFinished;
+  d.app = e.app;
+  d.queue = a->queue();
+  d.reason = toString(e.finalState);
+  record(std::move(d));
+  lastSkip_.erase(e.app);
+  finishedApps_.emplace(e.app, std::move(apps_.at(e.app)));
+  apps_.erase(e.app);
+  return Status::ok();
+}
+
+Result<std::vector<ResourceRequest>> Scheduler::normalizeAsks(
+    const std::vector<ResourceRequest>& asks, const Application& app) const {
+  // SchedulerUtils.normalizeAndValidateRequest: negative or above-maximum asks are refused,
+  // the rest rounded up to the minimum allocation and increment.
+  const ResourceLimit max = ResourceLimit::of(settings_.bounds.maximum, settings_.types.count());
+  std::vector<ResourceRequest> out;
+  out.reserve(asks.size());
+  for (const auto& rr : asks) {
+    if (!rr.capability.isNonNegative()) {
+      return invalidArgument("{}: ask '{}' at priority {}: negative capability {}",
+                             appIdString(app.id()), rr.resourceName, rr.key.priority,
+                             rr.capability.toString());
+    }
+    if (!max.allows(rr.capability)) {
+      return invalidArgument(
+          "{}: ask '{}' at priority {}: capability {} exceeds the maximum allocation {}",
+          appIdString(app.id()), rr.resourceName, rr.key.priority, rr.capability.toString(),
+          settings_.bounds.maximum.toString());
+    }
+    if (rr.numContainers < 0) {
+      return invalidArgument("{}: ask '{}' at priority {}: negative container count {}",
+                             appIdString(app.id()), rr.resourceName, rr.key.priority,
+                             rr.numContainers);
+    }
+    ResourceRequest n = rr;
+    n.capability = normalizeRequest(calculator(), rr.capability, settings_.bounds);
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+Status Scheduler::onAppAllocate(const AppAllocate& e) {
+  SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(e.app));
+  for (ContainerId c : e.releases) {
+    if (!a->liveContainers().count(c)) {
+      return notFound("{} has no live container {}", appIdString(e.app), containerIdString(c));
+    }
+  }
+  SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks(e.asks, *a));
+  SPINDLE_RETURN_IF_ERROR(a->asks().update(normalized));
+  a->updateBlacklist(e.blacklistAdd, e.blacklistRemove);
+  for (ContainerId c : e.releases) {
+    finishContainer(c, ContainerEvent::RELEASED, exit_status::kAborted, DecisionKind::kRelease,
+                    "released by the application");
+  }
+  onAsksChanged(*a);
+  return Status::ok();
+}
+
+Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
+  SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(e.app));
+  SPINDLE_ASSIGN_OR_RETURN(NodeId node, nodeByName(e.node));
+  if (!e.resource.isNonNegative()) {
+    return invalidArgument("place: negative resource {}", e.resource.toString());
+  }
+  Container c;
+  c.id = a->nextContainerId();
+  c.node = node;
+  c.resource = e.resource;
+  c.key = SchedulerKey{e.priority, 0};
+  c.locality = Locality::kNodeLocal;
+  c.isAm = e.isAm;
+  c.state = ContainerState::RUNNING;
+  c.allocatedAt = clock_.nowMs();
+  c.origin = ResourceRequest{c.key, std::string(kAnyResourceName), e.resource, 0, true, ""};
+  cluster_.allocate(node, c.id, c.resource);
+  a->addContainer(c.id, c.resource, c.isAm);
+  if (a->state() == AppState::ACCEPTED) a->setState(AppState::RUNNING);
+  auto [it, inserted] = containers_.emplace(c.id, c);
+  onContainerAllocated(*a, it->second);
+  Decision d;
+  d.kind = DecisionKind::kAllocate;
+  d.app = a->id();
+  d.container = c.id;
+  d.node = node;
+  d.queue = a->queue();
+  d.key = c.key;
+  d.locality = c.locality;
+  d.resource = c.resource;
+  d.am = c.isAm;
+  d.reason = "placed directly (running container)";
+  record(std::move(d));
+  return Status::ok();
+}
+
+Status Scheduler::onContainerFinishedEvent(const ContainerFinished& e) {
+  if (!containers_.count(e.id)) {
+    return notFound("no live container {}", containerIdString(e.id));
+  }
+  finishContainer(e.id, ContainerEvent::FINISHED, e.exitStatus, DecisionKind::kComplete,
+                  "completed");
+  return Status::ok();
+}
+
+// --- Containers ----------------------------------------------------------------------------
+
+Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId node,
+                               Locality locality, std::string reason) {
+  const Node& n = cluster_.node(node);
+  ResourceRequest origin = *app.asks().find(key, kAnyResourceName);
+  Resource capability = app.asks().allocate(key, locality, n.name(), n.rack()).value();
+  Container c;
+  c.id = app.nextContainerId();
+  c.node = node;
+  c.resource = capability;
+  c.key = key;
+  c.locality = locality;
+  // The first container of a managed AM's attempt is its AM (FiCaSchedulerApp: AM container
+  // is the one allocated while the AM is not running).
+  c.isAm = !app.amRunning() && !app.submission().amResource.isZero() && key == kAmKey;
+  c.state = ContainerState::ALLOCATED;
+  c.allocatedAt = clock_.nowMs();
+  c.origin = origin;
+  c.origin.numContainers = 1;
+  cluster_.allocate(node, c.id, c.resource);
+  app.addContainer(c.id, c.resource, c.isAm);
+  if (c.isAm) app.setLaunchTime(clock_.nowMs());
+  if (app.state() == AppState::ACCEPTED && c.isAm) app.setState(AppState::RUNNING);
+  if (app.state() == AppState::ACCEPTED && app.submission().amResource.isZero()) {
+    app.setState(AppState::RUNNING);
+  }
+  lastSkip_.erase(app.id());
+  auto [it, inserted] = containers_.emplace(c.id, c);
+  onContainerAllocated(app, it->second);
+  Decision d;
+  d.kind = DecisionKind::kAllocate;
+  d.app = app.id();
+  d.container = c.id;
+  d.node = node;
+  d.queue = app.queue();
+  d.key = key;
+  d.locality = locality;
+  d.resource = c.resource;
+  d.am = c.isAm;
+  d.reason = std::move(reason);
+  record(std::move(d));
+  return it->second;
+}
+
+void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
+                                DecisionKind kind, std::string reason) {
+  auto it = containers_.find(id);
+  if (it == containers_.end()) return;
+  Container c = it->second;
+  containers_.erase(it);
+  auto next = nextContainerState(c.state, event);
+  c.state = next.isOk() ? *next : ContainerState::KILLED;
+  cluster_.release(c.node, c.id, c.resource);
+  auto appIt = apps_.find(id.app());
+  if (appIt != apps_.end()) {
+    Application& a = *appIt->second;
+    a.removeContainer(c.id, c.resource, c.isAm);
+    const TimeMs ran = clock_.nowMs() - c.allocatedAt;
+    a.accounting().memoryMbMs += c.resource.memoryMb() * ran;
+    a.accounting().vcoreMs += c.resource.vcores() * ran;
+    if (exitStatus == exit_status::kPreempted) {
+      a.accounting().preempted += c.resource;
+      ++(c.isAm ? a.accounting().numAmPreempted : a.accounting().numNonAmPreempted);
+    }
+    onContainerFinished(a, c);
+  }
+  Decision d;
+  d.kind = kind;
+  d.app = id.app();
+  d.container = id;
+  d.node = c.node;
+  d.queue = appIt != apps_.end() ? appIt->second->queue() : "";
+  d.key = c.key;
+  d.resource = c.resource;
+  d.am = c.isAm;
+  d.exitStatus = exitStatus;
+  d.reason = std::move(reason);
+  record(std::move(d));
+}
+
+// --- Invariants ----------------------------------------------------------------------------
+
+Status Scheduler::checkInvariants() const {
+  SPINDLE_RETURN_IF_ERROR(cluster_.checkInvariants());
+  std::unordered_map<NodeId, Resource> perNode;
+  std::map<AppId, Resource> perApp;
+  for (const auto& [id, c] : containers_) {
+    if (!cluster_.contains(c.node)) {
+      return internalError("container {} is on a removed node", containerIdString(id));
+    }
+    if (!apps_.count(id.app())) {
+      return internalError("container {} belongs to no live app", containerIdString(id));
+    }
+    perNode[c.node] += c.resource;
+    perApp[id.app()] += c.resource;
+  }
+  for (NodeId n : cluster_.nodeIds()) {
+    if (cluster_.node(n).allocated() != perNode[n]) {
+      return internalError("node {}: allocated {} != its containers {}", cluster_.nodeName(n),
+                           cluster_.node(n).allocated().toString(), perNode[n].toString());
+    }
+  }
+  for (const auto& [id, a] : apps_) {
+    if (a->used() != perApp[id]) {
+      return internalError("{}: used {} != its containers {}", appIdString(id),
+                           a->used().toString(), perApp[id].toString());
+    }
+    if (!a->used().isNonNegative() || !a->reserved().isNonNegative()) {
+      return internalError("{}: negative usage", appIdString(id));
+    }
+    SPINDLE_RETURN_IF_ERROR(a->asks().checkInvariants().withContext(appIdString(id)));
+  }
+  return checkSchedulerInvariants();
+}
+
+// --- Settings ------------------------------------------------------------------------------
+
+Result<SchedulerSettings> schedulerSettingsFromConfig(const Configuration& conf,
+                                                      std::string_view calculatorClass,
+                                                      bool fairIncrements) {
+  SchedulerSettings s;
+  SPINDLE_ASSIGN_OR_RETURN(s.types, resourceTypesFromConfig(conf));
+  SPINDLE_ASSIGN_OR_RETURN(auto rc, makeResourceCalculator(calculatorClass, s.types));
+  s.calculator = std::move(rc);
+  SPINDLE_ASSIGN_OR_RETURN(s.bounds, allocationBoundsFromConfig(conf, s.types, fairIncrements));
+  SPINDLE_ASSIGN_OR_RETURN(s.clusterTimestamp,
+                           conf.getLong("spindle.cluster.timestamp", 0));
+  s.conf = conf;
+  return s;
+}
+
+}  // namespace spindle

@@ -1,0 +1,176 @@
+// The scheduler core: the bookkeeping every scheduler shares (YARN's AbstractYarnScheduler)
+// and the event entry point. FIFO, Capacity and Fair derive from it and supply placement.
+//
+//   SimulatedClock clock;
+//   Rng rng(42);
+//   auto sched = createScheduler(conf, clock, rng).value();
+//   DecisionLog log;
+//   sched->setDecisionSink(&log);
+//   sched->handle(NodeAdded{"h1", "/r1", Resource::of(8192, 8)});
+//   AppId app = sched->handle(AppAdded{{.name = "a", .amResource = Resource::of(1024, 1)}})...
+//   sched->handle(NodeHeartbeat{"h1", {}});   // allocates the AM container
+//   SPINDLE_CHECK_OK(sched->checkInvariants());
+//
+// Algorithm of handle():
+//  1. Validate the event against current state (unknown node/app/container, bad asks): an
+//     error changes nothing.
+//  2. Apply it: node and app bookkeeping here; a heartbeat first completes the reported
+//     containers, then calls the derived scheduler's schedule(node).
+//  3. Record decisions with reasons to the sink.
+// Invariants (checkInvariants, run by tests and the runner after every step):
+//  1. cluster totals equal the sum over nodes; node allocated equals its containers;
+//  2. each app's used equals the sum of its live containers; nothing is negative;
+//  3. every live container is on a live node and belongs to a live app;
+//  4. derived-scheduler invariants (queue usage sums) via checkSchedulerInvariants().
+// Single-threaded; deterministic given the clock, seed and events.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "app/application.h"
+#include "app/container.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "base/status.h"
+#include "cluster/cluster.h"
+#include "config/configuration.h"
+#include "resource/resource_calculator.h"
+#include "scheduler/decision.h"
+#include "scheduler/events.h"
+
+namespace spindle {
+
+// ContainerExitStatus values (YARN's ContainerExitStatus).
+namespace exit_status {
+inline constexpr int32_t kSuccess = 0;
+inline constexpr int32_t kAborted = -100;
+inline constexpr int32_t kPreempted = -102;
+inline constexpr int32_t kKilledByResourceManager = -106;
+inline constexpr int32_t kKilledAfterAppCompletion = -107;
+}  // namespace exit_status
+
+// The AM container's scheduler key: priority 0 (RMAppAttemptImpl's AM_CONTAINER_PRIORITY).
+inline constexpr SchedulerKey kAmKey{0, 0};
+
+// Settings every scheduler reads, validated once (STYLE rule 9).
+struct SchedulerSettings {
+  ResourceTypes types;
+  std::shared_ptr<const ResourceCalculator> calculator;
+  AllocationBounds bounds;
+  // The "cluster timestamp" in application_<ts>_<seq> ids (the RM start time in YARN).
+  int64_t clusterTimestamp = 0;
+  Configuration conf;  // the merged raw configuration, for scheduler-specific keys
+};
+
+class Scheduler {
+ public:
+  Scheduler(SchedulerSettings settings, const Clock& clock, Rng& rng);
+  virtual ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // "fifoScheduler", "capacityScheduler", "fairScheduler": the REST schedulerInfo type.
+  virtual const char* typeName() const = 0;
+
+  Status handle(const SchedulerEvent& event);
+  // AppAdded returns the new id (or the rejection) through here as well.
+  Result<AppId> submit(const AppSubmission& submission);
+
+  void setDecisionSink(DecisionSink* sink) { sink_ = sink; }
+
+  const SchedulerSettings& settings() const { return settings_; }
+  const ResourceCalculator& calculator() const { return *settings_.calculator; }
+  const Cluster& cluster() const { return cluster_; }
+  const Clock& clock() const { return clock_; }
+  const std::map<AppId, std::unique_ptr<Application>>& apps() const { return apps_; }
+  const Application* findApp(AppId id) const;
+  // Finished or rejected apps, in id order.
+  std::vector<AppId> finishedAppIds() const;
+  const Container* findContainer(ContainerId id) const;
+  const std::unordered_map<ContainerId, Container>& containers() const { return containers_; }
+  // The last skip recorded for a pending app: "why is my app pending".
+  const Decision* lastSkip(AppId id) const;
+
+  // Apps in a queue, in the scheduler's order; nullopt when the queue does not exist
+  // (YARN's getAppsInQueue returns null).
+  virtual std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const = 0;
+
+  std::string appIdString(AppId id) const;
+  std::string attemptIdString(AttemptId id) const;
+  std::string containerIdString(ContainerId id) const;
+  // Parses container_<ts>_<app>_<attempt>_<seq> (and the container_e<epoch>_ form).
+  Result<ContainerId> parseContainerId(std::string_view s) const;
+
+  Status checkInvariants() const;
+
+ protected:
+  // Hooks for the derived scheduler.
+  // Queue placement and admission; an error rejects the app (recorded as kAppRejected).
+  virtual Status admitApp(Application& app) = 0;
+  virtual void onAppRemoved(Application& app) = 0;
+  // Allocate on this node (the NODE_UPDATE path).
+  virtual void schedule(NodeId node) = 0;
+  virtual void onContainerAllocated(Application& app, const Container& c) = 0;
+  virtual void onContainerFinished(Application& app, const Container& c) = 0;
+  virtual void onAsksChanged(Application& app) = 0;
+  virtual void onClusterChanged() {}
+  virtual void runMonitors() {}
+  virtual Status checkSchedulerInvariants() const { return Status::ok(); }
+
+  // Shared steps for derived schedulers.
+  Application& app(AppId id) { return *apps_.at(id); }
+  Cluster& mutableCluster() { return cluster_; }
+  Rng& rng() { return rng_; }
+  // Takes one container of `key` at `locality` from the app's asks and places it on the node.
+  Container& allocate(Application& app, const SchedulerKey& key, NodeId node, Locality locality,
+                      std::string reason);
+  // Ends a live container: releases its resources and records `kind` with the exit status.
+  void finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
+                       DecisionKind kind, std::string reason);
+  // Records a skip, once per change of (reason, key) for that app, so waiting apps do not flood
+  // the log; the latest is kept for lastSkip().
+  void recordSkip(const Application& app, NodeId node, const SchedulerKey& key, SkipReason why,
+                  std::string text, std::vector<std::pair<std::string, double>> numbers = {});
+  void record(Decision d);
+
+ private:
+  Status onNodeAdded(const NodeAdded& e);
+  Status onNodeRemoved(const NodeRemoved& e);
+  Status onNodeResourceUpdate(const NodeResourceUpdate& e);
+  Status onHeartbeat(const NodeHeartbeat& e);
+  Status onAppRemoved(const AppRemoved& e);
+  Status onAppAllocate(const AppAllocate& e);
+  Status onPlaceContainer(const PlaceContainer& e);
+  Status onContainerFinishedEvent(const ContainerFinished& e);
+  Result<std::vector<ResourceRequest>> normalizeAsks(const std::vector<ResourceRequest>& asks,
+                                                     const Application& app) const;
+  Result<NodeId> nodeByName(std::string_view name) const;
+  Result<Application*> liveApp(AppId id);
+
+  SchedulerSettings settings_;
+  const Clock& clock_;
+  Rng& rng_;
+  Cluster cluster_;
+  std::map<AppId, std::unique_ptr<Application>> apps_;  // live apps, by id (submission order)
+  std::map<AppId, std::unique_ptr<Application>> finishedApps_;
+  std::unordered_map<ContainerId, Container> containers_;  // live containers
+  std::unordered_map<AppId, Decision> lastSkip_;
+  uint32_t nextAppSeq_ = 1;
+  DecisionSink* sink_ = nullptr;
+};
+
+// Reads yarn-site.xml keys shared by all schedulers: resource types, calculator (FIFO uses the
+// memory-only calculator, as YARN's FifoScheduler does; others read their own key), allocation
+// bounds. `calculatorClass` overrides the calculator choice when non-empty.
+Result<SchedulerSettings> schedulerSettingsFromConfig(const Configuration& conf,
+                                                      std::string_view calculatorClass,
+                                                      bool fairIncrements);
+
+}  // namespace spindle

@@ -1,0 +1,53 @@
+#include "scheduler/scheduler_factory.h"
+
+#include <fmt/ranges.h>
+
+#include "scheduler/fifo/fifo_scheduler.h"
+
+namespace spindle {
+namespace {
+
+struct Entry {
+  const char* shortName;
+  const char* className;
+  Result<std::unique_ptr<Scheduler>> (*make)(const Configuration&, const Clock&, Rng&);
+};
+
+Result<std::unique_ptr<Scheduler>> makeFifo(const Configuration& conf, const Clock& clock,
+                                            Rng& rng) {
+  SPINDLE_ASSIGN_OR_RETURN(auto s, FifoScheduler::create(conf, clock, rng));
+  return std::unique_ptr<Scheduler>(std::move(s));
+}
+
+constexpr Entry kRegistry[] = {
+    {"fifo", "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler",
+     makeFifo},
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Scheduler>> createScheduler(const Configuration& conf, const Clock& clock,
+                                                   Rng& rng) {
+  // Until the Capacity Scheduler (YARN's default) is registered, the default is FIFO.
+  std::string name = conf.get(kSchedulerClassKey, "fifo");
+  std::string trimmed = name;
+  while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
+  while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(0, 1);
+  for (const Entry& e : kRegistry) {
+    if (trimmed == e.shortName || trimmed == e.className) {
+      auto s = e.make(conf, clock, rng);
+      if (!s) return s.status().withContext(conf.where(kSchedulerClassKey) + "scheduler init");
+      return s;
+    }
+  }
+  return invalidArgument("{}unknown scheduler '{}'; known: {}", conf.where(kSchedulerClassKey),
+                         trimmed, fmt::join(knownSchedulers(), ", "));
+}
+
+std::vector<std::string> knownSchedulers() {
+  std::vector<std::string> names;
+  for (const Entry& e : kRegistry) names.push_back(e.shortName);
+  return names;
+}
+
+}  // namespace spindle

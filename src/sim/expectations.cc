@@ -1,0 +1,176 @@
+#include "sim/expectations.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "dao/decision_json.h"
+#include "dao/rest_views.h"
+
+namespace spindle {
+
+using nlohmann::json;
+
+Result<ContainerId> resolveContainerHandle(const std::string& handle, const Scheduler& s,
+                                           const std::map<std::string, AppId>& apps) {
+  if (handle.starts_with("container_")) return s.parseContainerId(handle);
+  auto colon = handle.rfind(':');
+  if (colon == std::string::npos) {
+    return invalidArgument("'{}' is not a container handle like 'app1:2'", handle);
+  }
+  auto it = apps.find(handle.substr(0, colon));
+  if (it == apps.end()) return notFound("container '{}': unknown app handle", handle);
+  uint64_t seq = 0;
+  std::string_view num(handle.data() + colon + 1, handle.size() - colon - 1);
+  auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), seq);
+  if (ec != std::errc() || p != num.data() + num.size()) {
+    return invalidArgument("container '{}': '{}' is not a sequence number", handle, num);
+  }
+  const Application* a = s.findApp(it->second);
+  return ContainerId{a->attemptId(), seq};
+}
+
+namespace {
+
+bool valuesEqual(const json& expected, const json& actual) {
+  if (expected.is_object() && expected.contains("value")) {
+    const double tol = expected.value("tolerance", 1e-6);
+    if (!actual.is_number() || !expected["value"].is_number()) return false;
+    return std::fabs(expected["value"].get<double>() - actual.get<double>()) <= tol;
+  }
+  if (expected.is_number() && actual.is_number()) {
+    return std::fabs(expected.get<double>() - actual.get<double>()) <= 1e-6;
+  }
+  return expected == actual;
+}
+
+bool matches(const json& matcher, const json& d, const ExpectContext& ctx) {
+  for (const auto& [k, v] : matcher.items()) {
+    if (k == "count") continue;
+    if (k == "app") {
+      if (d.value("appName", "") != v && d.value("app", "") != v) return false;
+    } else if (k == "reason" && d.contains("skip")) {
+      if (d["skip"] != v) return false;
+    } else if (k == "resource") {
+      if (!v.is_object() || !d.contains("resource")) return false;
+      for (const auto& [t, amount] : v.items()) {
+        std::string type = t == "memory" ? "memory-mb" : t;
+        if (!d["resource"].contains(type) || !valuesEqual(amount, d["resource"][type])) return false;
+      }
+    } else if (k == "container") {
+      auto id = resolveContainerHandle(v.get<std::string>(), ctx.scheduler, ctx.apps);
+      if (!id || d.value("container", "") != ctx.scheduler.containerIdString(*id)) return false;
+    } else {
+      if (!d.contains(k) || !valuesEqual(v, d[k])) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<json> decisionsOf(const ExpectContext& ctx, DecisionKind kind) {
+  std::vector<json> out;
+  for (size_t i = 0; i < ctx.since.size(); ++i) {
+    const Decision& d = ctx.since[i];
+    if (d.kind != kind) continue;
+    out.push_back(decisionToJson(ctx.scheduler, d, i));
+  }
+  return out;
+}
+
+std::string brief(const json& d) {
+  json b = json::object();
+  for (const char* k : {"appName", "node", "locality", "priority", "am", "resource", "skip",
+                        "exitStatus", "container"}) {
+    if (d.contains(k)) b[k] = d[k];
+  }
+  return b.dump();
+}
+
+void checkExactList(const std::string& name, const json& matchers, std::vector<json> got,
+                    const ExpectContext& ctx, std::vector<std::string>& failures) {
+  std::vector<json> expanded;
+  for (const json& m : matchers) {
+    const int n = m.value("count", 1);
+    for (int i = 0; i < n; ++i) expanded.push_back(m);
+  }
+  bool ok = expanded.size() == got.size();
+  for (size_t i = 0; ok && i < got.size(); ++i) ok = matches(expanded[i], got[i], ctx);
+  if (ok) return;
+  std::string msg = fmt::format("{}: expected {}, got {}", name, expanded.size(), got.size());
+  for (size_t i = 0; i < std::max(expanded.size(), got.size()); ++i) {
+    const bool same = i < expanded.size() && i < got.size() && matches(expanded[i], got[i], ctx);
+    msg += fmt::format("\n    {} [{}] expected {}\n          got      {}", same ? " " : "!", i,
+                       i < expanded.size() ? expanded[i].dump() : "(nothing)",
+                       i < got.size() ? brief(got[i]) : "(nothing)");
+  }
+  failures.push_back(msg);
+}
+
+void checkPreemption(const json& body, const ExpectContext& ctx,
+                     std::vector<std::string>& failures) {
+  std::map<std::string, int64_t> marked, killed;
+  for (const json& d : decisionsOf(ctx, DecisionKind::kPreemptMark)) ++marked[d["appName"]];
+  for (const json& d : decisionsOf(ctx, DecisionKind::kKill)) {
+    if (d["exitStatus"] == exit_status::kPreempted) ++killed[d["appName"]];
+  }
+  for (auto [what, actual] : {std::pair{"marked", &marked}, std::pair{"killed", &killed}}) {
+    if (!body.contains(what)) continue;
+    std::map<std::string, int64_t> expected;
+    for (const auto& [app, n] : body[what].items()) expected[app] = n.get<int64_t>();
+    for (const auto& [app, n] : *actual) expected.try_emplace(app, 0);
+    for (const auto& [app, n] : expected) {
+      const int64_t got = actual->count(app) ? actual->at(app) : 0;
+      if (got != n) {
+        failures.push_back(fmt::format("preemption.{}.{}: expected {}, got {}", what, app, n, got));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> evaluateExpect(const json& body, const ExpectContext& ctx) {
+  std::vector<std::string> failures;
+  const std::pair<const char*, DecisionKind> lists[] = {
+      {"allocations", DecisionKind::kAllocate},
+      {"reservations", DecisionKind::kReserve},
+      {"unreservations", DecisionKind::kUnreserve},
+      {"kills", DecisionKind::kKill}};
+  for (const auto& [name, kind] : lists) {
+    if (body.contains(name)) checkExactList(name, body[name], decisionsOf(ctx, kind), ctx, failures);
+  }
+  if (body.contains("allocationCount")) {
+    const size_t got = decisionsOf(ctx, DecisionKind::kAllocate).size();
+    if (got != body["allocationCount"].get<size_t>()) {
+      failures.push_back(fmt::format("allocationCount: expected {}, got {}",
+                                     body["allocationCount"].dump(), got));
+    }
+  }
+  if (body.contains("skips")) {
+    auto skips = decisionsOf(ctx, DecisionKind::kSkip);
+    for (const json& m : body["skips"]) {
+      bool found = false;
+      for (const json& d : skips) found |= matches(m, d, ctx);
+      if (!found) {
+        std::string seen;
+        for (const json& d : skips) seen += "\n          " + brief(d);
+        failures.push_back(fmt::format("skips: no skip matches {}; recorded:{}", m.dump(),
+                                       seen.empty() ? " (none)" : seen));
+      }
+    }
+  }
+  if (body.contains("preemption")) checkPreemption(body["preemption"], ctx, failures);
+  if (body.contains("state")) {
+    for (const auto& [path, expected] : body["state"].items()) {
+      auto actual = resolveStatePath(path, ctx);
+      if (!actual) {
+        failures.push_back(fmt::format("state {}: {}", path, actual.status().message()));
+      } else if (!valuesEqual(expected, *actual)) {
+        failures.push_back(
+            fmt::format("state {}: expected {}, got {}", path, expected.dump(), actual->dump()));
+      }
+    }
+  }
+  return failures;
+}
+
+}  // namespace spindle

@@ -1,0 +1,114 @@
+// Scenarios: a cluster, a scheduler configuration and timed steps, parsed and validated from
+// the JSON format of docs/scenario-format.md before anything runs.
+//
+//   auto sc = loadScenario("tests/scenarios/fifo-basic.json");
+//   if (!sc) { std::cerr << sc.status().message(); return 2; }   // names the JSON path
+//   auto result = runScenario(*sc, {.outDir = "out"});
+//
+// Each step is a typed struct; `expect` bodies keep their JSON (validated here, evaluated by
+// the runner against the decisions and snapshots).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/app_state.h"
+#include "app/asks.h"
+#include "base/clock.h"
+#include "base/status.h"
+#include "config/configuration.h"
+#include "resource/resource.h"
+
+namespace spindle {
+
+inline constexpr int kScenarioVersion = 1;
+
+struct NodeSpec {
+  std::string name;
+  std::string rack;
+  Resource resource;
+  std::vector<std::string> labels;
+  std::map<std::string, std::string> attributes;
+};
+
+struct AddNodeStep { NodeSpec node; };
+struct RemoveNodeStep { std::string name; };
+struct UpdateNodeStep { std::string name; Resource resource; };
+struct HeartbeatStep {
+  std::string node;  // empty with `all`
+  bool all = false;
+  int times = 1;
+  std::vector<std::pair<std::string, int32_t>> completed;  // container handle, exit status
+};
+struct SubmitStep {
+  std::string app;
+  std::string queue;
+  std::string user;
+  int32_t priority = 0;
+  Resource am;  // zero: unmanaged AM
+  std::string amLabel;
+  std::string type;
+};
+struct AskStep {
+  std::string app;
+  std::vector<ResourceRequest> requests;
+};
+struct ReleaseStep { std::string app; std::vector<std::string> containers; };
+struct BlacklistStep { std::string app; std::vector<std::string> add, remove; };
+struct PlaceStep {
+  std::string app;
+  std::string node;
+  Resource resource;
+  int32_t priority = 0;
+  bool am = false;
+  int count = 1;
+};
+struct CompleteStep { std::string container; int32_t exitStatus = 0; };
+struct FinishAppStep { std::string app; AppState state = AppState::FINISHED; };
+struct AdvanceStep { int64_t ms = 0; };
+struct MonitorStep {};
+struct SnapshotStep { std::string name; };
+struct ExpectStep { nlohmann::json body; };
+// A version-1 step whose feature this build's schedulers do not have yet; running it is an
+// error that names the step and the feature.
+struct FeatureStep { std::string feature; };
+
+using StepBody = std::variant<AddNodeStep, RemoveNodeStep, UpdateNodeStep, HeartbeatStep,
+                              SubmitStep, AskStep, ReleaseStep, BlacklistStep, PlaceStep,
+                              CompleteStep, FinishAppStep, AdvanceStep, MonitorStep,
+                              SnapshotStep, ExpectStep, FeatureStep>;
+
+struct Step {
+  int index = 0;
+  std::string op;
+  std::optional<TimeMs> at;
+  StepBody body;
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  uint64_t seed = 1;
+  TimeMs startTime = 0;
+  Configuration conf;
+  // The configuration could not be built (bad XML, bad keys); kept so that `expectError`
+  // scenarios can assert on it. Without expectError it is reported as bad input.
+  std::optional<Status> configError;
+  std::vector<NodeSpec> nodes;
+  std::optional<std::string> expectError;
+  std::vector<Step> steps;
+};
+
+Result<Scenario> parseScenario(const nlohmann::json& doc, std::string file);
+Result<Scenario> loadScenario(const std::string& path);
+
+// RESOURCE objects: {"memory-mb": 1024, "vcores": 1, "yarn.io/gpu": 1}.
+Result<Resource> parseResource(const nlohmann::json& j, std::string_view path,
+                               const ResourceTypes& types);
+
+}  // namespace spindle

@@ -1,0 +1,278 @@
+#include "sim/scenario_runner.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "base/rng.h"
+#include "dao/decision_json.h"
+#include "dao/rest_views.h"
+#include "scheduler/scheduler_factory.h"
+#include "sim/expectations.h"
+
+namespace spindle {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+class Runner {
+ public:
+  Runner(const Scenario& sc, const RunOptions& opt)
+      : sc_(sc), opt_(opt), clock_(sc.startTime), rng_(sc.seed) {}
+
+  Result<RunResult> run();
+
+ private:
+  Status setUp();
+  Status runStep(const Step& step);
+  Status apply(const Step& step);
+  Result<AppId> app(const std::string& handle) const;
+  Result<ContainerId> container(const std::string& handle) const;
+  Status writeSnapshot(const std::string& name) const;
+  Status writeDecisions() const;
+  std::string summary() const;
+
+  const Scenario& sc_;
+  const RunOptions& opt_;
+  SimulatedClock clock_;
+  Rng rng_;
+  DecisionLog log_;
+  std::unique_ptr<Scheduler> sched_;
+  std::map<std::string, AppId> apps_;
+  size_t lastExpect_ = 0;
+  RunResult result_;
+};
+
+Status Runner::setUp() {
+  if (sc_.configError) return *sc_.configError;
+  SPINDLE_ASSIGN_OR_RETURN(sched_, createScheduler(sc_.conf, clock_, rng_));
+  sched_->setDecisionSink(&log_);
+  for (const NodeSpec& n : sc_.nodes) {
+    SPINDLE_RETURN_IF_ERROR(
+        sched_->handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes})
+            .withContext("cluster.nodes"));
+  }
+  return Status::ok();
+}
+
+Result<RunResult> Runner::run() {
+  Status setup = setUp();
+  if (sc_.expectError) {
+    if (setup.isOk()) {
+      result_.failures.push_back({-1, "expectError", fmt::format(
+          "expected setup to fail with '{}', but it succeeded", *sc_.expectError)});
+    } else if (setup.message().find(*sc_.expectError) == std::string::npos) {
+      result_.failures.push_back({-1, "expectError", fmt::format(
+          "expected an error containing '{}', got: {}", *sc_.expectError, setup.message())});
+    }
+    ++result_.expectationsChecked;
+    result_.summary = fmt::format("{}: setup error as expected: {}", sc_.name, setup.message());
+    return result_;
+  }
+  SPINDLE_RETURN_IF_ERROR(setup);
+  if (!opt_.outDir.empty()) {
+    std::error_code ec;
+    fs::create_directories(opt_.outDir, ec);
+    if (ec) return invalidArgument("--out {}: {}", opt_.outDir, ec.message());
+  }
+  for (const Step& step : sc_.steps) {
+    SPINDLE_RETURN_IF_ERROR(
+        runStep(step).withContext(fmt::format("steps[{}] ({})", step.index, step.op)));
+    ++result_.stepsRun;
+    Status inv = sched_->checkInvariants();
+    if (!inv.isOk()) {
+      result_.failures.push_back({step.index, step.op, "invariant broken: " + inv.message()});
+      break;
+    }
+  }
+  result_.decisions = log_.decisions().size();
+  result_.summary = summary();
+  if (!opt_.outDir.empty()) {
+    SPINDLE_RETURN_IF_ERROR(writeDecisions());
+    SPINDLE_RETURN_IF_ERROR(writeSnapshot("final"));
+    std::ofstream(fs::path(opt_.outDir) / "summary.txt") << result_.summary;
+  }
+  return result_;
+}
+
+Status Runner::runStep(const Step& step) {
+  if (step.at) clock_.setMs(*step.at);
+  if (auto* e = std::get_if<ExpectStep>(&step.body)) {
+    std::span<const Decision> all(log_.decisions());
+    ExpectContext ctx{*sched_, all.subspan(lastExpect_), apps_};
+    for (std::string& f : evaluateExpect(e->body, ctx)) {
+      result_.failures.push_back({step.index, step.op, std::move(f)});
+    }
+    lastExpect_ = log_.decisions().size();
+    ++result_.expectationsChecked;
+    return Status::ok();
+  }
+  return apply(step);
+}
+
+Result<AppId> Runner::app(const std::string& handle) const {
+  auto it = apps_.find(handle);
+  if (it == apps_.end()) return notFound("unknown app '{}' (submit it first)", handle);
+  return it->second;
+}
+
+Result<ContainerId> Runner::container(const std::string& handle) const {
+  return resolveContainerHandle(handle, *sched_, apps_);
+}
+
+Status Runner::apply(const Step& step) {
+  Scheduler& s = *sched_;
+  return std::visit(
+      [&](const auto& b) -> Status {
+        using B = std::decay_t<decltype(b)>;
+        if constexpr (std::is_same_v<B, AddNodeStep>) {
+          const NodeSpec& n = b.node;
+          return s.handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes});
+        } else if constexpr (std::is_same_v<B, RemoveNodeStep>) {
+          return s.handle(NodeRemoved{b.name});
+        } else if constexpr (std::is_same_v<B, UpdateNodeStep>) {
+          return s.handle(NodeResourceUpdate{b.name, b.resource});
+        } else if constexpr (std::is_same_v<B, HeartbeatStep>) {
+          NodeHeartbeat hb{b.node, {}};
+          for (const auto& [handle, exit] : b.completed) {
+            SPINDLE_ASSIGN_OR_RETURN(ContainerId id, container(handle));
+            hb.completed.push_back({id, exit});
+          }
+          for (int i = 0; i < b.times; ++i) {
+            if (!b.all) {
+              SPINDLE_RETURN_IF_ERROR(s.handle(hb));
+              hb.completed.clear();
+              continue;
+            }
+            std::vector<std::string> names;
+            for (NodeId n : s.cluster().nodeIds()) names.push_back(s.cluster().nodeName(n));
+            std::sort(names.begin(), names.end());
+            for (const auto& n : names) SPINDLE_RETURN_IF_ERROR(s.handle(NodeHeartbeat{n, {}}));
+          }
+          return Status::ok();
+        } else if constexpr (std::is_same_v<B, SubmitStep>) {
+          if (apps_.count(b.app)) return invalidArgument("app '{}' was already submitted", b.app);
+          AppSubmission sub{b.app, b.queue, b.user, b.priority, b.am, b.amLabel, b.type};
+          auto id = s.submit(sub);
+          if (id) {
+            apps_[b.app] = *id;
+          } else if (id.status().code() == StatusCode::kInvalidArgument) {
+            return id.status();
+          } else {
+            // A rejection (queue full, ACL) is a decision, not bad input; the handle still
+            // names the rejected app.
+            apps_[b.app] = AppId(static_cast<uint32_t>(s.apps().size() + s.finishedAppIds().size()));
+          }
+          return Status::ok();
+        } else if constexpr (std::is_same_v<B, AskStep>) {
+          SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
+          return s.handle(AppAllocate{id, b.requests, {}, {}, {}});
+        } else if constexpr (std::is_same_v<B, ReleaseStep>) {
+          SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
+          AppAllocate a{id, {}, {}, {}, {}};
+          for (const auto& h : b.containers) {
+            SPINDLE_ASSIGN_OR_RETURN(ContainerId c, container(h));
+            a.releases.push_back(c);
+          }
+          return s.handle(a);
+        } else if constexpr (std::is_same_v<B, BlacklistStep>) {
+          SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
+          return s.handle(AppAllocate{id, {}, {}, b.add, b.remove});
+        } else if constexpr (std::is_same_v<B, PlaceStep>) {
+          SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
+          for (int i = 0; i < b.count; ++i) {
+            SPINDLE_RETURN_IF_ERROR(
+                s.handle(PlaceContainer{id, b.node, b.resource, b.priority, b.am && i == 0}));
+          }
+          return Status::ok();
+        } else if constexpr (std::is_same_v<B, CompleteStep>) {
+          SPINDLE_ASSIGN_OR_RETURN(ContainerId c, container(b.container));
+          return s.handle(ContainerFinished{c, b.exitStatus});
+        } else if constexpr (std::is_same_v<B, FinishAppStep>) {
+          SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
+          return s.handle(AppRemoved{id, b.state});
+        } else if constexpr (std::is_same_v<B, AdvanceStep>) {
+          clock_.advanceMs(b.ms);
+          return Status::ok();
+        } else if constexpr (std::is_same_v<B, MonitorStep>) {
+          return s.handle(MonitorTick{});
+        } else if constexpr (std::is_same_v<B, SnapshotStep>) {
+          return opt_.outDir.empty() ? Status::ok() : writeSnapshot(b.name);
+        } else if constexpr (std::is_same_v<B, FeatureStep>) {
+          return failedPrecondition("this build's {} scheduler does not provide {}",
+                                    s.typeName(), b.feature);
+        } else {
+          static_assert(std::is_same_v<B, ExpectStep>);
+          return Status::ok();
+        }
+      },
+      step.body);
+}
+
+Status Runner::writeSnapshot(const std::string& name) const {
+  fs::path dir = fs::path(opt_.outDir) / "snapshots" / name;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return invalidArgument("cannot create {}: {}", dir.string(), ec.message());
+  const std::pair<const char*, json> files[] = {{"scheduler.json", schedulerView(*sched_)},
+                                                {"metrics.json", metricsView(*sched_)},
+                                                {"apps.json", appsView(*sched_)},
+                                                {"nodes.json", nodesView(*sched_)}};
+  for (const auto& [file, j] : files) {
+    std::ofstream out(dir / file);
+    out << j.dump(2) << '\n';
+    if (!out) return invalidArgument("cannot write {}", (dir / file).string());
+  }
+  return Status::ok();
+}
+
+Status Runner::writeDecisions() const {
+  fs::path file = fs::path(opt_.outDir) / "decisions.jsonl";
+  std::ofstream out(file);
+  size_t seq = 0;
+  for (const Decision& d : log_.decisions()) out << decisionToJson(*sched_, d, seq++).dump() << '\n';
+  if (!out) return invalidArgument("cannot write {}", file.string());
+  return Status::ok();
+}
+
+std::string Runner::summary() const {
+  std::map<std::string, int> kinds;
+  for (const Decision& d : log_.decisions()) ++kinds[toString(d.kind)];
+  json m = metricsView(*sched_)["clusterMetrics"];
+  std::string s = fmt::format("scenario: {}\nscheduler: {}\nsimulated time: {} ms\nsteps: {}\n",
+                              sc_.name, sched_->typeName(), clock_.nowMs(), result_.stepsRun);
+  s += fmt::format("cluster: {} nodes, {} MB / {} vcores, {} MB allocated ({:.1f}%)\n",
+                   m["activeNodes"].get<int>(), m["totalMB"].get<int64_t>(),
+                   m["totalVirtualCores"].get<int64_t>(), m["allocatedMB"].get<int64_t>(),
+                   m["totalMB"].get<int64_t>()
+                       ? 100.0 * m["allocatedMB"].get<double>() / m["totalMB"].get<double>()
+                       : 0.0);
+  s += fmt::format("apps: {} submitted, {} running, {} pending, {} completed\n",
+                   m["appsSubmitted"].get<int>(), m["appsRunning"].get<int>(),
+                   m["appsPending"].get<int>(), m["appsCompleted"].get<int>());
+  s += "decisions:";
+  for (const auto& [k, n] : kinds) s += fmt::format(" {} {}", k, n);
+  s += "\n";
+  for (const auto& [handle, id] : apps_) {
+    const Application* a = sched_->findApp(id);
+    if (!a) continue;
+    std::string why;
+    if (const Decision* d = sched_->lastSkip(id); d && a->asks().hasPending()) {
+      why = fmt::format(" (pending: {}: {})", toString(d->skip), d->reason);
+    }
+    s += fmt::format("  {} {} {} queue={} containers={} allocated={}{}\n", handle,
+                     sched_->appIdString(id), toString(a->state()), a->queue(),
+                     a->liveContainers().size(), a->used().toString(), why);
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<RunResult> runScenario(const Scenario& scenario, const RunOptions& options) {
+  Runner r(scenario, options);
+  return r.run();
+}
+
+}  // namespace spindle

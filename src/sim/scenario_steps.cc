@@ -1,0 +1,300 @@
+// Parsing of the individual step kinds of docs/scenario-format.md.
+#include "sim/json_reader.h"
+#include "sim/scenario.h"
+
+namespace spindle {
+
+using nlohmann::json;
+
+namespace {
+
+Result<Resource> resourceField(const JsonReader& r, std::string_view key,
+                               const ResourceTypes& types, std::optional<Resource> def) {
+  if (!r.has(key)) {
+    if (def) return *def;
+    return r.error("missing required field '{}'", key);
+  }
+  SPINDLE_ASSIGN_OR_RETURN(JsonReader c, r.child(key));
+  return parseResource(c.json(), c.path(), types);
+}
+
+Result<int32_t> int32Field(const JsonReader& r, std::string_view key, int32_t def) {
+  SPINDLE_ASSIGN_OR_RETURN(int64_t v, r.getInt(key, def));
+  if (v < INT32_MIN || v > INT32_MAX) return r.error("'{}' is out of range", key);
+  return static_cast<int32_t>(v);
+}
+
+Result<int32_t> countField(const JsonReader& r, std::string_view key, int32_t def) {
+  SPINDLE_ASSIGN_OR_RETURN(int32_t v, int32Field(r, key, def));
+  if (v < 0) return r.error("'{}' must not be negative, got {}", key, v);
+  return v;
+}
+
+Result<StepBody> parseAddNode(const JsonReader& r, const ResourceTypes& types) {
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"name", "rack", "resource", "labels", "attributes"}));
+  AddNodeStep s;
+  SPINDLE_ASSIGN_OR_RETURN(s.node.name, r.getString("name"));
+  SPINDLE_ASSIGN_OR_RETURN(s.node.rack, r.getString("rack", "/default-rack"));
+  SPINDLE_ASSIGN_OR_RETURN(s.node.resource, resourceField(r, "resource", types, std::nullopt));
+  SPINDLE_ASSIGN_OR_RETURN(s.node.labels, r.getStrings("labels"));
+  if (r.has("attributes")) {
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader a, r.child("attributes"));
+    SPINDLE_RETURN_IF_ERROR(a.expectObject());
+    for (const auto& [k, v] : a.json().items()) {
+      if (!v.is_string()) return invalidArgument("{}.{}: expected a string", a.path(), k);
+      s.node.attributes[k] = v.get<std::string>();
+    }
+  }
+  return StepBody(s);
+}
+
+Result<StepBody> parseHeartbeat(const JsonReader& r, bool all) {
+  HeartbeatStep s;
+  s.all = all;
+  if (r.json().is_string() && !all) {
+    s.node = r.json().get<std::string>();
+    return StepBody(s);
+  }
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys(all ? std::set<std::string>{"times"}
+                                         : std::set<std::string>{"node", "completed", "times"}));
+  if (!all) {
+    SPINDLE_ASSIGN_OR_RETURN(s.node, r.getString("node"));
+  }
+  SPINDLE_ASSIGN_OR_RETURN(int64_t times, r.getInt("times", 1));
+  if (times < 1 || times > 1000000) return r.error("times must be in 1..1000000");
+  s.times = static_cast<int>(times);
+  if (r.has("completed")) {
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader list, r.child("completed"));
+    SPINDLE_RETURN_IF_ERROR(list.expectArray());
+    for (size_t i = 0; i < list.json().size(); ++i) {
+      JsonReader c = list.at(i);
+      SPINDLE_RETURN_IF_ERROR(c.onlyKeys({"container", "exitStatus"}));
+      SPINDLE_ASSIGN_OR_RETURN(std::string id, c.getString("container"));
+      SPINDLE_ASSIGN_OR_RETURN(int32_t exit, int32Field(c, "exitStatus", 0));
+      s.completed.emplace_back(id, exit);
+    }
+  }
+  return StepBody(s);
+}
+
+Result<StepBody> parseSubmit(const JsonReader& r, const ResourceTypes& types) {
+  SPINDLE_RETURN_IF_ERROR(
+      r.onlyKeys({"app", "queue", "user", "priority", "am", "amLabel", "type"}));
+  SubmitStep s;
+  SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
+  SPINDLE_ASSIGN_OR_RETURN(s.queue, r.getString("queue", "default"));
+  SPINDLE_ASSIGN_OR_RETURN(s.user, r.getString("user", "user"));
+  SPINDLE_ASSIGN_OR_RETURN(s.priority, int32Field(r, "priority", 0));
+  SPINDLE_ASSIGN_OR_RETURN(s.amLabel, r.getString("amLabel", ""));
+  SPINDLE_ASSIGN_OR_RETURN(s.type, r.getString("type", "YARN"));
+  if (r.has("am") && r.json()["am"].is_null()) {
+    s.am = Resource();
+  } else {
+    SPINDLE_ASSIGN_OR_RETURN(s.am, resourceField(r, "am", types, Resource::of(1024, 1)));
+  }
+  return StepBody(s);
+}
+
+Result<ResourceRequest> parseRawRequest(const JsonReader& r, const ResourceTypes& types) {
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"name", "priority", "allocationRequestId", "resource",
+                                      "count", "relaxLocality", "nodeLabel"}));
+  ResourceRequest rr;
+  SPINDLE_ASSIGN_OR_RETURN(rr.resourceName, r.getString("name"));
+  SPINDLE_ASSIGN_OR_RETURN(rr.key.priority, int32Field(r, "priority", 0));
+  SPINDLE_ASSIGN_OR_RETURN(rr.key.allocationRequestId, r.getInt("allocationRequestId", 0));
+  SPINDLE_ASSIGN_OR_RETURN(rr.capability, resourceField(r, "resource", types, std::nullopt));
+  SPINDLE_ASSIGN_OR_RETURN(rr.numContainers, countField(r, "count", 1));
+  SPINDLE_ASSIGN_OR_RETURN(rr.relaxLocality, r.getBool("relaxLocality", true));
+  SPINDLE_ASSIGN_OR_RETURN(rr.nodeLabelExpression, r.getString("nodeLabel", ""));
+  return rr;
+}
+
+Result<StepBody> parseAsk(const JsonReader& r, const ResourceTypes& types) {
+  AskStep s;
+  SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
+  if (r.has("requests")) {
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "requests"}));
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader list, r.child("requests"));
+    SPINDLE_RETURN_IF_ERROR(list.expectArray());
+    for (size_t i = 0; i < list.json().size(); ++i) {
+      SPINDLE_ASSIGN_OR_RETURN(ResourceRequest rr, parseRawRequest(list.at(i), types));
+      s.requests.push_back(std::move(rr));
+    }
+    return StepBody(s);
+  }
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "priority", "allocationRequestId", "resource",
+                                      "count", "relaxLocality", "nodeLabel", "locality"}));
+  ResourceRequest any;
+  any.resourceName = std::string(kAnyResourceName);
+  SPINDLE_ASSIGN_OR_RETURN(any.key.priority, int32Field(r, "priority", 0));
+  SPINDLE_ASSIGN_OR_RETURN(any.key.allocationRequestId, r.getInt("allocationRequestId", 0));
+  SPINDLE_ASSIGN_OR_RETURN(any.capability, resourceField(r, "resource", types, std::nullopt));
+  SPINDLE_ASSIGN_OR_RETURN(any.numContainers, countField(r, "count", 1));
+  SPINDLE_ASSIGN_OR_RETURN(any.relaxLocality, r.getBool("relaxLocality", true));
+  SPINDLE_ASSIGN_OR_RETURN(any.nodeLabelExpression, r.getString("nodeLabel", ""));
+  if (r.has("locality")) {
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader list, r.child("locality"));
+    SPINDLE_RETURN_IF_ERROR(list.expectArray());
+    for (size_t i = 0; i < list.json().size(); ++i) {
+      JsonReader e = list.at(i);
+      SPINDLE_RETURN_IF_ERROR(e.onlyKeys({"name", "count", "relaxLocality"}));
+      ResourceRequest rr = any;
+      SPINDLE_ASSIGN_OR_RETURN(rr.resourceName, e.getString("name"));
+      if (rr.resourceName == kAnyResourceName) return e.error("use the ask's own count for '*'");
+      SPINDLE_ASSIGN_OR_RETURN(rr.numContainers, countField(e, "count", any.numContainers));
+      SPINDLE_ASSIGN_OR_RETURN(rr.relaxLocality, e.getBool("relaxLocality", true));
+      s.requests.push_back(std::move(rr));
+    }
+  }
+  s.requests.push_back(any);
+  return StepBody(s);
+}
+
+Result<StepBody> parsePlace(const JsonReader& r, const ResourceTypes& types) {
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "node", "resource", "priority", "am", "count"}));
+  PlaceStep s;
+  SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
+  SPINDLE_ASSIGN_OR_RETURN(s.node, r.getString("node"));
+  SPINDLE_ASSIGN_OR_RETURN(s.resource, resourceField(r, "resource", types, std::nullopt));
+  SPINDLE_ASSIGN_OR_RETURN(s.priority, int32Field(r, "priority", 0));
+  SPINDLE_ASSIGN_OR_RETURN(s.am, r.getBool("am", false));
+  SPINDLE_ASSIGN_OR_RETURN(int32_t count, countField(r, "count", 1));
+  if (count < 1) return r.error("count must be at least 1");
+  s.count = count;
+  return StepBody(s);
+}
+
+Result<StepBody> parseFinishApp(const JsonReader& r) {
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "state"}));
+  FinishAppStep s;
+  SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
+  SPINDLE_ASSIGN_OR_RETURN(std::string st, r.getString("state", "FINISHED"));
+  if (st == "FINISHED") s.state = AppState::FINISHED;
+  else if (st == "FAILED") s.state = AppState::FAILED;
+  else if (st == "KILLED") s.state = AppState::KILLED;
+  else return r.error("state must be FINISHED, FAILED or KILLED, got '{}'", st);
+  return StepBody(s);
+}
+
+const std::set<std::string> kExpectKeys = {
+    "allocations", "allocationCount", "reservations", "unreservations", "preemption",
+    "skips",       "kills",           "state"};
+
+Result<StepBody> parseExpect(const JsonReader& r) {
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys(kExpectKeys));
+  for (const char* list : {"allocations", "reservations", "unreservations", "skips", "kills"}) {
+    if (!r.has(list)) continue;
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader l, r.child(list));
+    SPINDLE_RETURN_IF_ERROR(l.expectArray());
+    for (size_t i = 0; i < l.json().size(); ++i) SPINDLE_RETURN_IF_ERROR(l.at(i).expectObject());
+  }
+  if (r.has("state")) {
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader st, r.child("state"));
+    SPINDLE_RETURN_IF_ERROR(st.expectObject());
+  }
+  if (r.has("preemption")) {
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader p, r.child("preemption"));
+    SPINDLE_RETURN_IF_ERROR(p.onlyKeys({"marked", "killed"}));
+  }
+  return StepBody(ExpectStep{r.json()});
+}
+
+// Step names of version 1 whose features land with later scheduler work.
+const std::map<std::string, std::string> kFeatureSteps = {
+    {"refreshConfig", "configuration reload"},
+    {"submitReservation", "the reservation system"},
+    {"updateReservation", "the reservation system"},
+    {"deleteReservation", "the reservation system"},
+    {"schedulingRequest", "placement constraints"},
+    {"moveApp", "queue moves"},
+    {"setQueueState", "queue states"},
+};
+
+Result<StepBody> parseBody(const std::string& op, const JsonReader& r,
+                           const ResourceTypes& types) {
+  if (op == "addNode") return parseAddNode(r, types);
+  if (op == "removeNode") {
+    if (!r.json().is_string()) return r.error("expected a node name");
+    return StepBody(RemoveNodeStep{r.json().get<std::string>()});
+  }
+  if (op == "updateNode") {
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"name", "resource"}));
+    UpdateNodeStep s;
+    SPINDLE_ASSIGN_OR_RETURN(s.name, r.getString("name"));
+    SPINDLE_ASSIGN_OR_RETURN(s.resource, resourceField(r, "resource", types, std::nullopt));
+    return StepBody(s);
+  }
+  if (op == "heartbeat") return parseHeartbeat(r, false);
+  if (op == "heartbeatAll") return parseHeartbeat(r, true);
+  if (op == "submit") return parseSubmit(r, types);
+  if (op == "ask") return parseAsk(r, types);
+  if (op == "release") {
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "containers"}));
+    ReleaseStep s;
+    SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
+    SPINDLE_ASSIGN_OR_RETURN(s.containers, r.getStrings("containers"));
+    return StepBody(s);
+  }
+  if (op == "blacklist") {
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "add", "remove"}));
+    BlacklistStep s;
+    SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
+    SPINDLE_ASSIGN_OR_RETURN(s.add, r.getStrings("add"));
+    SPINDLE_ASSIGN_OR_RETURN(s.remove, r.getStrings("remove"));
+    return StepBody(s);
+  }
+  if (op == "place") return parsePlace(r, types);
+  if (op == "complete") {
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"container", "exitStatus"}));
+    CompleteStep s;
+    SPINDLE_ASSIGN_OR_RETURN(s.container, r.getString("container"));
+    SPINDLE_ASSIGN_OR_RETURN(s.exitStatus, int32Field(r, "exitStatus", 0));
+    return StepBody(s);
+  }
+  if (op == "finishApp") return parseFinishApp(r);
+  if (op == "advance") {
+    SPINDLE_ASSIGN_OR_RETURN(int64_t ms, parseDurationMs(r.json(), r.path()));
+    return StepBody(AdvanceStep{ms});
+  }
+  if (op == "monitor") return StepBody(MonitorStep{});
+  if (op == "snapshot") {
+    if (!r.json().is_string() || r.json().get<std::string>().empty() ||
+        r.json().get<std::string>().find('/') != std::string::npos) {
+      return r.error("expected a snapshot name without '/'");
+    }
+    return StepBody(SnapshotStep{r.json().get<std::string>()});
+  }
+  if (op == "expect") return parseExpect(r);
+  auto f = kFeatureSteps.find(op);
+  if (f != kFeatureSteps.end()) {
+    SPINDLE_RETURN_IF_ERROR(r.expectObject());
+    return StepBody(FeatureStep{f->second});
+  }
+  return r.error("unknown step '{}'", op);
+}
+
+}  // namespace
+
+Result<Step> parseStep(const JsonReader& r, int index, const ResourceTypes& types) {
+  SPINDLE_RETURN_IF_ERROR(r.expectObject());
+  Step step;
+  step.index = index;
+  for (const auto& [k, v] : r.json().items()) {
+    if (k == "comment") continue;
+    if (k == "at") {
+      SPINDLE_ASSIGN_OR_RETURN(int64_t at, parseDurationMs(v, r.pathOf("at")));
+      step.at = at;
+      continue;
+    }
+    if (!step.op.empty()) {
+      return r.error("a step has exactly one operation, found '{}' and '{}'", step.op, k);
+    }
+    step.op = k;
+  }
+  if (step.op.empty()) return r.error("a step needs an operation");
+  SPINDLE_ASSIGN_OR_RETURN(JsonReader body, r.child(step.op));
+  SPINDLE_ASSIGN_OR_RETURN(step.body, parseBody(step.op, body, types));
+  return step;
+}
+
+}  // namespace spindle

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Every file in bad-scenarios/ must be refused with exit code 2 and a message that names where
+# the problem is; failing-expectation.json must exit 1 (a failed check, not bad input).
+set -u
+spindle=$1; dir=$2; fails=0
+expect() {  # file, exit code, text the message must contain
+  local out code
+  out=$("$spindle" scenario check "$dir/$1" 2>&1); code=$?
+  if [ "$code" != "$2" ] || ! grep -qF -- "$3" <<<"$out"; then
+    echo "FAIL $1: exit $code (want $2), output:"; echo "$out" | sed 's/^/    /'; fails=$((fails+1))
+  else
+    echo "ok   $1 -> $2: $(grep -F -- "$3" <<<"$out" | head -1)"
+  fi
+}
+expect negative-ask.json 2 "steps[1].ask.resource.memory-mb: expected a non-negative integer"
+expect unknown-node.json 2 "steps[0] (heartbeat): unknown node 'h9'"
+expect unknown-resource-type.json 2 "yarn.io/gpu: unknown resource type"
+expect malformed-xml.json 2 "configuration.yarn-site"
+expect malformed-json.json 2 "malformed JSON"
+expect ask-above-maximum.json 2 "exceeds the maximum allocation"
+expect unknown-step.json 2 "unknown step 'heartbaet'"
+expect unknown-scheduler.json 2 "unknown scheduler 'lottery'"
+expect failing-expectation.json 1 "state metrics.totalMB: expected 1, got 4096"
+expect does-not-exist.json 2 "cannot open the scenario file"
+exit $((fails > 0))
