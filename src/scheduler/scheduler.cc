@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "base/log.h"
 #include "resource/resource_config.h"
 
 namespace spindle {
@@ -144,7 +145,7 @@ Status Scheduler::onNodeRemoved(const NodeRemoved& e) {
   std::vector<ContainerId> onNode(cluster_.node(id).containers().begin(),
                                   cluster_.node(id).containers().end());
   for (ContainerId c : onNode) {
-    finishContainer(c, ContainerEvent::KILL, exit_status::kAborted, DecisionKind::kKill,
+    finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::ABORTED, DecisionKind::kKill,
                     "container released on a lost node");
   }
   if (auto r = cluster_.node(id).reservation()) {
@@ -250,7 +251,7 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
   SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(e.app));
   std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
   for (ContainerId c : live) {
-    finishContainer(c, ContainerEvent::KILL, exit_status::kKilledAfterAppCompletion,
+    finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::KILLED_AFTER_APP_COMPLETION,
                     DecisionKind::kKill, "application finished");
   }
   for (NodeId n : cluster_.nodeIds()) {
@@ -318,7 +319,7 @@ Status Scheduler::onAppAllocate(const AppAllocate& e) {
   SPINDLE_RETURN_IF_ERROR(a->asks().update(normalized));
   a->updateBlacklist(e.blacklistAdd, e.blacklistRemove);
   for (ContainerId c : e.releases) {
-    finishContainer(c, ContainerEvent::RELEASED, exit_status::kAborted, DecisionKind::kRelease,
+    finishContainer(c, ContainerEvent::RELEASED, ContainerExitStatus::ABORTED, DecisionKind::kRelease,
                     "released by the application");
   }
   onAsksChanged(*a);
@@ -372,6 +373,31 @@ Status Scheduler::onContainerFinishedEvent(const ContainerFinished& e) {
 
 // --- Containers ----------------------------------------------------------------------------
 
+namespace {
+
+// The state a live container ends in. The AM must have pulled (ACQUIRED) a container to release
+// it, and its node must have launched it (RUNNING) to report it finished; scenarios and traces
+// do not always send those events, so they are implied here through the same transition table.
+ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
+  auto step = [&state](ContainerEvent e) {
+    if (auto next = nextContainerState(state, e); next.isOk()) state = *next;
+  };
+  if (event == ContainerEvent::RELEASED || event == ContainerEvent::FINISHED) {
+    if (state == ContainerState::ALLOCATED) step(ContainerEvent::ACQUIRED);
+  }
+  if (event == ContainerEvent::FINISHED && state == ContainerState::ACQUIRED) {
+    step(ContainerEvent::LAUNCHED);
+  }
+  auto next = nextContainerState(state, event);
+  if (!next.isOk()) {
+    SPINDLE_LOG_ERROR("{}", next.status().message());
+    return ContainerState::KILLED;
+  }
+  return *next;
+}
+
+}  // namespace
+
 Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId node,
                                Locality locality, std::string reason) {
   const Node& n = cluster_.node(node);
@@ -421,8 +447,7 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
   if (it == containers_.end()) return;
   Container c = it->second;
   containers_.erase(it);
-  auto next = nextContainerState(c.state, event);
-  c.state = next.isOk() ? *next : ContainerState::KILLED;
+  c.state = finalContainerState(c.state, event);
   cluster_.release(c.node, c.id, c.resource);
   auto appIt = apps_.find(id.app());
   if (appIt != apps_.end()) {
@@ -431,7 +456,7 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
     const TimeMs ran = clock_.nowMs() - c.allocatedAt;
     a.accounting().memoryMbMs += c.resource.memoryMb() * ran;
     a.accounting().vcoreMs += c.resource.vcores() * ran;
-    if (exitStatus == exit_status::kPreempted) {
+    if (exitStatus == ContainerExitStatus::PREEMPTED) {
       a.accounting().preempted += c.resource;
       ++(c.isAm ? a.accounting().numAmPreempted : a.accounting().numNonAmPreempted);
     }

@@ -47,15 +47,6 @@
 
 namespace spindle {
 
-// ContainerExitStatus values (YARN's ContainerExitStatus).
-namespace exit_status {
-inline constexpr int32_t kSuccess = 0;
-inline constexpr int32_t kAborted = -100;
-inline constexpr int32_t kPreempted = -102;
-inline constexpr int32_t kKilledByResourceManager = -106;
-inline constexpr int32_t kKilledAfterAppCompletion = -107;
-}  // namespace exit_status
-
 // The AM container's scheduler key: priority 0 (RMAppAttemptImpl's AM_CONTAINER_PRIORITY).
 inline constexpr SchedulerKey kAmKey{0, 0};
 

@@ -110,7 +110,7 @@ void checkPreemption(const json& body, const ExpectContext& ctx,
   std::map<std::string, int64_t> marked, killed;
   for (const json& d : decisionsOf(ctx, DecisionKind::kPreemptMark)) ++marked[d["appName"]];
   for (const json& d : decisionsOf(ctx, DecisionKind::kKill)) {
-    if (d["exitStatus"] == exit_status::kPreempted) ++killed[d["appName"]];
+    if (d["exitStatus"] == ContainerExitStatus::PREEMPTED) ++killed[d["appName"]];
   }
   for (auto [what, actual] : {std::pair{"marked", &marked}, std::pair{"killed", &killed}}) {
     if (!body.contains(what)) continue;
