@@ -205,6 +205,19 @@ Result<Application*> Scheduler::liveApp(AppId id) {
   return it->second.get();
 }
 
+Status Scheduler::transitionApp(Application& app, AppEvent event, AppTransitionContext ctx) {
+  SPINDLE_ASSIGN_OR_RETURN(AppTransition t, findAppTransition(app.state(), event, ctx));
+  app.setState(t.to);
+  if (t.to == AppState::FINAL_SAVING && t.afterSave) {
+    AppTransitionContext saved;
+    saved.savedTarget = *t.afterSave;
+    SPINDLE_ASSIGN_OR_RETURN(AppState next,
+                             nextAppState(app.state(), AppEvent::APP_UPDATE_SAVED, saved));
+    app.setState(next);
+  }
+  return Status::ok();
+}
+
 Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   if (!submission.amResource.isNonNegative()) {
     return invalidArgument("AM resource {} is negative", submission.amResource.toString());
@@ -218,20 +231,21 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   }
   AppId id(nextAppSeq_++);
   auto app = std::make_unique<Application>(id, submission, clock_.nowMs());
-  app->setState(AppState::SUBMITTED);
+  SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::START));
+  SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_NEW_SAVED));
   Status admitted = admitApp(*app);
   Decision d;
   d.app = id;
   d.queue = app->queue();
   if (!admitted.isOk()) {
-    app->setState(AppState::FAILED);
+    SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_REJECTED));
     d.kind = DecisionKind::kAppRejected;
     d.reason = admitted.message();
     record(std::move(d));
     finishedApps_.emplace(id, std::move(app));
     return admitted;
   }
-  app->setState(AppState::ACCEPTED);
+  SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_ACCEPTED));
   app->startAttempt();
   d.kind = DecisionKind::kAppAccepted;
   record(std::move(d));
@@ -262,7 +276,15 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
     }
   }
   a->asks().clear();
-  a->setState(e.finalState);
+  // The attempt ends the way the app does; a killed app goes through KILLING first.
+  if (e.finalState == AppState::KILLED) {
+    SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::KILL));
+    SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::ATTEMPT_KILLED));
+  } else if (e.finalState == AppState::FAILED) {
+    SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::ATTEMPT_FAILED));
+  } else {
+    SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::ATTEMPT_FINISHED));
+  }
   a->setFinishTime(clock_.nowMs());
   onAppRemoved(*a);
   Decision d;
@@ -344,7 +366,7 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   c.origin = ResourceRequest{c.key, std::string(kAnyResourceName), e.resource, 0, true, ""};
   cluster_.allocate(node, c.id, c.resource);
   a->addContainer(c.id, c.resource, c.isAm);
-  if (a->state() == AppState::ACCEPTED) a->setState(AppState::RUNNING);
+  if (a->state() == AppState::ACCEPTED) (void)transitionApp(*a, AppEvent::ATTEMPT_REGISTERED);
   auto [it, inserted] = containers_.emplace(c.id, c);
   onContainerAllocated(*a, it->second);
   Decision d;
@@ -419,9 +441,10 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   cluster_.allocate(node, c.id, c.resource);
   app.addContainer(c.id, c.resource, c.isAm);
   if (c.isAm) app.setLaunchTime(clock_.nowMs());
-  if (app.state() == AppState::ACCEPTED && c.isAm) app.setState(AppState::RUNNING);
-  if (app.state() == AppState::ACCEPTED && app.submission().amResource.isZero()) {
-    app.setState(AppState::RUNNING);
+  // The scheduler sees no AM registration call; an app counts as RUNNING once its AM container
+  // is allocated (or, for an unmanaged AM, once it gets its first container).
+  if (app.state() == AppState::ACCEPTED && (c.isAm || app.submission().amResource.isZero())) {
+    (void)transitionApp(app, AppEvent::ATTEMPT_REGISTERED);
   }
   lastSkip_.erase(app.id());
   auto [it, inserted] = containers_.emplace(c.id, c);

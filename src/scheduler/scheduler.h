@@ -144,6 +144,9 @@ class Scheduler {
                                                      const Application& app) const;
   Result<NodeId> nodeByName(std::string_view name) const;
   Result<Application*> liveApp(AppId id);
+  // Moves the app through RMAppImpl's table; FINAL_SAVING completes at once (the core's state
+  // store write is synchronous), continuing to the arc's afterSave state.
+  Status transitionApp(Application& app, AppEvent event, AppTransitionContext ctx = {});
 
   SchedulerSettings settings_;
   const Clock& clock_;
