@@ -1,3 +1,4 @@
+#include "base/enum_names.h"
 #include "app/app_state.h"
 
 #include <array>
@@ -154,34 +155,6 @@ AppState wantedTarget(AppGuard g, const AppTransitionContext& c) {
   return g == G::kRecovered ? c.recoveredState : c.savedTarget;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 'a' + 'A');
-    if (y >= 'a' && y <= 'z') y = static_cast<char>(y - 'a' + 'A');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-template <typename Enum, size_t N>
-Result<Enum> parseName(std::string_view name, const std::array<const char*, N>& names,
-                       std::string_view what) {
-  for (size_t i = 0; i < N; ++i) {
-    if (equalsIgnoreCase(name, names[i])) return static_cast<Enum>(i);
-  }
-  return invalidArgument("unknown {} '{}'; expected one of {}", what, name,
-                         fmt::join(names, ", "));
-}
-
-template <typename Enum, size_t N>
-constexpr std::array<Enum, N> enumValues() {
-  std::array<Enum, N> values{};
-  for (size_t i = 0; i < N; ++i) values[i] = static_cast<Enum>(i);
-  return values;
-}
 constexpr auto kAllStates = enumValues<AppState, kStateCount>();
 constexpr auto kAllEvents = enumValues<AppEvent, kEventCount>();
 
@@ -232,11 +205,11 @@ const char* toString(AppEvent e) {
 }
 
 Result<AppState> appStateFromString(std::string_view name) {
-  return parseName<AppState>(name, kStateNames, "app state");
+  return parseEnumName<AppState>(name, kStateNames, "app state");
 }
 
 Result<AppEvent> appEventFromString(std::string_view name) {
-  return parseName<AppEvent>(name, kEventNames, "app event");
+  return parseEnumName<AppEvent>(name, kEventNames, "app event");
 }
 
 std::span<const AppState> allAppStates() { return kAllStates; }

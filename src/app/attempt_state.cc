@@ -1,3 +1,4 @@
+#include "base/enum_names.h"
 #include "app/attempt_state.h"
 
 #include <array>
@@ -172,34 +173,6 @@ bool holds(const AttemptTransition& t, const AttemptTransitionContext& c) {
   return false;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 'a' + 'A');
-    if (y >= 'a' && y <= 'z') y = static_cast<char>(y - 'a' + 'A');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-template <typename Enum, size_t N>
-Result<Enum> parseName(std::string_view name, const std::array<const char*, N>& names,
-                       std::string_view what) {
-  for (size_t i = 0; i < N; ++i) {
-    if (equalsIgnoreCase(name, names[i])) return static_cast<Enum>(i);
-  }
-  return invalidArgument("unknown {} '{}'; expected one of {}", what, name,
-                         fmt::join(names, ", "));
-}
-
-template <typename Enum, size_t N>
-constexpr std::array<Enum, N> enumValues() {
-  std::array<Enum, N> values{};
-  for (size_t i = 0; i < N; ++i) values[i] = static_cast<Enum>(i);
-  return values;
-}
 constexpr auto kAllStates = enumValues<AttemptState, kStateCount>();
 constexpr auto kAllEvents = enumValues<AttemptEvent, kEventCount>();
 
@@ -250,11 +223,11 @@ const char* toString(AttemptEvent e) {
 }
 
 Result<AttemptState> attemptStateFromString(std::string_view name) {
-  return parseName<AttemptState>(name, kStateNames, "attempt state");
+  return parseEnumName<AttemptState>(name, kStateNames, "attempt state");
 }
 
 Result<AttemptEvent> attemptEventFromString(std::string_view name) {
-  return parseName<AttemptEvent>(name, kEventNames, "attempt event");
+  return parseEnumName<AttemptEvent>(name, kEventNames, "attempt event");
 }
 
 std::span<const AttemptState> allAttemptStates() { return kAllStates; }

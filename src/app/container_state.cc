@@ -1,3 +1,4 @@
+#include "base/enum_names.h"
 #include "app/container_state.h"
 
 #include <array>
@@ -88,34 +89,6 @@ bool holds(const ContainerTransition& t, const ContainerTransitionContext& c) {
   return false;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 'a' + 'A');
-    if (y >= 'a' && y <= 'z') y = static_cast<char>(y - 'a' + 'A');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-template <typename Enum, size_t N>
-Result<Enum> parseName(std::string_view name, const std::array<const char*, N>& names,
-                       std::string_view what) {
-  for (size_t i = 0; i < N; ++i) {
-    if (equalsIgnoreCase(name, names[i])) return static_cast<Enum>(i);
-  }
-  return invalidArgument("unknown {} '{}'; expected one of {}", what, name,
-                         fmt::join(names, ", "));
-}
-
-template <typename Enum, size_t N>
-constexpr std::array<Enum, N> enumValues() {
-  std::array<Enum, N> values{};
-  for (size_t i = 0; i < N; ++i) values[i] = static_cast<Enum>(i);
-  return values;
-}
 constexpr auto kAllStates = enumValues<ContainerState, kStateCount>();
 constexpr auto kAllEvents = enumValues<ContainerEvent, kEventCount>();
 
@@ -160,11 +133,11 @@ const char* toString(ContainerEvent e) {
 }
 
 Result<ContainerState> containerStateFromString(std::string_view name) {
-  return parseName<ContainerState>(name, kStateNames, "container state");
+  return parseEnumName<ContainerState>(name, kStateNames, "container state");
 }
 
 Result<ContainerEvent> containerEventFromString(std::string_view name) {
-  return parseName<ContainerEvent>(name, kEventNames, "container event");
+  return parseEnumName<ContainerEvent>(name, kEventNames, "container event");
 }
 
 std::span<const ContainerState> allContainerStates() { return kAllStates; }

@@ -1,3 +1,4 @@
+#include "base/enum_names.h"
 #include "cluster/node_state.h"
 
 #include <array>
@@ -127,34 +128,6 @@ bool holds(const NodeTransition& t, const NodeTransitionContext& c) {
   return false;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 'a' + 'A');
-    if (y >= 'a' && y <= 'z') y = static_cast<char>(y - 'a' + 'A');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-template <typename Enum, size_t N>
-Result<Enum> parseName(std::string_view name, const std::array<const char*, N>& names,
-                       std::string_view what) {
-  for (size_t i = 0; i < N; ++i) {
-    if (equalsIgnoreCase(name, names[i])) return static_cast<Enum>(i);
-  }
-  return invalidArgument("unknown {} '{}'; expected one of {}", what, name,
-                         fmt::join(names, ", "));
-}
-
-template <typename Enum, size_t N>
-constexpr std::array<Enum, N> enumValues() {
-  std::array<Enum, N> values{};
-  for (size_t i = 0; i < N; ++i) values[i] = static_cast<Enum>(i);
-  return values;
-}
 constexpr auto kAllStates = enumValues<NodeState, kStateCount>();
 constexpr auto kAllEvents = enumValues<NodeEvent, kEventCount>();
 
@@ -191,11 +164,11 @@ const char* toString(NodeEvent e) {
 }
 
 Result<NodeState> nodeStateFromString(std::string_view name) {
-  return parseName<NodeState>(name, kStateNames, "node state");
+  return parseEnumName<NodeState>(name, kStateNames, "node state");
 }
 
 Result<NodeEvent> nodeEventFromString(std::string_view name) {
-  return parseName<NodeEvent>(name, kEventNames, "node event");
+  return parseEnumName<NodeEvent>(name, kEventNames, "node event");
 }
 
 std::span<const NodeState> allNodeStates() { return kAllStates; }
