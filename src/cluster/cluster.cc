@@ -1,5 +1,7 @@
 #include "cluster/cluster.h"
 
+#include <cctype>
+
 namespace spindle {
 
 Result<NodeId> Cluster::addNode(std::string name, std::string rack, const Resource& total) {
@@ -129,6 +131,31 @@ Status Cluster::checkInvariants() const {
                          reserved.toString());
   }
   return Status::ok();
+}
+
+Status Cluster::addNodeLabels(const std::vector<NodeLabel>& labels) {
+  for (const NodeLabel& l : labels) {
+    // YARN's label name rule: letters, digits, '-', '_' and '.', starting with a letter or digit.
+    bool valid = !l.name.empty() && std::isalnum(static_cast<unsigned char>(l.name[0]));
+    for (char ch : l.name) {
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.') {
+        valid = false;
+      }
+    }
+    if (!valid) return invalidArgument("invalid node label name '{}'", l.name);
+    auto it = labels_.find(l.name);
+    if (it != labels_.end() && it->second.exclusive != l.exclusive) {
+      return invalidArgument("node label '{}' already exists with exclusivity={}", l.name,
+                             it->second.exclusive);
+    }
+  }
+  for (const NodeLabel& l : labels) labels_.emplace(l.name, l);
+  return Status::ok();
+}
+
+bool Cluster::isExclusive(const std::string& label) const {
+  auto it = labels_.find(label);
+  return it == labels_.end() || it->second.exclusive;
 }
 
 }  // namespace spindle

@@ -26,6 +26,13 @@
 
 namespace spindle {
 
+// A cluster node label (partition), as added with `rmadmin -addToClusterNodeLabels
+// "x(exclusive=false)"`: exclusive by default.
+struct NodeLabel {
+  std::string name;
+  bool exclusive = true;
+};
+
 class Cluster {
  public:
   explicit Cluster(ResourceTypes types = ResourceTypes()) : types_(std::move(types)) {}
@@ -65,9 +72,18 @@ class Cluster {
   void reserve(NodeId id, ContainerId c, const Resource& r);
   void unreserve(NodeId id);
 
+  // Cluster node labels (YARN's CommonNodeLabelsManager). Adding an existing label with the same
+  // exclusivity is a no-op; a different exclusivity, an empty or malformed name is an error.
+  Status addNodeLabels(const std::vector<NodeLabel>& labels);
+  const std::map<std::string, NodeLabel>& nodeLabels() const { return labels_; }
+  bool hasNodeLabel(const std::string& name) const { return labels_.count(name) != 0; }
+  // Exclusivity of a partition; "" (the default partition) and unknown labels are exclusive.
+  bool isExclusive(const std::string& label) const;
+
   Status checkInvariants() const;
 
  private:
+  std::map<std::string, NodeLabel> labels_;
   ResourceTypes types_;
   std::vector<std::unique_ptr<Node>> nodes_;  // index = NodeId; null once removed
   std::vector<std::string> names_;            // index = NodeId, kept after removal

@@ -16,6 +16,7 @@
 #include "app/application.h"
 #include "app/asks.h"
 #include "base/ids.h"
+#include "cluster/cluster.h"
 #include "resource/resource.h"
 
 namespace spindle {
@@ -26,6 +27,12 @@ struct NodeAdded {
   Resource total;
   std::vector<std::string> labels;
   std::map<std::string, std::string> attributes;
+};
+
+// Cluster node labels are declared (rmadmin -addToClusterNodeLabels); a node's labels must name
+// declared labels.
+struct AddNodeLabels {
+  std::vector<NodeLabel> labels;
 };
 
 struct NodeRemoved {
@@ -89,7 +96,7 @@ struct ContainerFinished {
 // One run of the scheduling monitors (preemption policies).
 struct MonitorTick {};
 
-using SchedulerEvent = std::variant<NodeAdded, NodeRemoved, NodeResourceUpdate, NodeHeartbeat,
+using SchedulerEvent = std::variant<AddNodeLabels, NodeAdded, NodeRemoved, NodeResourceUpdate, NodeHeartbeat,
                                     AppAdded, AppRemoved, AppAllocate, PlaceContainer,
                                     ContainerFinished, MonitorTick>;
 

@@ -16,6 +16,11 @@ Status Scheduler::handle(const SchedulerEvent& event) {
   return std::visit(
       [this](const auto& e) -> Status {
         using E = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<E, AddNodeLabels>) {
+          SPINDLE_RETURN_IF_ERROR(cluster_.addNodeLabels(e.labels));
+          onClusterChanged();
+          return Status::ok();
+        }
         if constexpr (std::is_same_v<E, NodeAdded>) return onNodeAdded(e);
         if constexpr (std::is_same_v<E, NodeRemoved>) return onNodeRemoved(e);
         if constexpr (std::is_same_v<E, NodeResourceUpdate>) return onNodeResourceUpdate(e);
@@ -126,6 +131,16 @@ Result<NodeId> Scheduler::nodeByName(std::string_view name) const {
 }
 
 Status Scheduler::onNodeAdded(const NodeAdded& e) {
+  if (e.labels.size() > 1) {
+    return invalidArgument("node '{}' has {} labels; a node belongs to one partition", e.name,
+                           e.labels.size());
+  }
+  for (const std::string& l : e.labels) {
+    if (!cluster_.hasNodeLabel(l)) {
+      return invalidArgument("node '{}' names label '{}', which is not a cluster node label",
+                             e.name, l);
+    }
+  }
   SPINDLE_ASSIGN_OR_RETURN(NodeId id, cluster_.addNode(e.name, e.rack, e.total));
   Node& n = cluster_.node(id);
   n.setLabels({e.labels.begin(), e.labels.end()});
