@@ -38,6 +38,10 @@ Status Scheduler::handle(const SchedulerEvent& event) {
       event);
 }
 
+Status Scheduler::refreshConfiguration(const Configuration&) {
+  return failedPrecondition("the {} has no reloadable configuration", typeName());
+}
+
 const Application* Scheduler::findApp(AppId id) const {
   auto it = apps_.find(id);
   if (it != apps_.end()) return it->second.get();

@@ -93,6 +93,15 @@ class Scheduler {
   // (YARN's getAppsInQueue returns null).
   virtual std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const = 0;
 
+  // The headroom the scheduler reports to the app's AM on its next allocate response (YARN's
+  // Allocation.getResourceLimit); nullopt for an unknown or finished app.
+  virtual std::optional<Resource> headroom(AppId id) const = 0;
+
+  // Replaces the scheduler's configuration at run time (`yarn rmadmin -refreshQueues`). The new
+  // configuration is validated first; on any error nothing changes and every error is returned.
+  // Schedulers without reloadable settings return failedPrecondition.
+  virtual Status refreshConfiguration(const Configuration& conf);
+
   std::string appIdString(AppId id) const;
   std::string attemptIdString(AttemptId id) const;
   std::string containerIdString(ContainerId id) const;

@@ -167,4 +167,10 @@ Status FifoScheduler::checkSchedulerInvariants() const {
   return Status::ok();
 }
 
+std::optional<Resource> FifoScheduler::headroom(AppId id) const {
+  const Application* a = findApp(id);
+  if (a == nullptr || isFinal(a->state())) return std::nullopt;
+  return headroom();
+}
+
 }  // namespace spindle

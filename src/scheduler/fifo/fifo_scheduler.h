@@ -40,6 +40,7 @@ class FifoScheduler final : public Scheduler {
   std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const override;
   // Cluster total minus cluster used (FifoScheduler's headroom for every app).
   Resource headroom() const;
+  std::optional<Resource> headroom(AppId id) const override;
 
   static constexpr std::string_view kQueueName = "default";
 

@@ -12,7 +12,7 @@
 // (0..1) of the parent, as YARN's CSQueue getters return them; maximum-am-resource-percent is a
 // fraction; minimum-user-limit-percent stays a percent; user-limit-factor is a multiplier.
 // Absolute-mode capacities ([memory=..,vcores=..]) are resolved against the cluster at run time
-// (capacity_queue.h); their fractions here are 0 (100 for maximum) as in YARN.
+// (the scheduler, src/scheduler/capacity/); their fractions here are 0 (100 for maximum) as in YARN.
 #pragma once
 
 #include <cstdint>
