@@ -202,6 +202,9 @@ Result<std::vector<TraceJob>> parseJob(const JsonFields& f, const std::string& i
   const TraceReadOptions& o = st.options;
   TraceJob job;
   job.id = id;
+  if (f.has("job.id") && !f.at("job.id").is_string() && !f.at("job.id").is_number_integer()) {
+    return f.error("job.id", "expected a string, got {}", briefJson(f.at("job.id")));
+  }
   SPINDLE_RETURN_IF_ERROR(parseJobFields(f, o, job));
   SPINDLE_ASSIGN_OR_RETURN(int64_t copies, f.intOr("job.count", 1));
   if (copies < 1) return f.error("job.count", "must be >= 1, got {}", copies);
@@ -263,7 +266,9 @@ Status parseFile(std::string_view text, std::string_view source, ReadState& st) 
     ++jobIndex;
     ++st.jobSeq;
     std::string id = fmt::format("job_{}", st.jobSeq);
-    if (f.has("job.id") && f.at("job.id").is_string()) id = f.at("job.id").get<std::string>();
+    if (f.has("job.id") && (f.at("job.id").is_string() || f.at("job.id").is_number_integer())) {
+      id = f.at("job.id").is_string() ? f.at("job.id").get<std::string>() : f.at("job.id").dump();
+    }
     const std::string where = fmt::format("{}: job #{} (id {})", source, jobIndex, id);
     if (f.has("num.nodes")) {
       Status header = readHeader(f, st);

@@ -130,6 +130,11 @@ TEST(SlsReader, DefaultsAndStringNumbersAsSlsReadsThem) {
   EXPECT_EQ(j.tasks[0].priority, 20);
   EXPECT_EQ(j.tasks[0].host, "node7");
   EXPECT_EQ(j.tasks[0].rack, "/default-rack");
+
+  Result<Trace> numeric = parseSlsTrace(R"({"job.id": 42, "job.start.ms": 0, "job.queue.name": "q"})",
+                                        "n.json", defaultOptions());
+  ASSERT_TRUE(numeric);
+  EXPECT_EQ(numeric->jobs.at(0).id, "42");
 }
 
 TEST(SlsReader, ExtraResourceTypesFromAmAndContainerKeys) {
@@ -181,6 +186,8 @@ TEST(SlsReader, BadJobsNameFileJobIndexIdAndField) {
        "field job.tasks[0].duration.ms: duration must be > 0, got -4"},
       {R"({"job.start.ms": 0, "job.queue.name": "q", "job.tasks": [{"container.host": "h"}]})",
        "field job.tasks[0].container.duration.ms: missing"},
+      {R"({"job.id": ["x"], "job.start.ms": 0, "job.queue.name": "q"})",
+       "t.json: job #1 (id job_1): field job.id: expected a string, got [\"x\"]"},
       {R"({"job.start.ms": "soon", "job.queue.name": "q"})",
        "field job.start.ms: expected an integer, got \"soon\""},
       {R"({"job.start.ms": 0, "job.queue.name": "q", "job.tasks": {}})",
