@@ -136,21 +136,18 @@ Result<TraceJob> parseJob(const JsonFields& f, ReadState& st, std::string_view w
 }
 
 Status parseFile(std::string_view text, std::string_view source, ReadState& st) {
-  SPINDLE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, parseJsonObjects(text, source));
-  for (size_t i = 0; i < objects.size(); ++i) {
-    JsonFields f(objects[i].value, "");
+  int index = 0;
+  return forEachJsonObject(text, source, [&](const JsonObject& obj) {
+    JsonFields f(obj.value, "");
     std::string id = f.has("jobID") && f.at("jobID").is_string()
                          ? f.at("jobID").get<std::string>()
                          : std::string("?");
-    const std::string where = fmt::format("{}: job #{} (id {})", source, i + 1, id);
+    const std::string where = fmt::format("{}: job #{} (id {})", source, ++index, id);
     Result<TraceJob> job = parseJob(f, st, where);
-    if (!job) {
-      SPINDLE_RETURN_IF_ERROR(handleBadJob(job.status().withContext(where), st.options, st.trace));
-      continue;
-    }
+    if (!job) return handleBadJob(job.status().withContext(where), st.options, st.trace);
     st.trace.jobs.push_back(std::move(*job));
-  }
-  return Status::ok();
+    return Status::ok();
+  });
 }
 
 }  // namespace

@@ -252,37 +252,35 @@ Status readHeader(const JsonFields& f, ReadState& st) {
   return Status::ok();
 }
 
+Status parseObject(const JsonObject& obj, std::string_view source, int& jobIndex, ReadState& st) {
+  JsonFields f(obj.value, "");
+  if (isHeader(f)) {
+    return readHeader(f, st).withContext(
+        fmt::format("{}: header object (line {})", source, obj.line));
+  }
+  ++jobIndex;
+  ++st.jobSeq;
+  std::string id = fmt::format("job_{}", st.jobSeq);
+  if (f.has("job.id") && (f.at("job.id").is_string() || f.at("job.id").is_number_integer())) {
+    id = f.at("job.id").is_string() ? f.at("job.id").get<std::string>() : f.at("job.id").dump();
+  }
+  const std::string where = fmt::format("{}: job #{} (id {})", source, jobIndex, id);
+  if (f.has("num.nodes")) {
+    Status header = readHeader(f, st);
+    if (!header.isOk()) return handleBadJob(header.withContext(where), st.options, st.trace);
+  }
+  Result<std::vector<TraceJob>> jobs = parseJob(f, id, st, where);
+  if (!jobs) return handleBadJob(jobs.status().withContext(where), st.options, st.trace);
+  for (TraceJob& j : *jobs) st.trace.jobs.push_back(std::move(j));
+  return Status::ok();
+}
+
 Status parseFile(std::string_view text, std::string_view source, ReadState& st) {
-  SPINDLE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, parseJsonObjects(text, source));
   st.warnedKeys.clear();
   int jobIndex = 0;
-  for (const JsonObject& obj : objects) {
-    JsonFields f(obj.value, "");
-    if (isHeader(f)) {
-      SPINDLE_RETURN_IF_ERROR(readHeader(f, st).withContext(
-          fmt::format("{}: header object (line {})", source, obj.line)));
-      continue;
-    }
-    ++jobIndex;
-    ++st.jobSeq;
-    std::string id = fmt::format("job_{}", st.jobSeq);
-    if (f.has("job.id") && (f.at("job.id").is_string() || f.at("job.id").is_number_integer())) {
-      id = f.at("job.id").is_string() ? f.at("job.id").get<std::string>() : f.at("job.id").dump();
-    }
-    const std::string where = fmt::format("{}: job #{} (id {})", source, jobIndex, id);
-    if (f.has("num.nodes")) {
-      Status header = readHeader(f, st);
-      SPINDLE_RETURN_IF_ERROR(handleBadJob(header.withContext(where), st.options, st.trace));
-      if (!header.isOk()) continue;
-    }
-    Result<std::vector<TraceJob>> jobs = parseJob(f, id, st, where);
-    if (!jobs) {
-      SPINDLE_RETURN_IF_ERROR(handleBadJob(jobs.status().withContext(where), st.options, st.trace));
-      continue;
-    }
-    for (TraceJob& j : *jobs) st.trace.jobs.push_back(std::move(j));
-  }
-  return Status::ok();
+  return forEachJsonObject(text, source, [&](const JsonObject& obj) {
+    return parseObject(obj, source, jobIndex, st);
+  });
 }
 
 // Header nodes first, then task hosts not already among them.
