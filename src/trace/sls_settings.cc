@@ -46,10 +46,8 @@ Result<bool> readSwitch(const Configuration& conf, std::string_view key, bool de
 }
 
 Status readAmTypes(const Configuration& conf, SlsSettings& s) {
-  // SLS's defaults, overridden or extended by yarn.sls.am.type.<name>.
-  s.amTypes = {{"mapreduce", "org.apache.hadoop.yarn.sls.appmaster.MRAMSimulator"},
-               {"stream", "org.apache.hadoop.yarn.sls.appmaster.StreamAMSimulator"},
-               {"dag", "org.apache.hadoop.yarn.sls.appmaster.DAGAMSimulator"}};
+  // SLS's defaults (SlsSettings' initial value), overridden or extended by
+  // yarn.sls.am.type.<name>.
   for (const std::string& key : conf.namesWithPrefix(kAmTypePrefix)) {
     std::string name = key.substr(kAmTypePrefix.size());
     std::optional<std::string> value = conf.get(key);
@@ -59,6 +57,7 @@ Status readAmTypes(const Configuration& conf, SlsSettings& s) {
     if (name.empty()) return invalidArgument("{}empty AM type name", conf.where(key));
     s.amTypes[name] = v;
   }
+  s.amKinds.clear();
   for (const auto& [name, value] : s.amTypes) {
     std::optional<std::string> kind = amKindForClass(value);
     if (!kind) {
