@@ -86,8 +86,12 @@ Status forEachJsonObject(std::string_view text, std::string_view source,
     while (i < text.size() && isJsonSpace(text[i])) ++i;
     if (i >= text.size()) break;
     if (text[i] != '{') {
-      return syntaxError(source, text, i,
-                         fmt::format("expected '{{' starting a JSON object, got '{}'", text[i]));
+      return syntaxError(
+          source, text, i,
+          fmt::format("expected '{{' starting a JSON object, got '{}'{}", text[i],
+                      text[i] == '[' ? " (the file is a stream of concatenated objects, not an "
+                                       "array)"
+                                     : ""));
     }
     size_t end = findObjectEnd(text, i);
     if (end == std::string_view::npos) {

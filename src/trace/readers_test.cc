@@ -68,6 +68,15 @@ TEST_F(ReadTrace, NodesFileReplacesDerivedNodes) {
   ASSERT_TRUE(t) << t.status().toString();
   ASSERT_EQ(t->nodes.size(), 6u);
   EXPECT_EQ(t->nodes[0].resource, Resource::of(16384, 16));
+  EXPECT_TRUE(t->warnings.empty());
+  o.nodesFile = sourcePath("tests/data/traces/nodes-labels.json");
+  t = readTrace(TraceType::kSls, {sourcePath("examples/sim/sls/jobs.json")}, o);
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->warnings.size(), 1u);
+  EXPECT_NE(t->warnings[0].find("6 host(s) the trace prefers are not in the nodes file (e.g. "
+                                "'host1')"),
+            std::string::npos)
+      << t->warnings[0];
   o.nodesFile = sourcePath("tests/data/traces/bad-nodes-duplicate.json");
   EXPECT_FALSE(readTrace(TraceType::kSls, {sourcePath("examples/sim/sls/jobs.json")}, o));
 }

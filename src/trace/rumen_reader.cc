@@ -32,7 +32,10 @@ std::string taskName(const JsonFields& task, std::string_view list, size_t i) {
 Result<std::optional<TraceTask>> taskFromLastAttempt(const JsonFields& task,
                                                      std::string& skipReason,
                                                      const TraceReadOptions& o) {
-  if (!task.has("attempts") || !task.at("attempts").is_array() || task.at("attempts").empty()) {
+  if (task.has("attempts") && !task.at("attempts").is_array()) {
+    return task.error("attempts", "expected an array, got {}", briefJson(task.at("attempts")));
+  }
+  if (!task.has("attempts") || task.at("attempts").empty()) {
     skipReason = "no attempts";
     return std::optional<TraceTask>();
   }

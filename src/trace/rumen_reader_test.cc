@@ -129,6 +129,12 @@ TEST(RumenReader, BadJobsFailOrAreSkipped) {
                       "r.json", defaultOptions());
   ASSERT_TRUE(t);  // numbers print as strings, as SLS's toString() would
   EXPECT_EQ(t->jobs[0].tasks[0].host, "7");
+  t = parseRumenTrace(R"({"jobID": "j", "submitTime": 1, "reduceTasks": [{"attempts": 3}]})",
+                      "r.json", defaultOptions());
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.status().message().find("field reduceTasks[0].attempts: expected an array, got 3"),
+            std::string::npos)
+      << t.status().message();
   t = parseRumenTrace(R"({"jobID": "j", "submitTime": 1, "mapTasks": {}})", "r.json",
                       defaultOptions());
   ASSERT_FALSE(t);

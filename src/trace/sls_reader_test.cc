@@ -257,6 +257,15 @@ TEST(SlsReader, JsonSyntaxErrorNamesFileLineAndByte) {
       << t.status().message();
 }
 
+TEST(SlsReader, AnArrayOfJobsIsExplained) {
+  Result<Trace> t = parseSlsTrace(R"([{"job.start.ms": 0, "job.queue.name": "q"}])", "a.json",
+                                  defaultOptions());
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.status().message(),
+            "a.json:1:1: JSON syntax error at byte 0: expected '{' starting a JSON object, got "
+            "'[' (the file is a stream of concatenated objects, not an array)");
+}
+
 TEST(SlsReader, UnreadableFileIsAnError) {
   Result<Trace> t = readSlsTrace({"/nonexistent/jobs.json"}, defaultOptions());
   ASSERT_FALSE(t);
