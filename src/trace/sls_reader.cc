@@ -283,11 +283,13 @@ Status parseFile(std::string_view text, std::string_view source, ReadState& st) 
   });
 }
 
-// Header nodes first, then task hosts not already among them.
+// Header nodes first, then task hosts; each host once (SLS collects them in a set).
 void deriveNodes(ReadState& st) {
-  std::vector<TraceNode> nodes = st.headerNodes;
+  std::vector<TraceNode> nodes;
   std::unordered_set<std::string> seen;
-  for (const TraceNode& n : nodes) seen.insert(n.name);
+  for (TraceNode& n : st.headerNodes) {
+    if (seen.insert(n.name).second) nodes.push_back(std::move(n));
+  }
   for (TraceNode& n : nodesFromTaskHosts(st.trace.jobs, st.options.sls.nodeResource)) {
     if (seen.insert(n.name).second) nodes.push_back(std::move(n));
   }

@@ -113,6 +113,12 @@ TEST(SlsReader, HeaderObjectAddsGeneratedNodesAndIsNotAJob) {
   EXPECT_EQ(t->nodes[2].rack, "/rack0");
   EXPECT_EQ(t->nodes[4].name, "extra");
   EXPECT_EQ(t->nodes[4].rack, "/rack9");
+
+  // Two headers naming the same generated nodes: each node once.
+  t = parseSlsTrace(std::string(text) + R"({"num.nodes": 6, "num.racks": 2})", "h.json",
+                    defaultOptions());
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->nodes.size(), 7u);
 }
 
 TEST(SlsReader, DefaultsAndStringNumbersAsSlsReadsThem) {
