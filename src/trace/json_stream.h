@@ -4,7 +4,8 @@
 //   Result<std::vector<JsonObject>> objs = readJsonObjects("jobs.json");
 //   for (const JsonObject& o : *objs) use(o.value, o.line);   // line where the object starts
 //   // or one object at a time, so a large trace is never held parsed in full:
-//   Status s = forEachJsonObject(text, "jobs.json", [&](const JsonObject& o) { ...; return Status::ok(); });
+//   Status s = forEachJsonObject(text, "jobs.json",
+//                                [&](const JsonObject& o) { ...; return Status::ok(); });
 //
 // Algorithm: one pass finds each top-level `{` and its matching `}` (skipping string literals
 // and escapes), then nlohmann parses that slice. Errors name the file, line, column and byte

@@ -86,8 +86,8 @@ Result<Trace> readTrace(TraceType type, const std::vector<std::string>& files,
   if (!read) return read.status();
   Trace trace = std::move(read).value();
   if (type != TraceType::kSynth && !options.nodesFile.empty()) {
-    SPINDLE_ASSIGN_OR_RETURN(trace.nodes, readNodesFile(options.nodesFile, options.types,
-                                                        options.sls.nodeResource));
+    SPINDLE_ASSIGN_OR_RETURN(
+        trace.nodes, readNodesFile(options.nodesFile, options.types, options.sls.nodeResource));
     warnHostsMissingFromNodes(options.nodesFile, trace);
   }
   SPINDLE_RETURN_IF_ERROR(dropDuplicateIds(options, trace));

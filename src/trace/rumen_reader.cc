@@ -129,9 +129,9 @@ Result<TraceJob> parseJob(const JsonFields& f, ReadState& st, std::string_view w
   job.startMs = submit - *st.baseMs;
   if (finish && *finish > 0) job.endMs = *finish - *st.baseMs;
   if (job.startMs < 0) {
-    st.trace.warnings.push_back(fmt::format(
-        "{}: submitTime {} is before the first job's {}; starting it at 0", where, submit,
-        *st.baseMs));
+    st.trace.warnings.push_back(
+        fmt::format("{}: submitTime {} is before the first job's {}; starting it at 0", where,
+                    submit, *st.baseMs));
     if (job.endMs) job.endMs = *job.endMs - job.startMs;
     job.startMs = 0;
   }
@@ -142,9 +142,8 @@ Status parseFile(std::string_view text, std::string_view source, ReadState& st) 
   int index = 0;
   return forEachJsonObject(text, source, [&](const JsonObject& obj) {
     JsonFields f(obj.value, "");
-    std::string id = f.has("jobID") && f.at("jobID").is_string()
-                         ? f.at("jobID").get<std::string>()
-                         : std::string("?");
+    std::string id = f.has("jobID") && f.at("jobID").is_string() ? f.at("jobID").get<std::string>()
+                                                                 : std::string("?");
     const std::string where = fmt::format("{}: job #{} (id {})", source, ++index, id);
     Result<TraceJob> job = parseJob(f, st, where);
     if (!job) return handleBadJob(job.status().withContext(where), st.options, st.trace);

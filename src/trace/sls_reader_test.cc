@@ -93,7 +93,8 @@ TEST(SlsReader, ExampleTraceParsesEveryJobAndTask) {
   // Without --nodes: every distinct task host, in order of first appearance.
   std::vector<std::string> names;
   for (const TraceNode& n : t->nodes) names.push_back(n.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"host1", "host2", "host4", "host5", "host3", "host6"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"host1", "host2", "host4", "host5", "host3", "host6"}));
   EXPECT_EQ(t->nodes[2].rack, "/rack-b");
   EXPECT_EQ(t->nodes[0].resource, Resource::of(10240, 10));
 }
@@ -137,8 +138,8 @@ TEST(SlsReader, DefaultsAndStringNumbersAsSlsReadsThem) {
   EXPECT_EQ(j.tasks[0].host, "node7");
   EXPECT_EQ(j.tasks[0].rack, "/default-rack");
 
-  Result<Trace> numeric = parseSlsTrace(R"({"job.id": 42, "job.start.ms": 0, "job.queue.name": "q"})",
-                                        "n.json", defaultOptions());
+  Result<Trace> numeric = parseSlsTrace(
+      R"({"job.id": 42, "job.start.ms": 0, "job.queue.name": "q"})", "n.json", defaultOptions());
   ASSERT_TRUE(numeric);
   EXPECT_EQ(numeric->jobs.at(0).id, "42");
 }
@@ -264,8 +265,8 @@ TEST(SlsReader, JsonSyntaxErrorNamesFileLineAndByte) {
 }
 
 TEST(SlsReader, AnArrayOfJobsIsExplained) {
-  Result<Trace> t = parseSlsTrace(R"([{"job.start.ms": 0, "job.queue.name": "q"}])", "a.json",
-                                  defaultOptions());
+  Result<Trace> t =
+      parseSlsTrace(R"([{"job.start.ms": 0, "job.queue.name": "q"}])", "a.json", defaultOptions());
   ASSERT_FALSE(t);
   EXPECT_EQ(t.status().message(),
             "a.json:1:1: JSON syntax error at byte 0: expected '{' starting a JSON object, got "

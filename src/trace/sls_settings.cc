@@ -38,7 +38,8 @@ Result<bool> readSwitch(const Configuration& conf, std::string_view key, bool de
   std::string v = conf.get(key, "");
   std::string upper;
   for (char c : v) {
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') upper += static_cast<char>(std::toupper(c));
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+      upper += static_cast<char>(std::toupper(c));
   }
   if (upper == "ON") return true;
   if (upper == "OFF") return false;
@@ -85,21 +86,23 @@ std::optional<std::string> amKindForClass(std::string_view value) {
 
 Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const ResourceTypes& types) {
   SlsSettings s;
-  SPINDLE_ASSIGN_OR_RETURN(s.nodeResource,
-                           readResource(conf, types, "yarn.sls.nm.memory.mb", 10240,
-                                        "yarn.sls.nm.vcores", 10, "yarn.sls.nm."));
-  SPINDLE_ASSIGN_OR_RETURN(s.amResource,
-                           readResource(conf, types, "yarn.sls.am.container.memory", 1024,
-                                        "yarn.sls.am.container.vcores", 1,
-                                        "yarn.sls.am.container."));
+  SPINDLE_ASSIGN_OR_RETURN(s.nodeResource, readResource(conf, types, "yarn.sls.nm.memory.mb", 10240,
+                                                        "yarn.sls.nm.vcores", 10, "yarn.sls.nm."));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.amResource, readResource(conf, types, "yarn.sls.am.container.memory", 1024,
+                                 "yarn.sls.am.container.vcores", 1, "yarn.sls.am.container."));
   SPINDLE_ASSIGN_OR_RETURN(s.containerResource,
                            readResource(conf, types, "yarn.sls.container.memory.mb", 1024,
                                         "yarn.sls.container.vcores", 1, "yarn.sls.container."));
 
-  SPINDLE_ASSIGN_OR_RETURN(s.nmHeartbeatMs, conf.getLong("yarn.sls.nm.heartbeat.interval.ms", 1000));
-  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, "yarn.sls.nm.heartbeat.interval.ms", s.nmHeartbeatMs));
-  SPINDLE_ASSIGN_OR_RETURN(s.amHeartbeatMs, conf.getLong("yarn.sls.am.heartbeat.interval.ms", 1000));
-  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, "yarn.sls.am.heartbeat.interval.ms", s.amHeartbeatMs));
+  SPINDLE_ASSIGN_OR_RETURN(s.nmHeartbeatMs,
+                           conf.getLong("yarn.sls.nm.heartbeat.interval.ms", 1000));
+  SPINDLE_RETURN_IF_ERROR(
+      mustBePositive(conf, "yarn.sls.nm.heartbeat.interval.ms", s.nmHeartbeatMs));
+  SPINDLE_ASSIGN_OR_RETURN(s.amHeartbeatMs,
+                           conf.getLong("yarn.sls.am.heartbeat.interval.ms", 1000));
+  SPINDLE_RETURN_IF_ERROR(
+      mustBePositive(conf, "yarn.sls.am.heartbeat.interval.ms", s.amHeartbeatMs));
 
   // NMSimulator reports utilisation only for a ratio in (0, 1]; -1 (the default) and any other
   // value <= 0 switch it off. Above 1 is refused: a node cannot use more than it has.

@@ -45,7 +45,8 @@ TEST(SlsSettings, DefaultConstructedEqualsEmptyConfiguration) {
 }
 
 TEST(SlsSettings, ExampleSlsRunnerXml) {
-  Configuration conf = Configuration::parseFile(sourcePath("examples/sim/sls/sls-runner.xml")).value();
+  Configuration conf =
+      Configuration::parseFile(sourcePath("examples/sim/sls/sls-runner.xml")).value();
   SlsSettings s = slsSettingsFromConfig(conf, ResourceTypes()).value();
   EXPECT_EQ(s.nodeResource, Resource::of(8192, 8));
   EXPECT_EQ(s.amKinds.size(), 3u);

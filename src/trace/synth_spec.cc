@@ -21,7 +21,8 @@ std::string lower(std::string_view s) {
 Result<std::vector<double>> numberList(const JsonFields& f, std::string_view key) {
   std::vector<double> out;
   const json& list = f.at(key);
-  if (!list.is_array()) return f.error(key, "expected an array of numbers, got {}", briefJson(list));
+  if (!list.is_array())
+    return f.error(key, "expected an array of numbers, got {}", briefJson(list));
   for (const json& v : list) {
     if (!v.is_number()) return f.error(key, "expected numbers, got {}", briefJson(v));
     out.push_back(v.get<double>());
@@ -130,7 +131,8 @@ Result<SynthTaskSpec> genericTask(const JsonFields& f) {
   } else {
     return f.error("type", "unknown task type '{}' (map, reduce or stream)", *type);
   }
-  SPINDLE_ASSIGN_OR_RETURN(int64_t prio, f.intOr("priority", t.type == TaskType::kReduce ? 10 : 20));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t prio,
+                           f.intOr("priority", t.type == TaskType::kReduce ? 10 : 20));
   if (prio < INT32_MIN || prio > INT32_MAX) return f.error("priority", "out of range: {}", prio);
   t.priority = static_cast<int32_t>(prio);
   SPINDLE_ASSIGN_OR_RETURN(t.executionType, executionType(f, "execution_type"));
@@ -158,8 +160,10 @@ Result<std::optional<SynthTaskSpec>> flatTask(const JsonFields& f, bool map) {
     return f.error(map ? "mtime_avg" : "rtime_avg", "missing ({} is given)",
                    map ? "mtasks_avg" : "rtasks_avg");
   }
-  SPINDLE_ASSIGN_OR_RETURN(t.maxMemory, flatSample(f, map ? "map_max_memory" : "reduce_max_memory"));
-  SPINDLE_ASSIGN_OR_RETURN(t.maxVcores, flatSample(f, map ? "map_max_vcores" : "reduce_max_vcores"));
+  SPINDLE_ASSIGN_OR_RETURN(t.maxMemory,
+                           flatSample(f, map ? "map_max_memory" : "reduce_max_memory"));
+  SPINDLE_ASSIGN_OR_RETURN(t.maxVcores,
+                           flatSample(f, map ? "map_max_vcores" : "reduce_max_vcores"));
   SPINDLE_ASSIGN_OR_RETURN(t.executionType,
                            executionType(f, map ? "map_execution_type" : "reduce_execution_type"));
   return std::optional<SynthTaskSpec>(t);
@@ -179,8 +183,8 @@ Result<SynthJobClass> parseClass(const JsonFields& f, const TraceReadOptions& o)
     c.amType = *type;
   }
   if (!o.sls.amTypes.empty() && !o.sls.amTypes.count(c.amType)) {
-    return f.error("type", "unknown AM type '{}' (register it with yarn.sls.am.type.{})",
-                   c.amType, c.amType);
+    return f.error("type", "unknown AM type '{}' (register it with yarn.sls.am.type.{})", c.amType,
+                   c.amType);
   }
   SPINDLE_ASSIGN_OR_RETURN(c.weight, f.doubleOr("class_weight", 1));
   if (!(c.weight >= 0)) return f.error("class_weight", "must be >= 0, got {}", c.weight);
@@ -207,8 +211,9 @@ Result<SynthJobClass> parseClass(const JsonFields& f, const TraceReadOptions& o)
         return f.error(fmt::format("tasks[{}]", i), "expected an object, got {}",
                        briefJson(tasks[i]));
       }
-      SPINDLE_ASSIGN_OR_RETURN(SynthTaskSpec t,
-                               genericTask(JsonFields(tasks[i], f.fieldName(fmt::format("tasks[{}].", i)))));
+      SPINDLE_ASSIGN_OR_RETURN(
+          SynthTaskSpec t,
+          genericTask(JsonFields(tasks[i], f.fieldName(fmt::format("tasks[{}].", i)))));
       c.tasks.push_back(t);
     }
   } else {
@@ -241,7 +246,8 @@ Result<SynthWorkload> parseWorkload(const JsonFields& f, const TraceReadOptions&
   double classTotal = 0;
   for (size_t i = 0; i < classes.size(); ++i) {
     SPINDLE_ASSIGN_OR_RETURN(
-        SynthJobClass c, parseClass(JsonFields(classes[i], f.fieldName(fmt::format("job_classes[{}].", i))), o));
+        SynthJobClass c,
+        parseClass(JsonFields(classes[i], f.fieldName(fmt::format("job_classes[{}].", i))), o));
     classTotal += c.weight;
     w.classes.push_back(c);
   }
@@ -266,10 +272,9 @@ Result<SynthWorkload> parseWorkload(const JsonFields& f, const TraceReadOptions&
     w.timeDistribution.push_back(bucket);
   }
   if (!(total > 0)) return f.error("time_distribution", "every weight is 0");
-  std::stable_sort(w.timeDistribution.begin(), w.timeDistribution.end(),
-                   [](const SynthTimeBucket& a, const SynthTimeBucket& b) {
-                     return a.timeSec < b.timeSec;
-                   });
+  std::stable_sort(
+      w.timeDistribution.begin(), w.timeDistribution.end(),
+      [](const SynthTimeBucket& a, const SynthTimeBucket& b) { return a.timeSec < b.timeSec; });
   return w;
 }
 
@@ -300,7 +305,8 @@ Result<SynthSpec> parseSpecObject(const JsonFields& f, const TraceReadOptions& o
       return f.error(fmt::format("workloads[{}]", i), "expected an object");
     }
     SPINDLE_ASSIGN_OR_RETURN(
-        SynthWorkload w, parseWorkload(JsonFields(workloads[i], fmt::format("workloads[{}].", i)), o));
+        SynthWorkload w,
+        parseWorkload(JsonFields(workloads[i], fmt::format("workloads[{}].", i)), o));
     total += w.weight;
     spec.workloads.push_back(w);
   }
