@@ -1,0 +1,33 @@
+#include "report/downsample.h"
+
+#include <algorithm>
+
+namespace spindle::report {
+
+std::vector<Point> downsampleMinMax(const std::vector<Point>& points, size_t maxPoints) {
+  maxPoints = std::max<size_t>(maxPoints, 4);
+  const size_t n = points.size();
+  if (n <= maxPoints) return points;
+  const size_t m = n - 2;  // interior points 1 .. n-2
+  const size_t buckets = (maxPoints - 2) / 2;
+  std::vector<Point> out;
+  out.reserve(maxPoints);
+  out.push_back(points.front());
+  for (size_t b = 0; b < buckets; ++b) {
+    size_t lo = 1 + b * m / buckets;
+    size_t hi = 1 + (b + 1) * m / buckets;
+    if (lo >= hi) continue;
+    size_t iMin = lo;
+    size_t iMax = lo;
+    for (size_t i = lo + 1; i < hi; ++i) {
+      if (points[i].y < points[iMin].y) iMin = i;
+      if (points[i].y > points[iMax].y) iMax = i;
+    }
+    out.push_back(points[std::min(iMin, iMax)]);
+    if (iMin != iMax) out.push_back(points[std::max(iMin, iMax)]);
+  }
+  out.push_back(points.back());
+  return out;
+}
+
+}  // namespace spindle::report

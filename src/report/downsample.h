@@ -1,0 +1,29 @@
+// Deterministic, extreme-preserving downsampling so a day-long run (86,400 samples per series)
+// draws as at most a few hundred KB of SVG.
+//
+//   std::vector<Point> small = downsampleMinMax(points, 1000);
+//   small.size() <= 1000;  // and it keeps the first, last, minimum and maximum points
+//
+// Algorithm (min/max buckets; points must be in x order):
+// 1. If n <= maxPoints, return the points unchanged.
+// 2. Keep the first and last points. Split the n - 2 interior points into
+//    B = (maxPoints - 2) / 2 buckets of near-equal count: bucket i covers interior indices
+//    [i * m / B, (i + 1) * m / B) with m = n - 2 (integer division).
+// 3. From each bucket keep the point with the smallest y and the one with the largest y (the
+//    first such on ties), in their original order; one point when they coincide.
+// The result is a subsequence of the input, so every drawn point was a real sample, and every
+// peak and trough survives. maxPoints below 4 is treated as 4.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "report/series.h"
+
+namespace spindle::report {
+
+inline constexpr size_t kDefaultMaxPoints = 1000;
+
+std::vector<Point> downsampleMinMax(const std::vector<Point>& points, size_t maxPoints);
+
+}  // namespace spindle::report

@@ -1,0 +1,120 @@
+#include "report/jobs.h"
+
+#include <array>
+
+#include "report/csv.h"
+
+namespace spindle::report {
+
+namespace {
+
+constexpr std::array<std::pair<JobState, const char*>, 5> kStateNames = {{
+    {JobState::kFinished, "FINISHED"},
+    {JobState::kRunning, "RUNNING"},
+    {JobState::kAccepted, "ACCEPTED"},
+    {JobState::kKilled, "KILLED"},
+    {JobState::kRejected, "REJECTED"},
+}};
+
+Result<JobState> parseState(const CsvTable& t, const CsvRow& row) {
+  const std::string& s = t.field(row, "state");
+  for (const auto& [state, name] : kStateNames) {
+    if (s == name) return state;
+  }
+  return invalidArgument(
+      "{}: line {}: column 'state': expected FINISHED, RUNNING, ACCEPTED, KILLED or REJECTED, "
+      "got '{}'",
+      t.fileName, row.line, s);
+}
+
+Status requireNonEmpty(const CsvTable& t, const CsvRow& row, std::string_view col) {
+  if (t.field(row, col).empty()) {
+    return invalidArgument("{}: line {}: column '{}' is empty", t.fileName, row.line, col);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+const char* jobStateName(JobState s) {
+  for (const auto& [state, name] : kStateNames) {
+    if (state == s) return name;
+  }
+  return "?";
+}
+
+std::optional<int64_t> JobRecord::turnaroundMs() const {
+  if (!submitMs || !endMs) return std::nullopt;
+  return *endMs - *submitMs;
+}
+
+Result<std::vector<JobRecord>> parseJobRuntimeCsv(std::string_view text, std::string fileName) {
+  SPINDLE_ASSIGN_OR_RETURN(
+      CsvTable t, parseCsv(text, std::move(fileName),
+                           {"JobID", "real_start_time", "real_end_time", "simulate_start_time",
+                            "simulate_end_time"}));
+  std::vector<JobRecord> out;
+  for (const CsvRow& row : t.rows) {
+    SPINDLE_RETURN_IF_ERROR(requireNonEmpty(t, row, "JobID"));
+    // Validated although unused: the trace's own times must still be numbers.
+    SPINDLE_ASSIGN_OR_RETURN(std::optional<int64_t> realStart, t.optionalInt(row, "real_start_time"));
+    SPINDLE_ASSIGN_OR_RETURN(std::optional<int64_t> realEnd, t.optionalInt(row, "real_end_time"));
+    (void)realStart;
+    (void)realEnd;
+    JobRecord j;
+    j.id = t.field(row, "JobID");
+    SPINDLE_ASSIGN_OR_RETURN(j.submitMs, t.optionalInt(row, "simulate_start_time"));
+    SPINDLE_ASSIGN_OR_RETURN(j.endMs, t.optionalInt(row, "simulate_end_time"));
+    j.state = j.endMs ? JobState::kFinished : JobState::kRunning;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+Result<std::vector<JobRecord>> parseJobsCsv(std::string_view text, std::string fileName) {
+  SPINDLE_ASSIGN_OR_RETURN(
+      CsvTable t, parseCsv(text, std::move(fileName),
+                           {"JobID", "queue", "user", "am_type", "submit_ms", "start_ms", "end_ms",
+                            "wait_ms", "runtime_ms", "tasks", "state"}));
+  std::vector<JobRecord> out;
+  for (const CsvRow& row : t.rows) {
+    SPINDLE_RETURN_IF_ERROR(requireNonEmpty(t, row, "JobID"));
+    JobRecord j;
+    j.id = t.field(row, "JobID");
+    j.queue = t.field(row, "queue");
+    j.user = t.field(row, "user");
+    j.amType = t.field(row, "am_type");
+    SPINDLE_ASSIGN_OR_RETURN(j.state, parseState(t, row));
+    SPINDLE_ASSIGN_OR_RETURN(j.submitMs, t.optionalInt(row, "submit_ms"));
+    SPINDLE_ASSIGN_OR_RETURN(j.startMs, t.optionalInt(row, "start_ms"));
+    SPINDLE_ASSIGN_OR_RETURN(j.endMs, t.optionalInt(row, "end_ms"));
+    SPINDLE_ASSIGN_OR_RETURN(j.waitMs, t.optionalInt(row, "wait_ms"));
+    SPINDLE_ASSIGN_OR_RETURN(j.runtimeMs, t.optionalInt(row, "runtime_ms"));
+    SPINDLE_ASSIGN_OR_RETURN(j.tasks, t.optionalInt(row, "tasks"));
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+Result<JobSet> readJobs(const std::filesystem::path& dir) {
+  JobSet set;
+  std::filesystem::path runtimePath = dir / "jobruntime.csv";
+  Result<std::string> runtimeText = readTextFile(runtimePath);
+  if (!runtimeText) return runtimeText.status();
+  SPINDLE_ASSIGN_OR_RETURN(std::vector<JobRecord> fromRuntime,
+                           parseJobRuntimeCsv(*runtimeText, runtimePath.string()));
+
+  std::filesystem::path jobsPath = dir / "jobs.csv";
+  std::error_code ec;
+  if (!std::filesystem::exists(jobsPath, ec)) {
+    set.jobs = std::move(fromRuntime);
+    return set;
+  }
+  Result<std::string> jobsText = readTextFile(jobsPath);
+  if (!jobsText) return jobsText.status();
+  SPINDLE_ASSIGN_OR_RETURN(set.jobs, parseJobsCsv(*jobsText, jobsPath.string()));
+  set.hasQueues = true;
+  return set;
+}
+
+}  // namespace spindle::report

@@ -1,0 +1,228 @@
+#include "report/report_charts.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace spindle::report {
+
+namespace {
+
+struct NamedKey {
+  const char* name;  // legend label
+  const char* key;   // realtimetrack.json key
+};
+
+const std::vector<NamedKey> kTimecostKeys = {
+    {"allocate", "scheduler.allocate.timecost"},
+    {"handle", "scheduler.handle.timecost"},
+    {"commit success", "scheduler.commit.success.timecost"},
+    {"commit failure", "scheduler.commit.failure.timecost"},
+};
+
+ChartSpec chart(std::string id, std::string title, std::string yLabel, ChartKind kind,
+                const ReportOptions& o) {
+  ChartSpec c;
+  c.id = std::move(id);
+  c.title = std::move(title);
+  c.yLabel = std::move(yLabel);
+  c.kind = kind;
+  c.maxPointsPerSeries = o.maxPointsPerSeries;
+  return c;
+}
+
+void addGlobals(ChartSpec& c, const MetricsTrack& t, const std::vector<NamedKey>& keys) {
+  for (const NamedKey& k : keys) {
+    if (const std::vector<Point>* pts = t.global(k.key)) c.series.push_back({k.name, *pts});
+  }
+}
+
+void addQueues(ChartSpec& c, const MetricsTrack& t, const std::string& metric) {
+  for (const auto& [queue, pts] : t.queueMetric(metric)) c.series.push_back({queue, pts});
+}
+
+// Adds `c` when it has any series.
+void keep(ChartSection& s, ChartSpec c) {
+  if (!c.series.empty()) s.charts.push_back(std::move(c));
+}
+
+std::string unitOf(const std::string& metric) {
+  if (metric.ends_with("memory")) return "GB";
+  if (metric.ends_with("vcores")) return "vcores";
+  return "value";
+}
+
+std::string queueLabel(const std::string& queue) {
+  return queue.empty() ? "(unknown queue)" : queue;
+}
+
+ChartSection clusterSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"cluster", "Cluster resources", {}, {}};
+  ChartSpec mem = chart("cluster-memory", "Cluster memory: allocated vs available", "GB",
+                        ChartKind::kArea, o);
+  addGlobals(mem, t, {{"allocated", "cluster.allocated.memory"},
+                      {"available", "cluster.available.memory"}});
+  keep(s, std::move(mem));
+  ChartSpec vc = chart("cluster-vcores", "Cluster vcores: allocated vs available", "vcores",
+                       ChartKind::kArea, o);
+  addGlobals(vc, t, {{"allocated", "cluster.allocated.vcores"},
+                     {"available", "cluster.available.vcores"}});
+  keep(s, std::move(vc));
+  if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no cluster.* series.");
+  return s;
+}
+
+ChartSection queueSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"queues", "Queue allocation", {}, {}};
+  ChartSpec mem = chart("queue-allocated-memory", "Allocated memory per leaf queue", "GB",
+                        ChartKind::kLine, o);
+  addQueues(mem, t, "allocated.memory");
+  keep(s, std::move(mem));
+  ChartSpec vc = chart("queue-allocated-vcores", "Allocated vcores per leaf queue", "vcores",
+                       ChartKind::kLine, o);
+  addQueues(vc, t, "allocated.vcores");
+  keep(s, std::move(vc));
+  if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no queue.<q>.allocated.* series.");
+  return s;
+}
+
+ChartSection pendingSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"pending", "Pending resources", {}, {}};
+  for (const char* res : {"memory", "vcores"}) {
+    std::string unit = std::string(res) == "memory" ? "GB" : "vcores";
+    ChartSpec c = chart(fmt::format("pending-{}", res),
+                        fmt::format("Pending {}: cluster and per leaf queue", res), unit,
+                        ChartKind::kLine, o);
+    std::string clusterKey = fmt::format("cluster.pending.{}", res);
+    if (const std::vector<Point>* pts = t.global(clusterKey)) c.series.push_back({"cluster", *pts});
+    addQueues(c, t, fmt::format("pending.{}", res));
+    keep(s, std::move(c));
+  }
+  if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no pending.* series.");
+  return s;
+}
+
+ChartSection appsSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"apps", "Applications and containers", {}, {}};
+  ChartSpec run = chart("running", "Running applications and containers", "count",
+                        ChartKind::kLine, o);
+  addGlobals(run, t, {{"running applications", "running.applications"},
+                      {"running containers", "running.containers"}});
+  keep(s, std::move(run));
+  ChartSpec states = chart("app-states", "Applications by state", "applications",
+                           ChartKind::kLine, o);
+  if (t.global("pending.applications") || t.global("completed.applications")) {
+    addGlobals(states, t, {{"pending", "pending.applications"},
+                           {"running", "running.applications"},
+                           {"completed", "completed.applications"}});
+  }
+  keep(s, std::move(states));
+  if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no application counts.");
+  return s;
+}
+
+// One scatter series per queue, points (submit s, value s) sorted for stable downsampling.
+std::vector<Series> jobScatter(const JobSet& jobs,
+                               std::optional<int64_t> (*value)(const JobRecord&)) {
+  std::map<std::string, std::vector<Point>> byQueue;
+  for (const JobRecord& j : jobs.jobs) {
+    std::optional<int64_t> v = value(j);
+    if (!j.submitMs || !v) continue;
+    byQueue[jobs.hasQueues ? queueLabel(j.queue) : "all jobs"].push_back(
+        Point{static_cast<double>(*j.submitMs) / 1000.0, static_cast<double>(*v) / 1000.0});
+  }
+  std::vector<Series> out;
+  for (auto& [name, pts] : byQueue) {
+    std::sort(pts.begin(), pts.end(),
+              [](const Point& a, const Point& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+    out.push_back({name, std::move(pts)});
+  }
+  return out;
+}
+
+ChartSection jobsSection(const JobSet& jobs, const ReportOptions& o) {
+  ChartSection s{"jobs", "Job wait and runtime", {}, {}};
+  if (jobs.hasQueues) {
+    ChartSpec wait = chart("job-wait", "Job wait (submit to AM start) by submit time", "wait (s)",
+                           ChartKind::kScatter, o);
+    wait.xLabel = "submit time";
+    wait.series = jobScatter(jobs, [](const JobRecord& j) { return j.waitMs; });
+    keep(s, std::move(wait));
+    ChartSpec run = chart("job-runtime", "Job runtime (AM start to end) by submit time",
+                          "runtime (s)", ChartKind::kScatter, o);
+    run.xLabel = "submit time";
+    run.series = jobScatter(jobs, [](const JobRecord& j) { return j.runtimeMs; });
+    keep(s, std::move(run));
+  } else {
+    s.notes.push_back(
+        "jobs.csv is absent: wait and runtime are unknown; turnaround is simulate_end_time - "
+        "simulate_start_time from jobruntime.csv.");
+    ChartSpec ta = chart("job-turnaround", "Job turnaround (submit to end) by submit time",
+                         "turnaround (s)", ChartKind::kScatter, o);
+    ta.xLabel = "submit time";
+    ta.series = jobScatter(jobs, [](const JobRecord& j) { return j.turnaroundMs(); });
+    keep(s, std::move(ta));
+  }
+  if (s.charts.empty()) s.notes.push_back("No job has the times these charts need.");
+  return s;
+}
+
+ChartSection schedulerSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"scheduler", "Scheduler operation time", {}, {}};
+  ChartSpec c = chart("scheduler-timecost", "Scheduler operation time per sample", "ms",
+                      ChartKind::kLine, o);
+  addGlobals(c, t, kTimecostKeys);
+  keep(s, std::move(c));
+  if (s.charts.empty()) {
+    s.notes.push_back(
+        "No scheduler.*.timecost series: the run used --no-timings (wall-clock timings off, "
+        "which keeps the outputs deterministic).");
+  }
+  return s;
+}
+
+ChartSection extraQueueSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"queue-extras", "Other per-queue metrics", {}, {}};
+  const std::vector<std::string>& known = kKnownQueueMetrics;
+  for (const auto& [metric, queues] : t.queueMetrics()) {
+    if (std::find(known.begin(), known.end(), metric) != known.end()) continue;
+    ChartSpec c = chart("queue-" + metric, "Per leaf queue: " + metric, unitOf(metric),
+                        ChartKind::kLine, o);
+    addQueues(c, t, metric);
+    keep(s, std::move(c));
+  }
+  return s;
+}
+
+}  // namespace
+
+const std::set<std::string>& chartedGlobalKeys() {
+  static const std::set<std::string> keys = [] {
+    std::set<std::string> k = {
+        "cluster.allocated.memory", "cluster.available.memory", "cluster.allocated.vcores",
+        "cluster.available.vcores", "cluster.pending.memory",   "cluster.pending.vcores",
+        "running.applications",     "running.containers",       "pending.applications",
+        "completed.applications",
+    };
+    for (const NamedKey& n : kTimecostKeys) k.insert(n.key);
+    return k;
+  }();
+  return keys;
+}
+
+std::vector<ChartSection> buildChartSections(const MetricsTrack& track, const JobSet& jobs,
+                                             const ReportOptions& options) {
+  std::vector<ChartSection> out;
+  out.push_back(clusterSection(track, options));
+  out.push_back(queueSection(track, options));
+  out.push_back(pendingSection(track, options));
+  out.push_back(appsSection(track, options));
+  out.push_back(jobsSection(jobs, options));
+  out.push_back(schedulerSection(track, options));
+  ChartSection extras = extraQueueSection(track, options);
+  if (!extras.charts.empty()) out.push_back(std::move(extras));
+  return out;
+}
+
+}  // namespace spindle::report

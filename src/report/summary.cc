@@ -1,0 +1,107 @@
+#include "report/summary.h"
+
+#include <algorithm>
+
+namespace spindle::report {
+
+namespace {
+
+struct Collector {
+  JobGroupStats stats;
+  std::vector<int64_t> waits, runtimes, turnarounds;
+
+  void add(const JobRecord& j) {
+    ++stats.jobs;
+    switch (j.state) {
+      case JobState::kFinished: ++stats.finished; break;
+      case JobState::kRunning:
+      case JobState::kAccepted: ++stats.unfinished; break;
+      case JobState::kKilled: ++stats.killed; break;
+      case JobState::kRejected: ++stats.rejected; break;
+    }
+    if (j.waitMs) waits.push_back(*j.waitMs);
+    if (j.runtimeMs) runtimes.push_back(*j.runtimeMs);
+    if (auto t = j.turnaroundMs()) turnarounds.push_back(*t);
+  }
+
+  JobGroupStats finish() {
+    stats.wait = summarize(waits);
+    stats.runtime = summarize(runtimes);
+    stats.turnaround = summarize(turnarounds);
+    return stats;
+  }
+};
+
+std::optional<double> peak(const std::vector<Point>* pts) {
+  if (!pts || pts->empty()) return std::nullopt;
+  double m = pts->front().y;
+  for (const Point& p : *pts) m = std::max(m, p.y);
+  return m;
+}
+
+std::optional<double> meanUtilisation(const MetricsTrack& track, const char* allocated,
+                                      const char* available) {
+  const std::vector<Point>* a = track.global(allocated);
+  const std::vector<Point>* b = track.global(available);
+  if (!a || !b) return std::nullopt;
+  std::vector<double> ratios;
+  for (const Point& p : utilisationSeries(*a, *b)) ratios.push_back(p.y);
+  return mean(ratios);
+}
+
+}  // namespace
+
+std::vector<Point> utilisationSeries(const std::vector<Point>& allocated,
+                                     const std::vector<Point>& available) {
+  std::vector<Point> out;
+  size_t i = 0, j = 0;
+  while (i < allocated.size() && j < available.size()) {
+    double ta = allocated[i].x, tb = available[j].x;
+    if (ta < tb) {
+      ++i;
+    } else if (tb < ta) {
+      ++j;
+    } else {
+      double sum = allocated[i].y + available[j].y;
+      if (sum > 0) out.push_back(Point{ta, allocated[i].y / sum});
+      ++i;
+      ++j;
+    }
+  }
+  return out;
+}
+
+ReportSummary computeSummary(const MetricsTrack& track, const JobSet& jobs) {
+  ReportSummary s;
+  s.hasQueues = jobs.hasQueues;
+  Collector all;
+  std::map<std::string, Collector> byQueue;
+  for (const JobRecord& j : jobs.jobs) {
+    all.add(j);
+    if (jobs.hasQueues) byQueue[j.queue].add(j);
+    if (j.submitMs) s.firstSubmitMs = std::min(s.firstSubmitMs.value_or(*j.submitMs), *j.submitMs);
+    if (j.endMs) s.lastEndMs = std::max(s.lastEndMs.value_or(*j.endMs), *j.endMs);
+  }
+  s.overall = all.finish();
+  for (auto& [queue, c] : byQueue) {
+    c.stats.queue = queue;
+    s.perQueue.push_back(c.finish());
+  }
+  if (s.firstSubmitMs && s.lastEndMs) {
+    s.makespanMs = *s.lastEndMs - *s.firstSubmitMs;
+    s.makespanIsLowerBound = s.overall.unfinished > 0;
+  }
+
+  s.samples = track.sampleCount();
+  s.firstSampleTime = track.firstTime();
+  s.lastSampleTime = track.lastTime();
+  s.meanMemoryUtilisation =
+      meanUtilisation(track, "cluster.allocated.memory", "cluster.available.memory");
+  s.meanVcoresUtilisation =
+      meanUtilisation(track, "cluster.allocated.vcores", "cluster.available.vcores");
+  s.peakRunningContainers = peak(track.global("running.containers"));
+  s.peakRunningApplications = peak(track.global("running.applications"));
+  return s;
+}
+
+}  // namespace spindle::report

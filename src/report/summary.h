@@ -1,0 +1,69 @@
+// The report's summary numbers, computed from the parsed inputs (no formatting here).
+//
+//   ReportSummary s = computeSummary(track, jobs);
+//   s.makespanMs;            // last job end - first job submit, when any job ended
+//   s.overall.wait.p95;      // nearest-rank p95 of wait_ms over jobs that started
+//   s.meanMemoryUtilisation; // mean over samples of allocated / (allocated + available)
+//
+// Definitions (docs/report.md repeats them for users):
+// - makespan = max(end) over jobs with an end - min(submit) over jobs with a submit time.
+//   `makespanIsLowerBound` is set when some job had not ended (RUNNING/ACCEPTED) at the end.
+// - finished = state FINISHED; unfinished = RUNNING or ACCEPTED; killed and rejected apart.
+// - wait: jobs with a wait_ms; runtime: jobs with a runtime_ms; turnaround: end - submit for
+//   jobs with both. Without jobs.csv only turnaround exists (see jobs.h).
+// - utilisation of a sample = allocated / (allocated + available), for memory and vcores
+//   separately, over samples that carry both keys with a positive sum; the mean is the plain
+//   mean over those samples (samples are evenly spaced, so this is the time average).
+// - peaks are maxima over all samples of running.containers / running.applications.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/jobs.h"
+#include "report/stats.h"
+#include "report/track.h"
+
+namespace spindle::report {
+
+struct JobGroupStats {
+  std::string queue;  // "" for the overall row or unknown queue
+  int64_t jobs = 0;
+  int64_t finished = 0;
+  int64_t unfinished = 0;  // RUNNING or ACCEPTED
+  int64_t killed = 0;
+  int64_t rejected = 0;
+  Distribution wait;
+  Distribution runtime;
+  Distribution turnaround;
+};
+
+struct ReportSummary {
+  bool hasQueues = false;
+  JobGroupStats overall;
+  std::vector<JobGroupStats> perQueue;  // by queue name; empty without jobs.csv
+  std::optional<int64_t> firstSubmitMs;
+  std::optional<int64_t> lastEndMs;
+  std::optional<int64_t> makespanMs;
+  bool makespanIsLowerBound = false;
+
+  size_t samples = 0;
+  double firstSampleTime = 0;  // seconds
+  double lastSampleTime = 0;
+  std::optional<double> meanMemoryUtilisation;  // ratio in [0, 1]
+  std::optional<double> meanVcoresUtilisation;
+  std::optional<double> peakRunningContainers;
+  std::optional<double> peakRunningApplications;
+};
+
+// Per-sample allocated / (allocated + available) where both series have a point at the same
+// time and the sum is positive. Points are matched in time order.
+std::vector<Point> utilisationSeries(const std::vector<Point>& allocated,
+                                     const std::vector<Point>& available);
+
+ReportSummary computeSummary(const MetricsTrack& track, const JobSet& jobs);
+
+}  // namespace spindle::report
