@@ -49,7 +49,7 @@ TEST(SvgChart, LinesLegendAxesAndTitle) {
   EXPECT_THAT(s, HasSubstr(">Cluster memory</text>"));
   EXPECT_THAT(s, HasSubstr(">GB</text>"));
   EXPECT_THAT(s, HasSubstr(">simulated time (s)</text>"));
-  EXPECT_THAT(s, HasSubstr("<text class=\"legend\" x=\"88.0\" y=\"302.0\">allocated</text>"));
+  EXPECT_THAT(s, HasSubstr("<text class=\"legend\" x=\"88.0\" y=\"312.0\">allocated</text>"));
   EXPECT_THAT(s, HasSubstr(">available</text>"));
   EXPECT_EQ(count(s, "<polyline class=\"line\""), 2u);
   EXPECT_THAT(s, HasSubstr("stroke=\"#4e79a7\""));  // series 0 colour
