@@ -138,6 +138,7 @@ TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
   std::vector<Expect> charts = {
       {"cluster-memory", {"allocated", "available"}},
       {"cluster-vcores", {"allocated", "available"}},
+      {"cluster-utilisation", {"memory", "vcores"}},
       {"queue-allocated-memory", {"root.a", "root.b"}},
       {"queue-allocated-vcores", {"root.a", "root.b"}},
       {"pending-memory", {"cluster", "root.a"}},

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "report/summary.h"
+
 namespace spindle::report {
 
 namespace {
@@ -69,6 +71,19 @@ ChartSection clusterSection(const MetricsTrack& t, const ReportOptions& o) {
   addGlobals(vc, t, {{"allocated", "cluster.allocated.vcores"},
                      {"available", "cluster.available.vcores"}});
   keep(s, std::move(vc));
+  ChartSpec util = chart("cluster-utilisation",
+                         "Cluster utilisation: allocated / (allocated + available)", "%",
+                         ChartKind::kLine, o);
+  util.yInclude = 100;
+  for (const char* res : {"memory", "vcores"}) {
+    const std::vector<Point>* a = t.global(fmt::format("cluster.allocated.{}", res));
+    const std::vector<Point>* b = t.global(fmt::format("cluster.available.{}", res));
+    if (!a || !b) continue;
+    std::vector<Point> pts = utilisationSeries(*a, *b);
+    for (Point& p : pts) p.y *= 100;
+    util.series.push_back({res, std::move(pts)});
+  }
+  keep(s, std::move(util));
   if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no cluster.* series.");
   return s;
 }
@@ -141,17 +156,22 @@ std::vector<Series> jobScatter(const JobSet& jobs,
   return out;
 }
 
-ChartSection jobsSection(const JobSet& jobs, const ReportOptions& o) {
+ChartSection jobsSection(const JobSet& jobs, const MetricsTrack& t, const ReportOptions& o) {
   ChartSection s{"jobs", "Job wait and runtime", {}, {}};
+  // Submit times share the time series' x range so the charts read side by side.
+  std::optional<std::pair<double, double>> span;
+  if (t.sampleCount() > 0) span = std::make_pair(t.firstTime(), t.lastTime());
   if (jobs.hasQueues) {
     ChartSpec wait = chart("job-wait", "Job wait (submit to AM start) by submit time", "wait (s)",
                            ChartKind::kScatter, o);
     wait.xLabel = "submit time";
+    wait.xInclude = span;
     wait.series = jobScatter(jobs, [](const JobRecord& j) { return j.waitMs; });
     keep(s, std::move(wait));
     ChartSpec run = chart("job-runtime", "Job runtime (AM start to end) by submit time",
                           "runtime (s)", ChartKind::kScatter, o);
     run.xLabel = "submit time";
+    run.xInclude = span;
     run.series = jobScatter(jobs, [](const JobRecord& j) { return j.runtimeMs; });
     keep(s, std::move(run));
   } else {
@@ -161,6 +181,7 @@ ChartSection jobsSection(const JobSet& jobs, const ReportOptions& o) {
     ChartSpec ta = chart("job-turnaround", "Job turnaround (submit to end) by submit time",
                          "turnaround (s)", ChartKind::kScatter, o);
     ta.xLabel = "submit time";
+    ta.xInclude = span;
     ta.series = jobScatter(jobs, [](const JobRecord& j) { return j.turnaroundMs(); });
     keep(s, std::move(ta));
   }
@@ -218,7 +239,7 @@ std::vector<ChartSection> buildChartSections(const MetricsTrack& track, const Jo
   out.push_back(queueSection(track, options));
   out.push_back(pendingSection(track, options));
   out.push_back(appsSection(track, options));
-  out.push_back(jobsSection(jobs, options));
+  out.push_back(jobsSection(jobs, track, options));
   out.push_back(schedulerSection(track, options));
   ChartSection extras = extraQueueSection(track, options);
   if (!extras.charts.empty()) out.push_back(std::move(extras));

@@ -4,6 +4,7 @@
 
 #include "report/downsample.h"
 #include "report/format.h"
+#include "report/summary.h"
 
 namespace spindle::report {
 namespace {
@@ -88,6 +89,15 @@ TEST(Downsample, TinyLimitIsClampedToFour) {
   std::vector<Point> p;
   for (int i = 0; i < 10; ++i) p.push_back({double(i), double(i % 3)});
   EXPECT_LE(downsampleMinMax(p, 1).size(), 4u);
+}
+
+TEST(Utilisation, MatchesSamplesByTimeAndSkipsEmptyCapacity) {
+  std::vector<Point> alloc = {{0, 0}, {1, 4}, {2, 8}, {3, 0}, {5, 1}};
+  std::vector<Point> avail = {{0, 8}, {1, 4}, {2, 0}, {3, 0}, {4, 3}, {5, 3}};
+  // t=3 has no capacity; t=4 has no allocated sample.
+  std::vector<Point> u = utilisationSeries(alloc, avail);
+  EXPECT_EQ(u, (std::vector<Point>{{0, 0}, {1, 0.5}, {2, 1}, {5, 0.25}}));
+  EXPECT_TRUE(utilisationSeries({}, avail).empty());
 }
 
 TEST(Format, FixedNeverPrintsNegativeZero) {

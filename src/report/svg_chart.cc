@@ -217,6 +217,11 @@ RenderedChart renderSvgChart(const ChartSpec& spec) {
       yMax = std::max(yMax, p.y);
     }
   }
+  if (spec.xInclude) {
+    xMin = any ? std::min(xMin, spec.xInclude->first) : spec.xInclude->first;
+    xMax = any ? std::max(xMax, spec.xInclude->second) : spec.xInclude->second;
+  }
+  if (spec.yInclude) yMax = std::max(yMax, *spec.yInclude);
   TimeUnit unit = spec.xIsTime ? timeUnitFor(xMax - xMin) : TimeUnit{1, ""};
   Ticks xt = niceTicks(xMin / unit.seconds, xMax / unit.seconds, 6);
   Ticks yt = niceTicks(std::min(0.0, yMin), std::max(0.0, yMax), 5);

@@ -23,6 +23,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,11 @@ struct ChartSpec {
   bool xIsTime = true;  // x in seconds; the axis shows s, min or h with the unit in its label
   ChartKind kind = ChartKind::kLine;
   std::vector<Series> series;
+  // The x axis always covers [xInclude.first, xInclude.second] when set (e.g. the run's time
+  // span, so job charts line up with the time series); data outside widens it further.
+  std::optional<std::pair<double, double>> xInclude;
+  // The y axis always reaches this value when set (e.g. 100 for a percentage).
+  std::optional<double> yInclude;
   size_t maxPointsPerSeries = kDefaultMaxPoints;
 };
 

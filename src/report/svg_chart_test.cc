@@ -142,6 +142,15 @@ TEST(SvgChart, NoDataStillDrawsAFrame) {
   EXPECT_THAT(s, HasSubstr(">a</text>"));
 }
 
+TEST(SvgChart, IncludedRangesWidenTheAxes) {
+  ChartSpec c = twoLines();  // x 0..20 s, y 0..8
+  c.xInclude = std::make_pair(0.0, 100.0);
+  c.yInclude = 100;
+  std::string s = renderSvgChart(c).svg;
+  EXPECT_THAT(s, HasSubstr(">100</text>"));  // both axes now end at 100
+  EXPECT_THAT(s, Not(HasSubstr(">8</text>")));
+}
+
 TEST(SvgChart, Deterministic) {
   EXPECT_EQ(renderSvgChart(twoLines()).svg, renderSvgChart(twoLines()).svg);
 }
