@@ -4,6 +4,12 @@
 
 namespace spindle::report {
 
+size_t pointsPerSeries(size_t seriesCount, size_t maxPerSeries, size_t maxPerChart) {
+  if (seriesCount == 0) return maxPerSeries;
+  size_t share = std::max(kMinPointsPerSeries, maxPerChart / seriesCount);
+  return std::min(maxPerSeries, share);
+}
+
 std::vector<Point> downsampleMinMax(const std::vector<Point>& points, size_t maxPoints) {
   maxPoints = std::max<size_t>(maxPoints, 4);
   const size_t n = points.size();

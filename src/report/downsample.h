@@ -22,7 +22,14 @@
 
 namespace spindle::report {
 
-inline constexpr size_t kDefaultMaxPoints = 1000;
+inline constexpr size_t kDefaultMaxPoints = 1000;       // per series
+inline constexpr size_t kDefaultMaxChartPoints = 4000;  // per chart, shared by its series
+inline constexpr size_t kMinPointsPerSeries = 200;      // floor of the per-chart share
+
+// The per-series limit in a chart of `seriesCount` series: the chart budget split evenly,
+// but never below kMinPointsPerSeries nor above `maxPerSeries`. A plot is about 640 px wide,
+// so 200 points (100 min/max pairs) still draw every visible peak of a many-queue chart.
+size_t pointsPerSeries(size_t seriesCount, size_t maxPerSeries, size_t maxPerChart);
 
 std::vector<Point> downsampleMinMax(const std::vector<Point>& points, size_t maxPoints);
 

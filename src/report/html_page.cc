@@ -124,7 +124,7 @@ std::string chartFigure(const ChartSpec& spec) {
     out += fmt::format(
         "<figcaption>Drawn with {} of {} points (per-series min/max buckets, at most {} points "
         "per series); summary numbers use every point.</figcaption>\n",
-        r.pointsDrawn, r.pointsIn, spec.maxPointsPerSeries);
+        r.pointsDrawn, r.pointsIn, r.limitPerSeries);
   }
   out += "</figure>\n";
   return out;

@@ -159,10 +159,10 @@ TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
   // Series the run did not write are not invented.
   EXPECT_THAT(chartSvg(html, "scheduler-timecost"), Not(HasSubstr(">commit success<")));
   // job_4 has a wait but no runtime; job_5 neither: 4 wait markers, 3 runtime markers
-  // (plus one legend marker per queue).
+  // (plus one legend marker per queue). Each marker is a zero-length "h0" segment.
   auto markers = [](const std::string& s) {
     size_t n = 0;
-    for (size_t p = s.find("<circle"); p != std::string::npos; p = s.find("<circle", p + 1)) ++n;
+    for (size_t p = s.find("h0"); p != std::string::npos; p = s.find("h0", p + 1)) ++n;
     return n;
   };
   EXPECT_EQ(markers(chartSvg(html, "job-wait")), 4u + 2u);

@@ -31,6 +31,7 @@ ChartSpec chart(std::string id, std::string title, std::string yLabel, ChartKind
   c.yLabel = std::move(yLabel);
   c.kind = kind;
   c.maxPointsPerSeries = o.maxPointsPerSeries;
+  c.maxPointsPerChart = o.maxPointsPerChart;
   return c;
 }
 

@@ -29,6 +29,7 @@ struct ChartSection {
 
 struct ReportOptions {
   size_t maxPointsPerSeries = kDefaultMaxPoints;
+  size_t maxPointsPerChart = kDefaultMaxChartPoints;
 };
 
 std::vector<ChartSection> buildChartSections(const MetricsTrack& track, const JobSet& jobs,

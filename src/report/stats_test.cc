@@ -85,6 +85,14 @@ TEST(Downsample, BoundedSubsequenceKeepingEndsAndExtremes) {
   EXPECT_EQ(downsampleMinMax(p, 1000), d);  // deterministic
 }
 
+TEST(Downsample, ChartBudgetIsSharedWithAFloor) {
+  EXPECT_EQ(pointsPerSeries(1, 1000, 4000), 1000u);
+  EXPECT_EQ(pointsPerSeries(4, 1000, 4000), 1000u);
+  EXPECT_EQ(pointsPerSeries(10, 1000, 4000), 400u);
+  EXPECT_EQ(pointsPerSeries(100, 1000, 4000), 200u);  // floor
+  EXPECT_EQ(pointsPerSeries(0, 1000, 4000), 1000u);
+}
+
 TEST(Downsample, TinyLimitIsClampedToFour) {
   std::vector<Point> p;
   for (int i = 0; i < 10; ++i) p.push_back({double(i), double(i % 3)});

@@ -73,20 +73,27 @@ std::string seriesStyle(size_t i) {
   return style;
 }
 
-std::string marker(size_t i, double x, double y) {
+// Scatter markers of series i at the given pixel positions, as one <path>: a zero-length
+// segment per point drawn with a round (circle) or square cap, or a small "+" from the
+// twenty-first series on. One path instead of one element per point keeps a 20,000-job
+// chart small.
+std::string markers(size_t i, const std::vector<std::pair<double, double>>& at) {
   const char* colour = kPalette[i % kPalette.size()];
-  switch ((i / kPalette.size()) % 3) {
-    case 0:
-      return fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"2.5\" fill=\"{}\"/>", num(x), num(y),
-                         colour);
-    case 1:
-      return fmt::format("<rect x=\"{}\" y=\"{}\" width=\"5\" height=\"5\" fill=\"{}\"/>",
-                         num(x - 2.5), num(y - 2.5), colour);
-    default:
-      return fmt::format("<polygon points=\"{},{} {},{} {},{} {},{}\" fill=\"{}\"/>", num(x),
-                         num(y - 3), num(x + 3), num(y), num(x), num(y + 3), num(x - 3), num(y),
-                         colour);
+  size_t shape = (i / kPalette.size()) % 3;
+  std::string d;
+  for (const auto& [x, y] : at) {
+    if (shape < 2) {
+      d += fmt::format("M{} {}h0", num(x), num(y));
+    } else {
+      d += fmt::format("M{} {}h6M{} {}v6", num(x - 3), num(y), num(x), num(y - 3));
+    }
   }
+  const char* cap = shape == 0 ? "round" : shape == 1 ? "square" : "butt";
+  const char* width = shape == 2 ? "1.5" : shape == 1 ? "4.5" : "5";
+  return fmt::format(
+      "<path class=\"points\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" "
+      "stroke-width=\"{}\" stroke-linecap=\"{}\" d=\"{}\"/>",
+      i, colour, width, cap, d);
 }
 
 void drawAxes(std::string& out, const Frame& f, const Ticks& xt, const Ticks& yt,
@@ -122,9 +129,9 @@ void drawSeries(std::string& out, const Frame& f, ChartKind kind, size_t i,
                 const std::vector<Point>& pts) {
   if (pts.empty()) return;
   if (kind == ChartKind::kScatter) {
-    out += fmt::format("<g class=\"series\" data-series=\"{}\">", i);
-    for (const Point& p : pts) out += marker(i, f.px(p.x), f.py(p.y));
-    out += "</g>";
+    std::vector<std::pair<double, double>> at;
+    for (const Point& p : pts) at.emplace_back(f.px(p.x), f.py(p.y));
+    out += markers(i, at);
     return;
   }
   std::string coords;
@@ -159,7 +166,7 @@ size_t drawLegend(std::string& out, const ChartSpec& spec) {
     out += "<g class=\"legend-item\">";
     out += fmt::format("<title>{}</title>", escapeHtml(name));
     if (spec.kind == ChartKind::kScatter) {
-      out += marker(i, x + 7, y - 4);
+      out += markers(i, {{x + 7, y - 4}});
     } else {
       out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"3\" {}/>",
                          num(x), num(y - 4), num(x + 14), num(y - 4), seriesStyle(i));
@@ -201,9 +208,11 @@ RenderedChart renderSvgChart(const ChartSpec& spec) {
   std::vector<std::vector<Point>> drawn;
   double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
   bool any = false;
+  r.limitPerSeries =
+      pointsPerSeries(spec.series.size(), spec.maxPointsPerSeries, spec.maxPointsPerChart);
   for (const Series& s : spec.series) {
     r.pointsIn += s.points.size();
-    drawn.push_back(downsampleMinMax(s.points, spec.maxPointsPerSeries));
+    drawn.push_back(downsampleMinMax(s.points, r.limitPerSeries));
     r.pointsDrawn += drawn.back().size();
     for (const Point& p : s.points) {
       if (!any) {

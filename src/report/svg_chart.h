@@ -11,7 +11,8 @@
 //   page += r.svg;   // "<svg ...>...</svg>", self-contained, no script, no external reference
 //
 // Rendering steps:
-// 1. Each series is downsampled to c.maxPointsPerSeries with downsampleMinMax (deterministic).
+// 1. Each series is downsampled with downsampleMinMax (deterministic) to
+//    pointsPerSeries(series count, maxPointsPerSeries, maxPointsPerChart) points.
 // 2. The x range spans all points; time axes pick a unit (s, min or h) from the span. The y
 //    range starts at min(0, smallest y) and ends at a "nice" step multiple >= the largest y.
 // 3. Ticks are multiples of a 1-2-5 step giving about 5-6 ticks; labels use a fixed number of
@@ -53,10 +54,12 @@ struct ChartSpec {
   // The y axis always reaches this value when set (e.g. 100 for a percentage).
   std::optional<double> yInclude;
   size_t maxPointsPerSeries = kDefaultMaxPoints;
+  size_t maxPointsPerChart = kDefaultMaxChartPoints;  // see pointsPerSeries()
 };
 
 struct RenderedChart {
   std::string svg;
+  size_t limitPerSeries = 0;  // the downsampling limit applied to each series
   size_t pointsIn = 0;     // total points over all series before downsampling
   size_t pointsDrawn = 0;  // after downsampling
 };

@@ -113,6 +113,22 @@ TEST(SvgChart, LongSeriesAreDownsampledToTheBound) {
   EXPECT_LE(renderSvgChart(c).pointsDrawn, 300u);
 }
 
+TEST(SvgChart, ManySeriesShareTheChartBudget) {
+  ChartSpec c;
+  c.id = "queues";
+  c.title = "ten queues";
+  for (int k = 0; k < 10; ++k) {
+    Series s{fmt::format("root.q{}", k), {}};
+    for (int i = 0; i < 86400; ++i) s.points.push_back({double(i), double((i / 97 + k) % 50)});
+    c.series.push_back(std::move(s));
+  }
+  RenderedChart r = renderSvgChart(c);
+  EXPECT_EQ(r.limitPerSeries, 400u);  // 4000 / 10
+  EXPECT_LE(r.pointsDrawn, 4000u);
+  EXPECT_GE(r.pointsDrawn, 3000u);
+  EXPECT_LT(r.svg.size(), 60'000u);
+}
+
 TEST(SvgChart, ScatterMarkersAndManySeriesStayDistinct) {
   ChartSpec c;
   c.id = "jobs";
@@ -120,8 +136,10 @@ TEST(SvgChart, ScatterMarkersAndManySeriesStayDistinct) {
   c.kind = ChartKind::kScatter;
   for (int k = 0; k < 12; ++k) c.series.push_back({fmt::format("q{}", k), {{double(k), 1.0}}});
   std::string s = renderSvgChart(c).svg;
-  EXPECT_EQ(count(s, "<circle"), 20u);  // 10 series x (marker + legend swatch)
-  EXPECT_EQ(count(s, "<rect"), 4u);     // series 10 and 11 switch to squares
+  // 10 series x (marker path + legend swatch) with round caps (dots), then squares.
+  EXPECT_EQ(count(s, "stroke-linecap=\"round\""), 20u);
+  EXPECT_EQ(count(s, "stroke-linecap=\"square\""), 4u);  // series 10 and 11
+  EXPECT_EQ(count(s, "h0\""), 24u);                        // one point each
   EXPECT_EQ(count(s, "<polyline"), 0u);
 }
 
