@@ -280,6 +280,22 @@ TEST(HtmlReport, WithoutJobsCsvTheSummaryUsesJobRuntime) {
   EXPECT_THAT(chartSvg(html, "job-turnaround"), HasSubstr(">all jobs</text>"));
 }
 
+TEST(HtmlReport, EmptyRunStillRendersWithNotes) {
+  OutputDir d;
+  d.write("realtimetrack.json", "[]")
+      .write("jobs.csv", kJobsHeader)
+      .write("jobruntime.csv",
+             "JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time\n");
+  std::string html = writeAndRead(d);
+  EXPECT_THAT(html, HasSubstr("<td>0 (finished 0, unfinished 0, killed 0, rejected 0)</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>Makespan (first submit to last job end)</td><td>\u2014</td>"));
+  EXPECT_THAT(html, HasSubstr("realtimetrack.json has no cluster.* series."));
+  EXPECT_THAT(html, HasSubstr("No job has the times these charts need."));
+  EXPECT_THAT(html, HasSubstr("<td>Samples in realtimetrack.json</td><td>0</td>"));
+  EXPECT_THAT(html, Not(HasSubstr("<svg")));
+  EXPECT_THAT(html, HasSubstr("</html>\n"));
+}
+
 TEST(HtmlReport, MissingOrMalformedInputsAreNamedAndNothingIsWritten) {
   {
     OutputDir d;

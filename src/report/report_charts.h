@@ -3,6 +3,10 @@
 //   std::vector<ChartSection> sections = buildChartSections(track, jobs, options);
 //   for (const ChartSection& s : sections) for (const ChartSpec& c : s.charts) renderSvgChart(c);
 //
+// The first charts mirror SLS's web UI (sls/web/SLSWebApp.java: running apps and containers,
+// cluster memory allocated vs available, per-queue allocated memory and vcores, scheduler
+// operation time cost); pending resources, utilisation and the job charts are Spindle's.
+//
 // Each chart is data (a ChartSpec listing named series), so adding a chart for a new metric is
 // a few lines here and no drawing code. A series whose key is absent from realtimetrack.json is
 // left out; a chart with no series left is replaced by the section's note. Per-queue metrics the
