@@ -156,6 +156,30 @@ TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
       EXPECT_THAT(svg, HasSubstr("\">" + name + "</text></g>")) << e.id << " lacks " << name;
     }
   }
+  // Timeline: rows by submit time (job_1 at the top, row 5); a grey wait bar per job, then a
+  // run bar in the queue's colour for jobs whose AM started. job_4 is still running and
+  // job_5 still waiting: their bars reach the end of the run (21 s, job_3's end).
+  std::string timeline = chartSvg(html, "job-timeline");
+  ASSERT_FALSE(timeline.empty());
+  auto pathOf = [&](const std::string& series) {
+    size_t p = timeline.find("data-series=\"" + series + "\"");
+    size_t a = timeline.find(" d=\"", p) + 4;
+    return timeline.substr(a, timeline.find('"', a) - a);
+  };
+  auto countIn = [](const std::string& hay, const std::string& needle) {
+    size_t n = 0;
+    for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(countIn(pathOf("0"), "H"), 2u);  // root.a: job_1, job_2
+  EXPECT_EQ(countIn(pathOf("1"), "H"), 2u);  // root.b: job_3, job_4
+  EXPECT_EQ(countIn(pathOf("2"), "H"), 5u);  // waiting: every job
+  // x axis 0..25 s over 636 px from x = 68: 21 s is at 602.2 (job_3's end, job_4's open bar,
+  // job_5's open wait).
+  EXPECT_EQ(countIn(pathOf("1"), "H602.2"), 2u);
+  EXPECT_EQ(countIn(pathOf("2"), "H602.2"), 1u);
+  EXPECT_THAT(timeline, HasSubstr(">waiting (submit to AM start)</text>"));
+  EXPECT_THAT(timeline, HasSubstr("stroke=\"#c8c8c8\""));
   // Series the run did not write are not invented.
   EXPECT_THAT(chartSvg(html, "scheduler-timecost"), Not(HasSubstr(">commit success<")));
   // job_4 has a wait but no runtime; job_5 neither: 4 wait markers, 3 runtime markers
@@ -250,6 +274,21 @@ TEST(HtmlReport, DayLongRunIsDownsampled) {
   EXPECT_THAT(html, HasSubstr(">simulated time (h)</text>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"peak-containers\">112</span>"));
   EXPECT_LT(html.size(), 400'000u);
+  EXPECT_FALSE(chartSvg(html, "job-timeline").empty());  // 3 jobs: drawn
+}
+
+TEST(HtmlReport, ManyJobsGetANoteInsteadOfATimeline) {
+  OutputDir d;
+  std::string jobs = kJobsHeader;
+  for (int i = 0; i < 201; ++i) {
+    jobs += fmt::format("job_{},root.a,u,t,{},{},{},10,100,1,FINISHED\n", i, i * 10, i * 10 + 10,
+                        i * 10 + 110);
+  }
+  d.write("realtimetrack.json", kTrack).write("jobs.csv", jobs).write("jobruntime.csv", kRuntime);
+  std::string html = writeAndRead(d);
+  EXPECT_TRUE(chartSvg(html, "job-timeline").empty());
+  EXPECT_THAT(html, HasSubstr("The per-job timeline is drawn for runs of at most 200 jobs."));
+  EXPECT_FALSE(chartSvg(html, "job-wait").empty());
 }
 
 TEST(HtmlReport, SameInputsGiveByteIdenticalReports) {

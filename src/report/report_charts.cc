@@ -138,6 +138,20 @@ ChartSection appsSection(const MetricsTrack& t, const ReportOptions& o) {
   return s;
 }
 
+// Colour per queue, by position in the sorted list of all job queues, so a queue has the
+// same colour in every job chart even when it has no point in one of them.
+std::map<std::string, std::string> queueColours(const JobSet& jobs) {
+  std::map<std::string, std::string> colours;
+  for (const JobRecord& j : jobs.jobs) colours[jobs.hasQueues ? queueLabel(j.queue) : "all jobs"];
+  size_t i = 0;
+  for (auto& [name, colour] : colours) colour = paletteColour(i++);
+  return colours;
+}
+
+std::string seriesKey(const JobSet& jobs, const JobRecord& j) {
+  return jobs.hasQueues ? queueLabel(j.queue) : "all jobs";
+}
+
 // One scatter series per queue, points (submit s, value s) sorted for stable downsampling.
 std::vector<Series> jobScatter(const JobSet& jobs,
                                std::optional<int64_t> (*value)(const JobRecord&)) {
@@ -145,23 +159,83 @@ std::vector<Series> jobScatter(const JobSet& jobs,
   for (const JobRecord& j : jobs.jobs) {
     std::optional<int64_t> v = value(j);
     if (!j.submitMs || !v) continue;
-    byQueue[jobs.hasQueues ? queueLabel(j.queue) : "all jobs"].push_back(
+    byQueue[seriesKey(jobs, j)].push_back(
         Point{static_cast<double>(*j.submitMs) / 1000.0, static_cast<double>(*v) / 1000.0});
   }
+  std::map<std::string, std::string> colours = queueColours(jobs);
   std::vector<Series> out;
   for (auto& [name, pts] : byQueue) {
     std::sort(pts.begin(), pts.end(),
               [](const Point& a, const Point& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
-    out.push_back({name, std::move(pts)});
+    out.push_back({name, std::move(pts), colours[name]});
   }
   return out;
 }
 
+// Timeline rows: one per job with a submit time, first submitted at the top. With jobs.csv a
+// row is a grey wait bar (submit to AM start) then a bar in the queue's colour (AM start to
+// end); without it, one turnaround bar (submit to end). A bar with no end runs to `endS`.
+ChartSpec jobTimeline(const JobSet& jobs, double endS, const ReportOptions& o) {
+  std::vector<const JobRecord*> rows;
+  for (const JobRecord& j : jobs.jobs) {
+    if (j.submitMs) rows.push_back(&j);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const JobRecord* a, const JobRecord* b) {
+    return *a->submitMs < *b->submitMs || (*a->submitMs == *b->submitMs && a->id < b->id);
+  });
+  auto sec = [](int64_t ms) { return static_cast<double>(ms) / 1000.0; };
+  std::map<std::string, std::string> colours = queueColours(jobs);
+  std::map<std::string, std::vector<Point>> bars;
+  std::vector<Point> waits;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const JobRecord& j = *rows[i];
+    double y = static_cast<double>(rows.size() - i);
+    double submit = sec(*j.submitMs);
+    double end = j.endMs ? sec(*j.endMs) : std::max(endS, submit);
+    std::vector<Point>& bar = bars[seriesKey(jobs, j)];
+    if (!jobs.hasQueues) {
+      bar.insert(bar.end(), {{submit, y}, {end, y}});
+      continue;
+    }
+    double start = j.startMs ? sec(*j.startMs) : end;
+    waits.insert(waits.end(), {{submit, y}, {start, y}});
+    if (j.startMs) bar.insert(bar.end(), {{start, y}, {end, y}});
+  }
+  ChartSpec c;
+  c.id = "job-timeline";
+  c.title = jobs.hasQueues ? "Job timeline: wait (grey) then run, by queue"
+                           : "Job timeline: submit to end";
+  c.yLabel = "jobs by submit time";
+  c.kind = ChartKind::kSegments;
+  c.yTickLabels = false;
+  c.yFixed = std::make_pair(0.0, static_cast<double>(rows.size() + 1));
+  c.maxPointsPerSeries = o.maxPointsPerSeries;
+  c.maxPointsPerChart = o.maxPointsPerChart;
+  for (auto& [name, pts] : bars) c.series.push_back({name, std::move(pts), colours[name]});
+  if (!waits.empty()) c.series.push_back({"waiting (submit to AM start)", std::move(waits), "#c8c8c8"});
+  return c;
+}
+
 ChartSection jobsSection(const JobSet& jobs, const MetricsTrack& t, const ReportOptions& o) {
-  ChartSection s{"jobs", "Job wait and runtime", {}, {}};
+  ChartSection s{"jobs", "Jobs", {}, {}};
   // Submit times share the time series' x range so the charts read side by side.
   std::optional<std::pair<double, double>> span;
   if (t.sampleCount() > 0) span = std::make_pair(t.firstTime(), t.lastTime());
+  if (jobs.jobs.size() <= kMaxTimelineJobs) {
+    // Bars of unfinished jobs run to the end of the run: the last sample or the latest job time.
+    double endS = t.lastTime();
+    for (const JobRecord& j : jobs.jobs) {
+      for (const std::optional<int64_t>& ms : {j.submitMs, j.startMs, j.endMs}) {
+        if (ms) endS = std::max(endS, static_cast<double>(*ms) / 1000.0);
+      }
+    }
+    ChartSpec timeline = jobTimeline(jobs, endS, o);
+    timeline.xInclude = span;
+    keep(s, std::move(timeline));
+  } else {
+    s.notes.push_back(fmt::format("The per-job timeline is drawn for runs of at most {} jobs.",
+                                  kMaxTimelineJobs));
+  }
   if (jobs.hasQueues) {
     ChartSpec wait = chart("job-wait", "Job wait (submit to AM start) by submit time", "wait (s)",
                            ChartKind::kScatter, o);

@@ -31,6 +31,9 @@ struct ChartSection {
   std::vector<std::string> notes;  // plain text shown under the heading (escaped when written)
 };
 
+// The per-job timeline (one bar row per job) is drawn up to this many jobs.
+inline constexpr size_t kMaxTimelineJobs = 200;
+
 struct ReportOptions {
   size_t maxPointsPerSeries = kDefaultMaxPoints;
   size_t maxPointsPerChart = kDefaultMaxChartPoints;

@@ -20,6 +20,7 @@ struct Point {
 struct Series {
   std::string name;  // shown in the legend; raw text (escaped when rendered)
   std::vector<Point> points;
+  std::string colour = {};  // "#rrggbb"; empty: the chart palette colour for its position
 };
 
 }  // namespace spindle::report

@@ -66,8 +66,12 @@ std::string tickLabel(double v, const Ticks& t) {
   return fixed(v / div, decimals) + suffix;
 }
 
-std::string seriesStyle(size_t i) {
-  std::string style = fmt::format("stroke=\"{}\"", kPalette[i % kPalette.size()]);
+std::string colourOf(const Series& s, size_t i) {
+  return s.colour.empty() ? std::string(kPalette[i % kPalette.size()]) : s.colour;
+}
+
+std::string seriesStyle(const Series& s, size_t i) {
+  std::string style = fmt::format("stroke=\"{}\"", colourOf(s, i));
   const char* dash = kDashes[(i / kPalette.size()) % kDashes.size()];
   if (*dash) style += fmt::format(" stroke-dasharray=\"{}\"", dash);
   return style;
@@ -77,8 +81,9 @@ std::string seriesStyle(size_t i) {
 // segment per point drawn with a round (circle) or square cap, or a small "+" from the
 // twenty-first series on. One path instead of one element per point keeps a 20,000-job
 // chart small.
-std::string markers(size_t i, const std::vector<std::pair<double, double>>& at) {
-  const char* colour = kPalette[i % kPalette.size()];
+std::string markers(const Series& s, size_t i,
+                    const std::vector<std::pair<double, double>>& at) {
+  std::string colour = colourOf(s, i);
   size_t shape = (i / kPalette.size()) % 3;
   std::string d;
   for (const auto& [x, y] : at) {
@@ -97,11 +102,13 @@ std::string markers(size_t i, const std::vector<std::pair<double, double>>& at) 
 }
 
 void drawAxes(std::string& out, const Frame& f, const Ticks& xt, const Ticks& yt,
-              double xScale, const std::string& xLabel, const std::string& yLabel) {
+              double xScale, const std::string& xLabel, const std::string& yLabel,
+              bool yTickLabels) {
   for (double v : yt.values) {
     double y = f.py(v);
     out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(kLeft),
                        num(y), num(kWidth - kRight), num(y));
+    if (!yTickLabels) continue;
     out += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
                        num(kLeft - 6), num(y + 4), tickLabel(v, yt));
   }
@@ -125,13 +132,31 @@ void drawAxes(std::string& out, const Frame& f, const Ticks& xt, const Ticks& yt
       num((kPlotTop + kPlotBottom) / 2), escapeHtml(yLabel));
 }
 
-void drawSeries(std::string& out, const Frame& f, ChartKind kind, size_t i,
+// Bar thickness for segment charts: 70% of the row spacing, between 1 and 10 px.
+double barWidth(const Frame& f) {
+  double rowPx = kPlotHeight / std::max(1.0, f.yHi - f.yLo);
+  return std::clamp(rowPx * 0.7, 1.0, 10.0);
+}
+
+void drawSeries(std::string& out, const Frame& f, ChartKind kind, const Series& s, size_t i,
                 const std::vector<Point>& pts) {
   if (pts.empty()) return;
   if (kind == ChartKind::kScatter) {
     std::vector<std::pair<double, double>> at;
     for (const Point& p : pts) at.emplace_back(f.px(p.x), f.py(p.y));
-    out += markers(i, at);
+    out += markers(s, i, at);
+    return;
+  }
+  if (kind == ChartKind::kSegments) {
+    std::string d;
+    for (size_t k = 0; k + 1 < pts.size(); k += 2) {
+      d += fmt::format("M{} {}H{}", num(f.px(pts[k].x)), num(f.py(pts[k].y)),
+                       num(f.px(pts[k + 1].x)));
+    }
+    out += fmt::format(
+        "<path class=\"bars\" data-series=\"{}\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"{}\" d=\"{}\"/>",
+        i, colourOf(s, i), num(barWidth(f)), d);
     return;
   }
   std::string coords;
@@ -141,13 +166,13 @@ void drawSeries(std::string& out, const Frame& f, ChartKind kind, size_t i,
   }
   if (kind == ChartKind::kArea) {
     double base = f.py(0);
-    out += fmt::format(
-        "<polygon class=\"area\" fill=\"{}\" points=\"{},{} {} {},{}\"/>",
-        kPalette[i % kPalette.size()], num(f.px(pts.front().x)), num(base), coords,
-        num(f.px(pts.back().x)), num(base));
+    out += fmt::format("<polygon class=\"area\" fill=\"{}\" points=\"{},{} {} {},{}\"/>",
+                       colourOf(s, i), num(f.px(pts.front().x)), num(base), coords,
+                       num(f.px(pts.back().x)), num(base));
   }
-  out += fmt::format("<polyline class=\"line\" data-series=\"{}\" fill=\"none\" {} points=\"{}\"/>",
-                     i, seriesStyle(i), coords);
+  out += fmt::format(
+      "<polyline class=\"line\" data-series=\"{}\" fill=\"none\" {} points=\"{}\"/>", i,
+      seriesStyle(s, i), coords);
 }
 
 // Legend items flow left to right and wrap; returns the number of rows used.
@@ -166,10 +191,14 @@ size_t drawLegend(std::string& out, const ChartSpec& spec) {
     out += "<g class=\"legend-item\">";
     out += fmt::format("<title>{}</title>", escapeHtml(name));
     if (spec.kind == ChartKind::kScatter) {
-      out += markers(i, {{x + 7, y - 4}});
+      out += markers(spec.series[i], i, {{x + 7, y - 4}});
+    } else if (spec.kind == ChartKind::kSegments) {
+      out += fmt::format(
+          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"6\" stroke=\"{}\"/>",
+          num(x), num(y - 4), num(x + 14), num(y - 4), colourOf(spec.series[i], i));
     } else {
       out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"3\" {}/>",
-                         num(x), num(y - 4), num(x + 14), num(y - 4), seriesStyle(i));
+                         num(x), num(y - 4), num(x + 14), num(y - 4), seriesStyle(spec.series[i], i));
     }
     out += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>", num(x + 20), num(y),
                        escapeHtml(shown));
@@ -180,6 +209,8 @@ size_t drawLegend(std::string& out, const ChartSpec& spec) {
 }
 
 }  // namespace
+
+std::string paletteColour(size_t i) { return kPalette[i % kPalette.size()]; }
 
 Ticks niceTicks(double min, double max, int target) {
   Ticks t;
@@ -212,7 +243,8 @@ RenderedChart renderSvgChart(const ChartSpec& spec) {
       pointsPerSeries(spec.series.size(), spec.maxPointsPerSeries, spec.maxPointsPerChart);
   for (const Series& s : spec.series) {
     r.pointsIn += s.points.size();
-    drawn.push_back(downsampleMinMax(s.points, r.limitPerSeries));
+    drawn.push_back(spec.kind == ChartKind::kSegments ? s.points
+                                                       : downsampleMinMax(s.points, r.limitPerSeries));
     r.pointsDrawn += drawn.back().size();
     for (const Point& p : s.points) {
       if (!any) {
@@ -234,6 +266,12 @@ RenderedChart renderSvgChart(const ChartSpec& spec) {
   TimeUnit unit = spec.xIsTime ? timeUnitFor(xMax - xMin) : TimeUnit{1, ""};
   Ticks xt = niceTicks(xMin / unit.seconds, xMax / unit.seconds, 6);
   Ticks yt = niceTicks(std::min(0.0, yMin), std::max(0.0, yMax), 5);
+  if (spec.yFixed && spec.yFixed->second > spec.yFixed->first) {
+    yt = niceTicks(spec.yFixed->first, spec.yFixed->second, 5);
+    yt.lo = spec.yFixed->first;
+    yt.hi = spec.yFixed->second;
+    std::erase_if(yt.values, [&](double v) { return v < yt.lo || v > yt.hi; });
+  }
   Frame f{xt.lo * unit.seconds, xt.hi * unit.seconds, yt.lo, yt.hi};
   std::string xLabel = spec.xLabel;
   if (spec.xIsTime) xLabel += fmt::format(" ({})", unit.name);
@@ -241,13 +279,15 @@ RenderedChart renderSvgChart(const ChartSpec& spec) {
   std::string body;
   body += fmt::format("<text class=\"title\" x=\"{}\" y=\"20\">{}</text>", num(kLeft),
                       escapeHtml(spec.title));
-  drawAxes(body, f, xt, yt, unit.seconds, xLabel, spec.yLabel);
+  drawAxes(body, f, xt, yt, unit.seconds, xLabel, spec.yLabel, spec.yTickLabels);
   if (!any) {
     body += fmt::format(
         "<text class=\"nodata\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no data</text>",
         num((kLeft + kWidth - kRight) / 2), num((kPlotTop + kPlotBottom) / 2));
   }
-  for (size_t i = 0; i < drawn.size(); ++i) drawSeries(body, f, spec.kind, i, drawn[i]);
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    drawSeries(body, f, spec.kind, spec.series[i], i, drawn[i]);
+  }
   size_t rows = drawLegend(body, spec);
   double height = kLegendTop + kLegendRow * static_cast<double>(rows) - (rows ? 6 : 14);
 

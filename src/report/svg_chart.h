@@ -17,8 +17,8 @@
 //    range starts at min(0, smallest y) and ends at a "nice" step multiple >= the largest y.
 // 3. Ticks are multiples of a 1-2-5 step giving about 5-6 ticks; labels use a fixed number of
 //    decimals derived from the step, so equal inputs give byte-identical SVG.
-// 4. Series i gets palette colour i mod 10; beyond ten series lines get dash patterns and
-//    scatter markers change shape, so every series stays distinguishable.
+// 4. Series i gets its own colour if set, else palette colour i mod 10; beyond ten series lines
+//    get dash patterns and scatter markers change shape, so every series stays distinguishable.
 // 5. The legend flows below the plot in series order; long names are shortened with "…" and
 //    the full name is kept in a <title> tooltip. All text is HTML-escaped.
 #pragma once
@@ -38,6 +38,8 @@ enum class ChartKind {
   kLine,     // polyline per series, x ascending
   kArea,     // polyline with a translucent fill down to y = 0 (not stacked)
   kScatter,  // one marker per point
+  kSegments, // points taken in pairs: a horizontal bar from (x0, y) to (x1, y) per pair, bar
+             // thickness from the row spacing (timelines); never downsampled
 };
 
 struct ChartSpec {
@@ -53,6 +55,10 @@ struct ChartSpec {
   std::optional<std::pair<double, double>> xInclude;
   // The y axis always reaches this value when set (e.g. 100 for a percentage).
   std::optional<double> yInclude;
+  // An exact y range instead of the nice-number one (ticks inside it are kept), e.g. the rows
+  // 0..n+1 of a timeline so bars neither touch the frame nor leave empty rows.
+  std::optional<std::pair<double, double>> yFixed;
+  bool yTickLabels = true;  // false for row indices that mean nothing to a reader
   size_t maxPointsPerSeries = kDefaultMaxPoints;
   size_t maxPointsPerChart = kDefaultMaxChartPoints;  // see pointsPerSeries()
 };
@@ -65,6 +71,10 @@ struct RenderedChart {
 };
 
 RenderedChart renderSvgChart(const ChartSpec& spec);
+
+// Palette colour i mod 10 ("#4e79a7", ...), for charts that pin a colour to a name (a queue
+// keeps its colour across the job charts).
+std::string paletteColour(size_t i);
 
 // Axis ticks: a 1-2-5 step and the tick values from lo to hi inclusive (exposed for tests).
 struct Ticks {
