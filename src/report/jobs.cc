@@ -57,10 +57,8 @@ Result<std::vector<JobRecord>> parseJobRuntimeCsv(std::string_view text, std::st
   for (const CsvRow& row : t.rows) {
     SPINDLE_RETURN_IF_ERROR(requireNonEmpty(t, row, "JobID"));
     // Validated although unused: the trace's own times must still be numbers.
-    SPINDLE_ASSIGN_OR_RETURN(std::optional<int64_t> realStart, t.optionalInt(row, "real_start_time"));
-    SPINDLE_ASSIGN_OR_RETURN(std::optional<int64_t> realEnd, t.optionalInt(row, "real_end_time"));
-    (void)realStart;
-    (void)realEnd;
+    SPINDLE_RETURN_IF_ERROR(t.optionalInt(row, "real_start_time").status());
+    SPINDLE_RETURN_IF_ERROR(t.optionalInt(row, "real_end_time").status());
     JobRecord j;
     j.id = t.field(row, "JobID");
     SPINDLE_ASSIGN_OR_RETURN(j.submitMs, t.optionalInt(row, "simulate_start_time"));

@@ -234,53 +234,81 @@ Ticks niceTicks(double min, double max, int target) {
   return t;
 }
 
-RenderedChart renderSvgChart(const ChartSpec& spec) {
-  RenderedChart r;
-  std::vector<std::vector<Point>> drawn;
+namespace {
+
+struct Extent {
+  bool any = false;  // some series has a point
   double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
-  bool any = false;
-  r.limitPerSeries =
-      pointsPerSeries(spec.series.size(), spec.maxPointsPerSeries, spec.maxPointsPerChart);
+};
+
+Extent extentOf(const ChartSpec& spec) {
+  Extent e;
   for (const Series& s : spec.series) {
-    r.pointsIn += s.points.size();
-    drawn.push_back(spec.kind == ChartKind::kSegments ? s.points
-                                                       : downsampleMinMax(s.points, r.limitPerSeries));
-    r.pointsDrawn += drawn.back().size();
     for (const Point& p : s.points) {
-      if (!any) {
-        xMin = xMax = p.x;
-        yMin = yMax = p.y;
-        any = true;
+      if (!e.any) {
+        e.xMin = e.xMax = p.x;
+        e.yMin = e.yMax = p.y;
+        e.any = true;
       }
-      xMin = std::min(xMin, p.x);
-      xMax = std::max(xMax, p.x);
-      yMin = std::min(yMin, p.y);
-      yMax = std::max(yMax, p.y);
+      e.xMin = std::min(e.xMin, p.x);
+      e.xMax = std::max(e.xMax, p.x);
+      e.yMin = std::min(e.yMin, p.y);
+      e.yMax = std::max(e.yMax, p.y);
     }
   }
   if (spec.xInclude) {
-    xMin = any ? std::min(xMin, spec.xInclude->first) : spec.xInclude->first;
-    xMax = any ? std::max(xMax, spec.xInclude->second) : spec.xInclude->second;
+    e.xMin = e.any ? std::min(e.xMin, spec.xInclude->first) : spec.xInclude->first;
+    e.xMax = e.any ? std::max(e.xMax, spec.xInclude->second) : spec.xInclude->second;
   }
-  if (spec.yInclude) yMax = std::max(yMax, *spec.yInclude);
-  TimeUnit unit = spec.xIsTime ? timeUnitFor(xMax - xMin) : TimeUnit{1, ""};
-  Ticks xt = niceTicks(xMin / unit.seconds, xMax / unit.seconds, 6);
-  Ticks yt = niceTicks(std::min(0.0, yMin), std::max(0.0, yMax), 5);
+  if (spec.yInclude) e.yMax = std::max(e.yMax, *spec.yInclude);
+  return e;
+}
+
+struct Axes {
+  TimeUnit unit{1, ""};
+  Ticks x, y;
+};
+
+// Steps 2 and 3 of the algorithm: ranges, time unit and ticks.
+Axes axesFor(const ChartSpec& spec, const Extent& e) {
+  Axes a;
+  if (spec.xIsTime) a.unit = timeUnitFor(e.xMax - e.xMin);
+  a.x = niceTicks(e.xMin / a.unit.seconds, e.xMax / a.unit.seconds, 6);
+  a.y = niceTicks(std::min(0.0, e.yMin), std::max(0.0, e.yMax), 5);
   if (spec.yFixed && spec.yFixed->second > spec.yFixed->first) {
-    yt = niceTicks(spec.yFixed->first, spec.yFixed->second, 5);
-    yt.lo = spec.yFixed->first;
-    yt.hi = spec.yFixed->second;
-    std::erase_if(yt.values, [&](double v) { return v < yt.lo || v > yt.hi; });
+    a.y = niceTicks(spec.yFixed->first, spec.yFixed->second, 5);
+    a.y.lo = spec.yFixed->first;
+    a.y.hi = spec.yFixed->second;
+    std::erase_if(a.y.values, [&](double v) { return v < a.y.lo || v > a.y.hi; });
   }
-  Frame f{xt.lo * unit.seconds, xt.hi * unit.seconds, yt.lo, yt.hi};
+  return a;
+}
+
+}  // namespace
+
+RenderedChart renderSvgChart(const ChartSpec& spec) {
+  RenderedChart r;
+  r.limitPerSeries =
+      pointsPerSeries(spec.series.size(), spec.maxPointsPerSeries, spec.maxPointsPerChart);
+  std::vector<std::vector<Point>> drawn;
+  for (const Series& s : spec.series) {
+    r.pointsIn += s.points.size();
+    drawn.push_back(spec.kind == ChartKind::kSegments
+                        ? s.points
+                        : downsampleMinMax(s.points, r.limitPerSeries));
+    r.pointsDrawn += drawn.back().size();
+  }
+  Extent e = extentOf(spec);
+  Axes a = axesFor(spec, e);
+  Frame f{a.x.lo * a.unit.seconds, a.x.hi * a.unit.seconds, a.y.lo, a.y.hi};
   std::string xLabel = spec.xLabel;
-  if (spec.xIsTime) xLabel += fmt::format(" ({})", unit.name);
+  if (spec.xIsTime) xLabel += fmt::format(" ({})", a.unit.name);
 
   std::string body;
   body += fmt::format("<text class=\"title\" x=\"{}\" y=\"20\">{}</text>", num(kLeft),
                       escapeHtml(spec.title));
-  drawAxes(body, f, xt, yt, unit.seconds, xLabel, spec.yLabel, spec.yTickLabels);
-  if (!any) {
+  drawAxes(body, f, a.x, a.y, a.unit.seconds, xLabel, spec.yLabel, spec.yTickLabels);
+  if (!e.any) {
     body += fmt::format(
         "<text class=\"nodata\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no data</text>",
         num((kLeft + kWidth - kRight) / 2), num((kPlotTop + kPlotBottom) / 2));
