@@ -49,8 +49,9 @@ std::string kvRow(std::string_view key, const std::string& valueHtml) {
 std::string summaryTable(const ReportSummary& s) {
   std::string out = "<table class=\"kv\" id=\"summary-table\">\n";
   const JobGroupStats& o = s.overall;
-  out += kvRow("Jobs", fmt::format("{} (finished {}, unfinished {}, killed {}, rejected {})",
-                                   o.jobs, o.finished, o.unfinished, o.killed, o.rejected));
+  out += kvRow("Jobs",
+               fmt::format("{} (finished {}, unfinished {}, failed {}, killed {}, rejected {})",
+                           o.jobs, o.finished, o.unfinished, o.failed, o.killed, o.rejected));
   std::string makespan = kNone;
   if (s.makespanMs) {
     makespan = fmt::format("<span id=\"makespan\">{}</span> ({})", formatSeconds(static_cast<double>(*s.makespanMs)),
@@ -87,9 +88,10 @@ std::string summaryTable(const ReportSummary& s) {
 }
 
 std::string queueRow(const JobGroupStats& g, const std::string& label, bool total, bool hasQueues) {
-  std::string cells = fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-                                  escapeHtml(label), g.jobs, g.finished, g.unfinished, g.killed,
-                                  g.rejected);
+  std::string cells =
+      fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                  escapeHtml(label), g.jobs, g.finished, g.unfinished, g.failed, g.killed,
+                  g.rejected);
   if (hasQueues) {
     cells += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td>", ms3(g.wait.mean),
                          ms3(g.wait.p95), ms3(g.runtime.mean), ms3(g.runtime.p95));
@@ -101,7 +103,7 @@ std::string queueRow(const JobGroupStats& g, const std::string& label, bool tota
 
 std::string queueTable(const ReportSummary& s) {
   std::string out = "<table id=\"queue-table\">\n<thead><tr><th>queue</th><th>jobs</th>"
-                    "<th>finished</th><th>unfinished</th><th>killed</th><th>rejected</th>";
+                    "<th>finished</th><th>unfinished</th><th>failed</th><th>killed</th><th>rejected</th>";
   if (s.hasQueues) {
     out += "<th>mean wait (s)</th><th>p95 wait (s)</th><th>mean runtime (s)</th>"
            "<th>p95 runtime (s)</th>";

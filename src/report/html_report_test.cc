@@ -108,7 +108,7 @@ TEST(HtmlReport, SummaryNumbersMatchHandComputation) {
   OutputDir d;
   writeFixture(d);
   std::string html = writeAndRead(d);
-  EXPECT_THAT(html, HasSubstr("<td>5 (finished 3, unfinished 2, killed 0, rejected 0)</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>5 (finished 3, unfinished 2, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"makespan\">21.000 s</span> (21.000 s); a lower bound"));
   EXPECT_THAT(html, HasSubstr("<td>Wait: mean / p95</td><td>1.250 s / 2.000 s</td>"));
   EXPECT_THAT(html, HasSubstr("<td>Runtime: mean / p95</td><td>12.000 s / 20.000 s</td>"));
@@ -116,14 +116,14 @@ TEST(HtmlReport, SummaryNumbersMatchHandComputation) {
   EXPECT_THAT(html, HasSubstr("<span id=\"util-vcores\">62.50%</span>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"peak-containers\">5</span> / 2"));
   EXPECT_THAT(html, HasSubstr("5 (simulated time 0.000 s to 4.000 s)"));
-  // Per-queue rows: queue, jobs, finished, unfinished, killed, rejected, wait mean/p95,
+  // Per-queue rows: queue, jobs, finished, unfinished, failed, killed, rejected, wait mean/p95,
   // runtime mean/p95 (seconds).
   EXPECT_THAT(html, HasSubstr("<tr><td>root.a</td><td>2</td><td>2</td><td>0</td><td>0</td><td>0"
-                              "</td><td>1.500</td><td>2.000</td><td>8.000</td><td>10.000</td></tr>"));
+                              "</td><td>0</td><td>1.500</td><td>2.000</td><td>8.000</td><td>10.000</td></tr>"));
   EXPECT_THAT(html, HasSubstr("<tr><td>root.b</td><td>3</td><td>1</td><td>2</td><td>0</td><td>0"
-                              "</td><td>1.000</td><td>2.000</td><td>20.000</td><td>20.000</td></tr>"));
+                              "</td><td>0</td><td>1.000</td><td>2.000</td><td>20.000</td><td>20.000</td></tr>"));
   EXPECT_THAT(html, HasSubstr("<tr class=\"total\"><td>all queues</td><td>5</td><td>3</td><td>2"
-                              "</td><td>0</td><td>0</td><td>1.250</td><td>2.000</td><td>12.000"
+                              "</td><td>0</td><td>0</td><td>0</td><td>1.250</td><td>2.000</td><td>12.000"
                               "</td><td>20.000</td></tr>"));
 }
 
@@ -277,6 +277,24 @@ TEST(HtmlReport, DayLongRunIsDownsampled) {
   EXPECT_FALSE(chartSvg(html, "job-timeline").empty());  // 3 jobs: drawn
 }
 
+TEST(HtmlReport, EveryRMAppStateIsCountedByOutcome) {
+  OutputDir d;
+  std::string jobs = kJobsHeader;
+  const char* states[] = {"NEW",      "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING",
+                          "FINAL_SAVING", "FINISHING", "FINISHED", "FAILED",  "KILLING",
+                          "KILLED",   "REJECTED",   "FINISHED",  "KILLED"};
+  int i = 0;
+  for (const char* st : states) {
+    jobs += fmt::format("j{},root.a,u,t,{},,,,,1,{}\n", i, i * 100, st);
+    ++i;
+  }
+  d.write("realtimetrack.json", kTrack).write("jobs.csv", jobs).write("jobruntime.csv", kRuntime);
+  std::string html = writeAndRead(d);
+  // 7 in-flight states + KILLING are unfinished; FINISHED x2, FAILED, KILLED x2, REJECTED.
+  EXPECT_THAT(html, HasSubstr("<td>14 (finished 2, unfinished 8, failed 1, killed 2, rejected 1)"
+                              "</td>"));
+}
+
 TEST(HtmlReport, ManyJobsGetANoteInsteadOfATimeline) {
   OutputDir d;
   std::string jobs = kJobsHeader;
@@ -309,11 +327,11 @@ TEST(HtmlReport, WithoutJobsCsvTheSummaryUsesJobRuntime) {
   std::string html = writeAndRead(d);
   // Turnarounds 11000, 8000, 20000: mean 13000, p95 rank 3 -> 20000; job_4 never ended.
   EXPECT_THAT(html, HasSubstr("<td>Turnaround: mean / p95</td><td>13.000 s / 20.000 s</td>"));
-  EXPECT_THAT(html, HasSubstr("<td>4 (finished 3, unfinished 1, killed 0, rejected 0)</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>4 (finished 3, unfinished 1, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"makespan\">21.000 s</span>"));
   EXPECT_THAT(html, HasSubstr("no jobs.csv (4 jobs from jobruntime.csv, queues unknown)"));
   EXPECT_THAT(html, HasSubstr("<tr class=\"total\"><td>all jobs</td><td>4</td><td>3</td><td>1</td>"
-                              "<td>0</td><td>0</td><td>13.000</td><td>20.000</td></tr>"));
+                              "<td>0</td><td>0</td><td>0</td><td>13.000</td><td>20.000</td></tr>"));
   EXPECT_FALSE(chartSvg(html, "job-turnaround").empty());
   EXPECT_TRUE(chartSvg(html, "job-wait").empty());
   EXPECT_THAT(chartSvg(html, "job-turnaround"), HasSubstr(">all jobs</text>"));
@@ -326,7 +344,7 @@ TEST(HtmlReport, EmptyRunStillRendersWithNotes) {
       .write("jobruntime.csv",
              "JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time\n");
   std::string html = writeAndRead(d);
-  EXPECT_THAT(html, HasSubstr("<td>0 (finished 0, unfinished 0, killed 0, rejected 0)</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>0 (finished 0, unfinished 0, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<td>Makespan (first submit to last job end)</td><td>\u2014</td>"));
   EXPECT_THAT(html, HasSubstr("realtimetrack.json has no cluster.* series."));
   EXPECT_THAT(html, HasSubstr("No job has the times these charts need."));

@@ -57,6 +57,7 @@ TEST(Jobs, BadStateAndBadNumberAreLocated) {
       "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state\n";
   auto state = parseJobsCsv(std::string(header) + "j,q,u,t,0,1,2,1,1,1,DONE\n", "jobs.csv");
   EXPECT_THAT(state.status().message(), HasSubstr("jobs.csv: line 2: column 'state'"));
+  EXPECT_THAT(state.status().message(), HasSubstr("expected an application state"));
   EXPECT_THAT(state.status().message(), HasSubstr("got 'DONE'"));
   auto num = parseJobsCsv(std::string(header) + "j,q,u,t,0,1,2,1,1,1,FINISHED\n"
                                                 "k,q,u,t,0,1.5,2,1,1,1,FINISHED\n",

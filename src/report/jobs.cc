@@ -8,10 +8,17 @@ namespace spindle::report {
 
 namespace {
 
-constexpr std::array<std::pair<JobState, const char*>, 5> kStateNames = {{
-    {JobState::kFinished, "FINISHED"},
-    {JobState::kRunning, "RUNNING"},
+constexpr std::array<std::pair<JobState, const char*>, 12> kStateNames = {{
+    {JobState::kNew, "NEW"},
+    {JobState::kNewSaving, "NEW_SAVING"},
+    {JobState::kSubmitted, "SUBMITTED"},
     {JobState::kAccepted, "ACCEPTED"},
+    {JobState::kRunning, "RUNNING"},
+    {JobState::kFinalSaving, "FINAL_SAVING"},
+    {JobState::kFinishing, "FINISHING"},
+    {JobState::kFinished, "FINISHED"},
+    {JobState::kFailed, "FAILED"},
+    {JobState::kKilling, "KILLING"},
     {JobState::kKilled, "KILLED"},
     {JobState::kRejected, "REJECTED"},
 }};
@@ -22,8 +29,9 @@ Result<JobState> parseState(const CsvTable& t, const CsvRow& row) {
     if (s == name) return state;
   }
   return invalidArgument(
-      "{}: line {}: column 'state': expected FINISHED, RUNNING, ACCEPTED, KILLED or REJECTED, "
-      "got '{}'",
+      "{}: line {}: column 'state': expected an application state (NEW, NEW_SAVING, SUBMITTED, "
+      "ACCEPTED, RUNNING, FINAL_SAVING, FINISHING, FINISHED, FAILED, KILLING, KILLED or "
+      "REJECTED), got '{}'",
       t.fileName, row.line, s);
 }
 
@@ -41,6 +49,16 @@ const char* jobStateName(JobState s) {
     if (state == s) return name;
   }
   return "?";
+}
+
+JobOutcome outcomeOf(JobState s) {
+  switch (s) {
+    case JobState::kFinished: return JobOutcome::kFinished;
+    case JobState::kFailed: return JobOutcome::kFailed;
+    case JobState::kKilled: return JobOutcome::kKilled;
+    case JobState::kRejected: return JobOutcome::kRejected;
+    default: return JobOutcome::kUnfinished;
+  }
 }
 
 std::optional<int64_t> JobRecord::turnaroundMs() const {

@@ -11,7 +11,8 @@
 //    runtime come from it, exactly as the simulator wrote them.
 // 3. Without jobs.csv, each jobruntime.csv row is a job with queue "" (unknown), submit =
 //    simulate_start_time, end = simulate_end_time, no start and no wait, runtime absent and
-//    turnaround = end - submit; state FINISHED when simulate_end_time is set, else RUNNING.
+//    turnaround = end - submit; state FINISHED when simulate_end_time is set (the job ended:
+//    jobruntime.csv does not say how), else RUNNING.
 #pragma once
 
 #include <cstdint>
@@ -24,9 +25,18 @@
 
 namespace spindle::report {
 
-// jobs.csv `state`: YARN's final application states the simulator reports.
-enum class JobState { kFinished, kRunning, kAccepted, kKilled, kRejected };
-const char* jobStateName(JobState s);  // "FINISHED", ...
+// jobs.csv `state`: the application's state when the run stopped, named as YARN's RMAppState
+// (RMAppImpl) names them, plus Spindle's REJECTED for a submission the RM refused.
+enum class JobState {
+  kNew, kNewSaving, kSubmitted, kAccepted, kRunning, kFinalSaving, kFinishing,
+  kFinished, kFailed, kKilling, kKilled, kRejected,
+};
+const char* jobStateName(JobState s);  // "FINISHED", "NEW_SAVING", ...
+
+// How the summary counts a state: FINISHED, FAILED, KILLED and REJECTED are outcomes; every
+// other state means the job was still in flight when the run stopped.
+enum class JobOutcome { kFinished, kFailed, kKilled, kRejected, kUnfinished };
+JobOutcome outcomeOf(JobState s);
 
 struct JobRecord {
   std::string id;

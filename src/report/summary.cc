@@ -12,12 +12,12 @@ struct Collector {
 
   void add(const JobRecord& j) {
     ++stats.jobs;
-    switch (j.state) {
-      case JobState::kFinished: ++stats.finished; break;
-      case JobState::kRunning:
-      case JobState::kAccepted: ++stats.unfinished; break;
-      case JobState::kKilled: ++stats.killed; break;
-      case JobState::kRejected: ++stats.rejected; break;
+    switch (outcomeOf(j.state)) {
+      case JobOutcome::kFinished: ++stats.finished; break;
+      case JobOutcome::kFailed: ++stats.failed; break;
+      case JobOutcome::kKilled: ++stats.killed; break;
+      case JobOutcome::kRejected: ++stats.rejected; break;
+      case JobOutcome::kUnfinished: ++stats.unfinished; break;
     }
     if (j.waitMs) waits.push_back(*j.waitMs);
     if (j.runtimeMs) runtimes.push_back(*j.runtimeMs);

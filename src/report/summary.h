@@ -7,8 +7,9 @@
 //
 // Definitions (docs/report.md repeats them for users):
 // - makespan = max(end) over jobs with an end - min(submit) over jobs with a submit time.
-//   `makespanIsLowerBound` is set when some job had not ended (RUNNING/ACCEPTED) at the end.
-// - finished = state FINISHED; unfinished = RUNNING or ACCEPTED; killed and rejected apart.
+//   `makespanIsLowerBound` is set when some job was unfinished when the run stopped.
+// - finished, failed, killed, rejected: states FINISHED, FAILED, KILLED, REJECTED; unfinished:
+//   any other state (NEW ... RUNNING, FINAL_SAVING, FINISHING, KILLING: still in flight).
 // - wait: jobs with a wait_ms; runtime: jobs with a runtime_ms; turnaround: end - submit for
 //   jobs with both. Without jobs.csv only turnaround exists (see jobs.h).
 // - utilisation of a sample = allocated / (allocated + available), for memory and vcores
@@ -33,7 +34,8 @@ struct JobGroupStats {
   std::string queue;  // "" for the overall row or unknown queue
   int64_t jobs = 0;
   int64_t finished = 0;
-  int64_t unfinished = 0;  // RUNNING or ACCEPTED
+  int64_t unfinished = 0;  // still in flight when the run stopped (see outcomeOf)
+  int64_t failed = 0;
   int64_t killed = 0;
   int64_t rejected = 0;
   Distribution wait;
