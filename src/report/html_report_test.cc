@@ -57,8 +57,8 @@ class OutputDir {
 // (0 + 0, skipped): mean (0 + .5 + 1 + .75) / 4 = 56.25%. Vcores: 0/4, 2/4, 4/4, 4/4, t=4
 // absent: mean (0 + .5 + 1 + 1) / 4 = 62.50%. Peak running containers 5.
 const char* kTrack = R"([
-{"time":0,"running.applications":0,"running.containers":0,"cluster.allocated.memory":0,"cluster.available.memory":8,"cluster.allocated.vcores":0,"cluster.available.vcores":4,"queue.root.a.allocated.memory":0,"queue.root.b.allocated.memory":0,"queue.root.a.allocated.vcores":0,"queue.root.b.allocated.vcores":0,"cluster.pending.memory":2,"queue.root.a.pending.memory":2,"cluster.pending.vcores":1,"queue.root.a.pending.vcores":1,"pending.applications":2,"completed.applications":0,"scheduler.allocate.timecost":0.5,"scheduler.handle.timecost":0.25},
-{"time":1,"running.applications":1,"running.containers":3,"cluster.allocated.memory":4,"cluster.available.memory":4,"cluster.allocated.vcores":2,"cluster.available.vcores":2,"queue.root.a.allocated.memory":3,"queue.root.b.allocated.memory":1,"queue.root.a.allocated.vcores":1,"queue.root.b.allocated.vcores":1,"cluster.pending.memory":1,"queue.root.a.pending.memory":1,"cluster.pending.vcores":1,"queue.root.a.pending.vcores":1,"pending.applications":1,"completed.applications":0,"scheduler.allocate.timecost":0.75,"scheduler.handle.timecost":0.5},
+{"time":0,"scheduler.commit.success.throughput":0,"running.applications":0,"running.containers":0,"cluster.allocated.memory":0,"cluster.available.memory":8,"cluster.allocated.vcores":0,"cluster.available.vcores":4,"queue.root.a.allocated.memory":0,"queue.root.b.allocated.memory":0,"queue.root.a.allocated.vcores":0,"queue.root.b.allocated.vcores":0,"cluster.pending.memory":2,"queue.root.a.pending.memory":2,"cluster.pending.vcores":1,"queue.root.a.pending.vcores":1,"pending.applications":2,"completed.applications":0,"scheduler.allocate.timecost":0.5,"scheduler.handle.timecost":0.25},
+{"time":1,"scheduler.commit.success.throughput":3,"running.applications":1,"running.containers":3,"cluster.allocated.memory":4,"cluster.available.memory":4,"cluster.allocated.vcores":2,"cluster.available.vcores":2,"queue.root.a.allocated.memory":3,"queue.root.b.allocated.memory":1,"queue.root.a.allocated.vcores":1,"queue.root.b.allocated.vcores":1,"cluster.pending.memory":1,"queue.root.a.pending.memory":1,"cluster.pending.vcores":1,"queue.root.a.pending.vcores":1,"pending.applications":1,"completed.applications":0,"scheduler.allocate.timecost":0.75,"scheduler.handle.timecost":0.5},
 {"time":2,"running.applications":2,"running.containers":5,"cluster.allocated.memory":8,"cluster.available.memory":0,"cluster.allocated.vcores":4,"cluster.available.vcores":0,"queue.root.a.allocated.memory":5,"queue.root.b.allocated.memory":3,"queue.root.a.allocated.vcores":2,"queue.root.b.allocated.vcores":2,"cluster.pending.memory":0,"queue.root.a.pending.memory":0,"cluster.pending.vcores":0,"queue.root.a.pending.vcores":0,"pending.applications":0,"completed.applications":0,"scheduler.allocate.timecost":1.0,"scheduler.handle.timecost":0.5},
 {"time":3,"running.applications":2,"running.containers":4,"cluster.allocated.memory":6,"cluster.available.memory":2,"cluster.allocated.vcores":4,"cluster.available.vcores":0,"queue.root.a.allocated.memory":3,"queue.root.b.allocated.memory":3,"queue.root.a.allocated.vcores":2,"queue.root.b.allocated.vcores":2,"pending.applications":0,"completed.applications":1,"scheduler.allocate.timecost":0.5,"scheduler.handle.timecost":0.25},
 {"time":4,"running.applications":0,"running.containers":0,"cluster.allocated.memory":0,"cluster.available.memory":0,"jvm.free.memory":1.5}
@@ -148,6 +148,7 @@ TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
       {"job-wait", {"root.a", "root.b"}},
       {"job-runtime", {"root.a", "root.b"}},
       {"scheduler-timecost", {"allocate", "handle"}},
+      {"scheduler-throughput", {"commit success"}},
   };
   for (const Expect& e : charts) {
     std::string svg = chartSvg(html, e.id);
@@ -206,6 +207,7 @@ TEST(HtmlReport, NoTimingsRunGetsANoteInsteadOfAChart) {
       .write("jobruntime.csv", kRuntime);
   std::string html = writeAndRead(d);
   EXPECT_TRUE(chartSvg(html, "scheduler-timecost").empty());
+  EXPECT_TRUE(chartSvg(html, "scheduler-throughput").empty());
   EXPECT_THAT(html, HasSubstr("the run used --no-timings"));
   EXPECT_THAT(html, HasSubstr("<span id=\"util-memory\">\u2014</span>"));
 }

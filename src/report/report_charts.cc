@@ -16,6 +16,11 @@ struct NamedKey {
   const char* key;   // realtimetrack.json key
 };
 
+const std::vector<NamedKey> kThroughputKeys = {
+    {"commit success", "scheduler.commit.success.throughput"},
+    {"commit failure", "scheduler.commit.failure.throughput"},
+};
+
 const std::vector<NamedKey> kTimecostKeys = {
     {"allocate", "scheduler.allocate.timecost"},
     {"handle", "scheduler.handle.timecost"},
@@ -265,12 +270,17 @@ ChartSection jobsSection(const JobSet& jobs, const MetricsTrack& t, const Report
 }
 
 ChartSection schedulerSection(const MetricsTrack& t, const ReportOptions& o) {
-  ChartSection s{"scheduler", "Scheduler operation time", {}, {}};
+  ChartSection s{"scheduler", "Scheduler operations", {}, {}};
   ChartSpec c = chart("scheduler-timecost", "Scheduler operation time per sample", "ms",
                       ChartKind::kLine, o);
   addGlobals(c, t, kTimecostKeys);
+  bool timings = !c.series.empty();
   keep(s, std::move(c));
-  if (s.charts.empty()) {
+  ChartSpec tp = chart("scheduler-throughput", "Scheduler commits per second", "commits/s",
+                       ChartKind::kLine, o);
+  addGlobals(tp, t, kThroughputKeys);
+  keep(s, std::move(tp));
+  if (!timings) {
     s.notes.push_back(
         "No scheduler.*.timecost series: the run used --no-timings (wall-clock timings off, "
         "which keeps the outputs deterministic).");
@@ -302,6 +312,7 @@ const std::set<std::string>& chartedGlobalKeys() {
         "completed.applications",
     };
     for (const NamedKey& n : kTimecostKeys) k.insert(n.key);
+    for (const NamedKey& n : kThroughputKeys) k.insert(n.key);
     return k;
   }();
   return keys;
