@@ -25,14 +25,27 @@ Result<std::string> renderHtmlReport(const std::string& outputDir,
 }
 
 Status writeHtmlReport(const std::string& outputDir, const report::ReportOptions& options) {
+  namespace fs = std::filesystem;
   Result<std::string> html = renderHtmlReport(outputDir, options);
   if (!html) return html.status();
-  std::filesystem::path path = std::filesystem::path(outputDir) / "report.html";
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return invalidArgument("{}: cannot open for writing", path.string());
-  out.write(html->data(), static_cast<std::streamsize>(html->size()));
-  out.close();
-  if (!out) return invalidArgument("{}: write failed", path.string());
+  // Written beside and renamed over, so a reader never sees half a page and a failed write
+  // leaves any earlier report.html intact.
+  fs::path path = fs::path(outputDir) / "report.html";
+  fs::path tmp = fs::path(outputDir) / "report.html.tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return invalidArgument("{}: cannot open for writing", tmp.string());
+    out.write(html->data(), static_cast<std::streamsize>(html->size()));
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      return invalidArgument("{}: write failed", tmp.string());
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) return invalidArgument("{}: cannot rename to report.html: {}", tmp.string(), ec.message());
   return Status::ok();
 }
 

@@ -319,6 +319,7 @@ TEST(HtmlReport, SameInputsGiveByteIdenticalReports) {
   std::string first = writeAndRead(a);
   std::string again = writeAndRead(a);
   EXPECT_EQ(first, again);
+  EXPECT_FALSE(a.exists("report.html.tmp"));  // written beside, then renamed over
   EXPECT_EQ(first, writeAndRead(b));  // the folder path does not leak into the page
 }
 
