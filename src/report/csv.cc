@@ -25,8 +25,9 @@ Result<std::optional<int64_t>> CsvTable::optionalInt(const CsvRow& row,
   int64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || end != s.data() + s.size()) {
-    return invalidArgument("{}: line {}: column '{}': expected an integer or an empty field, got '{}'",
-                           fileName, row.line, name, s);
+    return invalidArgument(
+        "{}: line {}: column '{}': expected an integer or an empty field, got '{}'", fileName,
+        row.line, name, s);
   }
   return std::optional<int64_t>(v);
 }

@@ -1,9 +1,9 @@
 #include "report/html_page.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "report/format.h"
 #include "report/stats.h"
@@ -18,7 +18,8 @@ namespace {
 
 constexpr const char* kNone = "\u2014";  // em dash for "no value"
 
-constexpr const char* kStyle = R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;max-width:760px;margin:24px auto;padding:0 12px;line-height:1.4}
+constexpr const char* kStyle =
+    R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;max-width:760px;margin:24px auto;padding:0 12px;line-height:1.4}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ccc;padding-bottom:2px}
 p.meta,p.note,figcaption{color:#555;font-size:13px}
 table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}
@@ -42,6 +43,12 @@ std::string ms3(std::optional<int64_t> ms) {
   return ms ? fixed(static_cast<double>(*ms) / 1000.0, 3) : std::string(kNone);
 }
 
+// "12.345 s", or the no-value dash alone.
+template <typename T>
+std::string secondsOrNone(std::optional<T> ms) {
+  return ms ? formatSeconds(static_cast<double>(*ms)) : std::string(kNone);
+}
+
 std::string kvRow(std::string_view key, const std::string& valueHtml) {
   return fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", key, valueHtml);
 }
@@ -54,44 +61,44 @@ std::string summaryTable(const ReportSummary& s) {
                            o.jobs, o.finished, o.unfinished, o.failed, o.killed, o.rejected));
   std::string makespan = kNone;
   if (s.makespanMs) {
-    makespan = fmt::format("<span id=\"makespan\">{}</span> ({})", formatSeconds(static_cast<double>(*s.makespanMs)),
+    makespan = fmt::format("<span id=\"makespan\">{}</span> ({})", secondsOrNone(s.makespanMs),
                            formatDuration(*s.makespanMs));
     if (s.makespanIsLowerBound) makespan += "; a lower bound: some jobs had not finished";
   }
   out += kvRow("Makespan (first submit to last job end)", makespan);
   out += kvRow("First submit / last job end",
-               fmt::format("{} / {}", s.firstSubmitMs ? formatSeconds(static_cast<double>(*s.firstSubmitMs)) : kNone,
-                           s.lastEndMs ? formatSeconds(static_cast<double>(*s.lastEndMs)) : kNone));
+               fmt::format("{} / {}", secondsOrNone(s.firstSubmitMs), secondsOrNone(s.lastEndMs)));
+  auto meanP95 = [](const Distribution& d) {
+    return fmt::format("{} / {}", secondsOrNone(d.mean), secondsOrNone(d.p95));
+  };
   if (s.hasQueues) {
-    out += kvRow("Wait: mean / p95",
-                 fmt::format("{} s / {} s", ms3(o.wait.mean), ms3(o.wait.p95)));
-    out += kvRow("Runtime: mean / p95",
-                 fmt::format("{} s / {} s", ms3(o.runtime.mean), ms3(o.runtime.p95)));
+    out += kvRow("Wait: mean / p95", meanP95(o.wait));
+    out += kvRow("Runtime: mean / p95", meanP95(o.runtime));
   } else {
-    out += kvRow("Turnaround: mean / p95",
-                 fmt::format("{} s / {} s", ms3(o.turnaround.mean), ms3(o.turnaround.p95)));
+    out += kvRow("Turnaround: mean / p95", meanP95(o.turnaround));
   }
   auto pct = [](std::optional<double> r) { return r ? formatPercent(*r) : std::string(kNone); };
-  out += kvRow("Mean cluster utilisation: memory / vcores",
-               fmt::format("<span id=\"util-memory\">{}</span> / <span id=\"util-vcores\">{}</span>",
-                           pct(s.meanMemoryUtilisation), pct(s.meanVcoresUtilisation)));
+  out +=
+      kvRow("Mean cluster utilisation: memory / vcores",
+            fmt::format("<span id=\"util-memory\">{}</span> / <span id=\"util-vcores\">{}</span>",
+                        pct(s.meanMemoryUtilisation), pct(s.meanVcoresUtilisation)));
   auto count = [](std::optional<double> v) { return v ? fixed(*v, 0) : std::string(kNone); };
   out += kvRow("Peak running containers / applications",
                fmt::format("<span id=\"peak-containers\">{}</span> / {}",
                            count(s.peakRunningContainers), count(s.peakRunningApplications)));
-  out += kvRow("Samples in realtimetrack.json",
-               s.samples == 0 ? std::string("0")
-                              : fmt::format("{} (simulated time {} s to {} s)", s.samples,
-                                            fixed(s.firstSampleTime, 3), fixed(s.lastSampleTime, 3)));
+  out +=
+      kvRow("Samples in realtimetrack.json",
+            s.samples == 0 ? std::string("0")
+                           : fmt::format("{} (simulated time {} s to {} s)", s.samples,
+                                         fixed(s.firstSampleTime, 3), fixed(s.lastSampleTime, 3)));
   out += "</table>\n";
   return out;
 }
 
 std::string queueRow(const JobGroupStats& g, const std::string& label, bool total, bool hasQueues) {
-  std::string cells =
-      fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-                  escapeHtml(label), g.jobs, g.finished, g.unfinished, g.failed, g.killed,
-                  g.rejected);
+  std::string cells = fmt::format(
+      "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+      escapeHtml(label), g.jobs, g.finished, g.unfinished, g.failed, g.killed, g.rejected);
   if (hasQueues) {
     cells += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td>", ms3(g.wait.mean),
                          ms3(g.wait.p95), ms3(g.runtime.mean), ms3(g.runtime.p95));
@@ -102,11 +109,13 @@ std::string queueRow(const JobGroupStats& g, const std::string& label, bool tota
 }
 
 std::string queueTable(const ReportSummary& s) {
-  std::string out = "<table id=\"queue-table\">\n<thead><tr><th>queue</th><th>jobs</th>"
-                    "<th>finished</th><th>unfinished</th><th>failed</th><th>killed</th><th>rejected</th>";
+  std::string out =
+      "<table id=\"queue-table\">\n<thead><tr><th>queue</th><th>jobs</th>"
+      "<th>finished</th><th>unfinished</th><th>failed</th><th>killed</th><th>rejected</th>";
   if (s.hasQueues) {
-    out += "<th>mean wait (s)</th><th>p95 wait (s)</th><th>mean runtime (s)</th>"
-           "<th>p95 runtime (s)</th>";
+    out +=
+        "<th>mean wait (s)</th><th>p95 wait (s)</th><th>mean runtime (s)</th>"
+        "<th>p95 runtime (s)</th>";
   } else {
     out += "<th>mean turnaround (s)</th><th>p95 turnaround (s)</th>";
   }
@@ -133,8 +142,8 @@ std::string chartFigure(const ChartSpec& spec) {
 }
 
 std::string sectionHtml(const ChartSection& s) {
-  std::string out = fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", escapeHtml(s.id),
-                                escapeHtml(s.title));
+  std::string out =
+      fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", escapeHtml(s.id), escapeHtml(s.title));
   for (const std::string& note : s.notes) {
     out += fmt::format("<p class=\"note\">{}</p>\n", escapeHtml(note));
   }
@@ -155,9 +164,9 @@ std::string otherSeriesSection(const MetricsTrack& t) {
       hi = std::max(hi, p.y);
       ys.push_back(p.y);
     }
-    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        escapeHtml(key), pts.size(), fixed(lo, 3), fixed(*mean(ys), 3),
-                        fixed(hi, 3));
+    rows +=
+        fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                    escapeHtml(key), pts.size(), fixed(lo, 3), fixed(*mean(ys), 3), fixed(hi, 3));
   }
   if (rows.empty()) return "";
   return "<section id=\"other-series\">\n<h2>Other series</h2>\n"

@@ -45,7 +45,8 @@ Status writeHtmlReport(const std::string& outputDir, const report::ReportOptions
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
-  if (ec) return invalidArgument("{}: cannot rename to report.html: {}", tmp.string(), ec.message());
+  if (ec)
+    return invalidArgument("{}: cannot rename to report.html: {}", tmp.string(), ec.message());
   return Status::ok();
 }
 

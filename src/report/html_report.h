@@ -2,7 +2,8 @@
 //
 //   Status s = writeHtmlReport("/tmp/run1");   // reads the folder, writes /tmp/run1/report.html
 //   if (!s) std::cerr << s.toString() << "\n"; // e.g. "InvalidArgument: /tmp/run1/jobs.csv:
-//                                              //  line 4: column 'wait_ms': expected an integer..."
+//                                              //  line 4: column 'wait_ms': expected an
+//                                              integer..."
 //
 // Inputs (formats in docs/report.md): realtimetrack.json and jobruntime.csv are required;
 // jobs.csv is optional (without it the report has no queues, wait or runtime, and uses

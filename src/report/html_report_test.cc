@@ -2,16 +2,15 @@
 // reads in report.html (numbers worked out by hand below), and the errors on bad input.
 #include "report/html_report.h"
 
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 namespace spindle {
 namespace {
@@ -26,9 +25,8 @@ class OutputDir {
   OutputDir() {
     static std::atomic<int> counter{0};
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            fmt::format("spindle-report-{}-{}-{}", ::getpid(), info ? info->name() : "x",
-                        counter++);
+    path_ = fs::temp_directory_path() / fmt::format("spindle-report-{}-{}-{}", ::getpid(),
+                                                    info ? info->name() : "x", counter++);
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -108,7 +106,8 @@ TEST(HtmlReport, SummaryNumbersMatchHandComputation) {
   OutputDir d;
   writeFixture(d);
   std::string html = writeAndRead(d);
-  EXPECT_THAT(html, HasSubstr("<td>5 (finished 3, unfinished 2, failed 0, killed 0, rejected 0)</td>"));
+  EXPECT_THAT(html,
+              HasSubstr("<td>5 (finished 3, unfinished 2, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"makespan\">21.000 s</span> (21.000 s); a lower bound"));
   EXPECT_THAT(html, HasSubstr("<td>Wait: mean / p95</td><td>1.250 s / 2.000 s</td>"));
   EXPECT_THAT(html, HasSubstr("<td>Runtime: mean / p95</td><td>12.000 s / 20.000 s</td>"));
@@ -118,13 +117,18 @@ TEST(HtmlReport, SummaryNumbersMatchHandComputation) {
   EXPECT_THAT(html, HasSubstr("5 (simulated time 0.000 s to 4.000 s)"));
   // Per-queue rows: queue, jobs, finished, unfinished, failed, killed, rejected, wait mean/p95,
   // runtime mean/p95 (seconds).
-  EXPECT_THAT(html, HasSubstr("<tr><td>root.a</td><td>2</td><td>2</td><td>0</td><td>0</td><td>0"
-                              "</td><td>0</td><td>1.500</td><td>2.000</td><td>8.000</td><td>10.000</td></tr>"));
-  EXPECT_THAT(html, HasSubstr("<tr><td>root.b</td><td>3</td><td>1</td><td>2</td><td>0</td><td>0"
-                              "</td><td>0</td><td>1.000</td><td>2.000</td><td>20.000</td><td>20.000</td></tr>"));
-  EXPECT_THAT(html, HasSubstr("<tr class=\"total\"><td>all queues</td><td>5</td><td>3</td><td>2"
-                              "</td><td>0</td><td>0</td><td>0</td><td>1.250</td><td>2.000</td><td>12.000"
-                              "</td><td>20.000</td></tr>"));
+  EXPECT_THAT(
+      html,
+      HasSubstr("<tr><td>root.a</td><td>2</td><td>2</td><td>0</td><td>0</td><td>0"
+                "</td><td>0</td><td>1.500</td><td>2.000</td><td>8.000</td><td>10.000</td></tr>"));
+  EXPECT_THAT(
+      html,
+      HasSubstr("<tr><td>root.b</td><td>3</td><td>1</td><td>2</td><td>0</td><td>0"
+                "</td><td>0</td><td>1.000</td><td>2.000</td><td>20.000</td><td>20.000</td></tr>"));
+  EXPECT_THAT(html,
+              HasSubstr("<tr class=\"total\"><td>all queues</td><td>5</td><td>3</td><td>2"
+                        "</td><td>0</td><td>0</td><td>0</td><td>1.250</td><td>2.000</td><td>12.000"
+                        "</td><td>20.000</td></tr>"));
 }
 
 TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
@@ -282,9 +286,9 @@ TEST(HtmlReport, DayLongRunIsDownsampled) {
 TEST(HtmlReport, EveryRMAppStateIsCountedByOutcome) {
   OutputDir d;
   std::string jobs = kJobsHeader;
-  const char* states[] = {"NEW",      "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING",
-                          "FINAL_SAVING", "FINISHING", "FINISHED", "FAILED",  "KILLING",
-                          "KILLED",   "REJECTED",   "FINISHED",  "KILLED"};
+  const char* states[] = {"NEW",          "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING",
+                          "FINAL_SAVING", "FINISHING",  "FINISHED",  "FAILED",   "KILLING",
+                          "KILLED",       "REJECTED",   "FINISHED",  "KILLED"};
   int i = 0;
   for (const char* st : states) {
     jobs += fmt::format("j{},root.a,u,t,{},,,,,1,{}\n", i, i * 100, st);
@@ -320,7 +324,7 @@ TEST(HtmlReport, SameInputsGiveByteIdenticalReports) {
   std::string again = writeAndRead(a);
   EXPECT_EQ(first, again);
   EXPECT_FALSE(a.exists("report.html.tmp"));  // written beside, then renamed over
-  EXPECT_EQ(first, writeAndRead(b));  // the folder path does not leak into the page
+  EXPECT_EQ(first, writeAndRead(b));          // the folder path does not leak into the page
 }
 
 TEST(HtmlReport, WithoutJobsCsvTheSummaryUsesJobRuntime) {
@@ -330,7 +334,8 @@ TEST(HtmlReport, WithoutJobsCsvTheSummaryUsesJobRuntime) {
   std::string html = writeAndRead(d);
   // Turnarounds 11000, 8000, 20000: mean 13000, p95 rank 3 -> 20000; job_4 never ended.
   EXPECT_THAT(html, HasSubstr("<td>Turnaround: mean / p95</td><td>13.000 s / 20.000 s</td>"));
-  EXPECT_THAT(html, HasSubstr("<td>4 (finished 3, unfinished 1, failed 0, killed 0, rejected 0)</td>"));
+  EXPECT_THAT(html,
+              HasSubstr("<td>4 (finished 3, unfinished 1, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"makespan\">21.000 s</span>"));
   EXPECT_THAT(html, HasSubstr("no jobs.csv (4 jobs from jobruntime.csv, queues unknown)"));
   EXPECT_THAT(html, HasSubstr("<tr class=\"total\"><td>all jobs</td><td>4</td><td>3</td><td>1</td>"
@@ -347,7 +352,8 @@ TEST(HtmlReport, EmptyRunStillRendersWithNotes) {
       .write("jobruntime.csv",
              "JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time\n");
   std::string html = writeAndRead(d);
-  EXPECT_THAT(html, HasSubstr("<td>0 (finished 0, unfinished 0, failed 0, killed 0, rejected 0)</td>"));
+  EXPECT_THAT(html,
+              HasSubstr("<td>0 (finished 0, unfinished 0, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<td>Makespan (first submit to last job end)</td><td>\u2014</td>"));
   EXPECT_THAT(html, HasSubstr("realtimetrack.json has no cluster.* series."));
   EXPECT_THAT(html, HasSubstr("No job has the times these charts need."));
@@ -375,7 +381,8 @@ TEST(HtmlReport, MissingOrMalformedInputsAreNamedAndNothingIsWritten) {
   {
     OutputDir d;
     writeFixture(d);
-    d.write("jobs.csv", std::string(kJobsHeader) + kJobsRows + "job_6,root.a,u,t,0,1,2,x,1,1,FINISHED\n");
+    d.write("jobs.csv",
+            std::string(kJobsHeader) + kJobsRows + "job_6,root.a,u,t,0,1,2,x,1,1,FINISHED\n");
     Status s = writeHtmlReport(d.str());
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
     EXPECT_THAT(s.message(), HasSubstr("jobs.csv: line 7: column 'wait_ms'"));
@@ -393,7 +400,8 @@ TEST(HtmlReport, MissingOrMalformedInputsAreNamedAndNothingIsWritten) {
     writeFixture(d);
     d.write("jobruntime.csv", "JobID,real_start_time,simulate_start_time\n");
     Status s = writeHtmlReport(d.str());
-    EXPECT_THAT(s.message(), HasSubstr("jobruntime.csv: line 1: header lacks column 'real_end_time'"));
+    EXPECT_THAT(s.message(),
+                HasSubstr("jobruntime.csv: line 1: header lacks column 'real_end_time'"));
   }
   Status nodir = writeHtmlReport("/nonexistent/spindle-report-dir");
   EXPECT_EQ(nodir.code(), StatusCode::kNotFound);

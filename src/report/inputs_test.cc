@@ -59,8 +59,9 @@ TEST(Jobs, BadStateAndBadNumberAreLocated) {
   EXPECT_THAT(state.status().message(), HasSubstr("jobs.csv: line 2: column 'state'"));
   EXPECT_THAT(state.status().message(), HasSubstr("expected an application state"));
   EXPECT_THAT(state.status().message(), HasSubstr("got 'DONE'"));
-  auto num = parseJobsCsv(std::string(header) + "j,q,u,t,0,1,2,1,1,1,FINISHED\n"
-                                                "k,q,u,t,0,1.5,2,1,1,1,FINISHED\n",
+  auto num = parseJobsCsv(std::string(header) +
+                              "j,q,u,t,0,1,2,1,1,1,FINISHED\n"
+                              "k,q,u,t,0,1.5,2,1,1,1,FINISHED\n",
                           "jobs.csv");
   EXPECT_THAT(num.status().message(), HasSubstr("jobs.csv: line 3: column 'start_ms'"));
   auto id = parseJobsCsv(std::string(header) + ",q,u,t,0,1,2,1,1,1,FINISHED\n", "jobs.csv");
@@ -81,8 +82,7 @@ TEST(Jobs, JobRuntimeRowsWithoutEndAreRunning) {
       "JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time\n"
       "job_1,0,x,100,6100\n",
       "jobruntime.csv");
-  EXPECT_THAT(bad.status().message(),
-              HasSubstr("jobruntime.csv: line 2: column 'real_end_time'"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("jobruntime.csv: line 2: column 'real_end_time'"));
 }
 
 TEST(Track, QueueNamesWithDotsSplitByKnownSuffix) {

@@ -53,11 +53,16 @@ const char* jobStateName(JobState s) {
 
 JobOutcome outcomeOf(JobState s) {
   switch (s) {
-    case JobState::kFinished: return JobOutcome::kFinished;
-    case JobState::kFailed: return JobOutcome::kFailed;
-    case JobState::kKilled: return JobOutcome::kKilled;
-    case JobState::kRejected: return JobOutcome::kRejected;
-    default: return JobOutcome::kUnfinished;
+    case JobState::kFinished:
+      return JobOutcome::kFinished;
+    case JobState::kFailed:
+      return JobOutcome::kFailed;
+    case JobState::kKilled:
+      return JobOutcome::kKilled;
+    case JobState::kRejected:
+      return JobOutcome::kRejected;
+    default:
+      return JobOutcome::kUnfinished;
   }
 }
 
@@ -67,10 +72,9 @@ std::optional<int64_t> JobRecord::turnaroundMs() const {
 }
 
 Result<std::vector<JobRecord>> parseJobRuntimeCsv(std::string_view text, std::string fileName) {
-  SPINDLE_ASSIGN_OR_RETURN(
-      CsvTable t, parseCsv(text, std::move(fileName),
-                           {"JobID", "real_start_time", "real_end_time", "simulate_start_time",
-                            "simulate_end_time"}));
+  SPINDLE_ASSIGN_OR_RETURN(CsvTable t, parseCsv(text, std::move(fileName),
+                                                {"JobID", "real_start_time", "real_end_time",
+                                                 "simulate_start_time", "simulate_end_time"}));
   std::vector<JobRecord> out;
   for (const CsvRow& row : t.rows) {
     SPINDLE_RETURN_IF_ERROR(requireNonEmpty(t, row, "JobID"));

@@ -28,8 +28,18 @@ namespace spindle::report {
 // jobs.csv `state`: the application's state when the run stopped, named as YARN's RMAppState
 // (RMAppImpl) names them, plus Spindle's REJECTED for a submission the RM refused.
 enum class JobState {
-  kNew, kNewSaving, kSubmitted, kAccepted, kRunning, kFinalSaving, kFinishing,
-  kFinished, kFailed, kKilling, kKilled, kRejected,
+  kNew,
+  kNewSaving,
+  kSubmitted,
+  kAccepted,
+  kRunning,
+  kFinalSaving,
+  kFinishing,
+  kFinished,
+  kFailed,
+  kKilling,
+  kKilled,
+  kRejected,
 };
 const char* jobStateName(JobState s);  // "FINISHED", "NEW_SAVING", ...
 
@@ -55,7 +65,7 @@ struct JobRecord {
 };
 
 struct JobSet {
-  bool hasQueues = false;  // true when read from jobs.csv
+  bool hasQueues = false;       // true when read from jobs.csv
   std::vector<JobRecord> jobs;  // file order
 };
 

@@ -1,9 +1,9 @@
 #include "report/report_charts.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "report/summary.h"
 
@@ -67,19 +67,21 @@ std::string queueLabel(const std::string& queue) {
 
 ChartSection clusterSection(const MetricsTrack& t, const ReportOptions& o) {
   ChartSection s{"cluster", "Cluster resources", {}, {}};
-  ChartSpec mem = chart("cluster-memory", "Cluster memory: allocated vs available", "GB",
-                        ChartKind::kArea, o);
-  addGlobals(mem, t, {{"allocated", "cluster.allocated.memory"},
-                      {"available", "cluster.available.memory"}});
+  ChartSpec mem =
+      chart("cluster-memory", "Cluster memory: allocated vs available", "GB", ChartKind::kArea, o);
+  addGlobals(
+      mem, t,
+      {{"allocated", "cluster.allocated.memory"}, {"available", "cluster.available.memory"}});
   keep(s, std::move(mem));
   ChartSpec vc = chart("cluster-vcores", "Cluster vcores: allocated vs available", "vcores",
                        ChartKind::kArea, o);
-  addGlobals(vc, t, {{"allocated", "cluster.allocated.vcores"},
-                     {"available", "cluster.available.vcores"}});
+  addGlobals(
+      vc, t,
+      {{"allocated", "cluster.allocated.vcores"}, {"available", "cluster.available.vcores"}});
   keep(s, std::move(vc));
-  ChartSpec util = chart("cluster-utilisation",
-                         "Cluster utilisation: allocated / (allocated + available)", "%",
-                         ChartKind::kLine, o);
+  ChartSpec util =
+      chart("cluster-utilisation", "Cluster utilisation: allocated / (allocated + available)", "%",
+            ChartKind::kLine, o);
   util.yInclude = 100;
   for (const char* res : {"memory", "vcores"}) {
     const std::vector<Point>* a = t.global(fmt::format("cluster.allocated.{}", res));
@@ -96,15 +98,16 @@ ChartSection clusterSection(const MetricsTrack& t, const ReportOptions& o) {
 
 ChartSection queueSection(const MetricsTrack& t, const ReportOptions& o) {
   ChartSection s{"queues", "Queue allocation", {}, {}};
-  ChartSpec mem = chart("queue-allocated-memory", "Allocated memory per leaf queue", "GB",
-                        ChartKind::kLine, o);
+  ChartSpec mem =
+      chart("queue-allocated-memory", "Allocated memory per leaf queue", "GB", ChartKind::kLine, o);
   addQueues(mem, t, "allocated.memory");
   keep(s, std::move(mem));
   ChartSpec vc = chart("queue-allocated-vcores", "Allocated vcores per leaf queue", "vcores",
                        ChartKind::kLine, o);
   addQueues(vc, t, "allocated.vcores");
   keep(s, std::move(vc));
-  if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no queue.<q>.allocated.* series.");
+  if (s.charts.empty())
+    s.notes.push_back("realtimetrack.json has no queue.<q>.allocated.* series.");
   return s;
 }
 
@@ -126,17 +129,19 @@ ChartSection pendingSection(const MetricsTrack& t, const ReportOptions& o) {
 
 ChartSection appsSection(const MetricsTrack& t, const ReportOptions& o) {
   ChartSection s{"apps", "Applications and containers", {}, {}};
-  ChartSpec run = chart("running", "Running applications and containers", "count",
-                        ChartKind::kLine, o);
-  addGlobals(run, t, {{"running applications", "running.applications"},
-                      {"running containers", "running.containers"}});
+  ChartSpec run =
+      chart("running", "Running applications and containers", "count", ChartKind::kLine, o);
+  addGlobals(run, t,
+             {{"running applications", "running.applications"},
+              {"running containers", "running.containers"}});
   keep(s, std::move(run));
-  ChartSpec states = chart("app-states", "Applications by state", "applications",
-                           ChartKind::kLine, o);
+  ChartSpec states =
+      chart("app-states", "Applications by state", "applications", ChartKind::kLine, o);
   if (t.global("pending.applications") || t.global("completed.applications")) {
-    addGlobals(states, t, {{"pending", "pending.applications"},
-                           {"running", "running.applications"},
-                           {"completed", "completed.applications"}});
+    addGlobals(states, t,
+               {{"pending", "pending.applications"},
+                {"running", "running.applications"},
+                {"completed", "completed.applications"}});
   }
   keep(s, std::move(states));
   if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no application counts.");
@@ -170,8 +175,9 @@ std::vector<Series> jobScatter(const JobSet& jobs,
   std::map<std::string, std::string> colours = queueColours(jobs);
   std::vector<Series> out;
   for (auto& [name, pts] : byQueue) {
-    std::sort(pts.begin(), pts.end(),
-              [](const Point& a, const Point& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+    std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) {
+      return a.x < b.x || (a.x == b.x && a.y < b.y);
+    });
     out.push_back({name, std::move(pts), colours[name]});
   }
   return out;
@@ -217,7 +223,8 @@ ChartSpec jobTimeline(const JobSet& jobs, double endS, const ReportOptions& o) {
   c.maxPointsPerSeries = o.maxPointsPerSeries;
   c.maxPointsPerChart = o.maxPointsPerChart;
   for (auto& [name, pts] : bars) c.series.push_back({name, std::move(pts), colours[name]});
-  if (!waits.empty()) c.series.push_back({"waiting (submit to AM start)", std::move(waits), "#c8c8c8"});
+  if (!waits.empty())
+    c.series.push_back({"waiting (submit to AM start)", std::move(waits), "#c8c8c8"});
   return c;
 }
 
@@ -271,8 +278,8 @@ ChartSection jobsSection(const JobSet& jobs, const MetricsTrack& t, const Report
 
 ChartSection schedulerSection(const MetricsTrack& t, const ReportOptions& o) {
   ChartSection s{"scheduler", "Scheduler operations", {}, {}};
-  ChartSpec c = chart("scheduler-timecost", "Scheduler operation time per sample", "ms",
-                      ChartKind::kLine, o);
+  ChartSpec c =
+      chart("scheduler-timecost", "Scheduler operation time per sample", "ms", ChartKind::kLine, o);
   addGlobals(c, t, kTimecostKeys);
   bool timings = !c.series.empty();
   keep(s, std::move(c));
@@ -293,8 +300,8 @@ ChartSection extraQueueSection(const MetricsTrack& t, const ReportOptions& o) {
   const std::vector<std::string>& known = kKnownQueueMetrics;
   for (const auto& [metric, queues] : t.queueMetrics()) {
     if (std::find(known.begin(), known.end(), metric) != known.end()) continue;
-    ChartSpec c = chart("queue-" + metric, "Per leaf queue: " + metric, unitOf(metric),
-                        ChartKind::kLine, o);
+    ChartSpec c =
+        chart("queue-" + metric, "Per leaf queue: " + metric, unitOf(metric), ChartKind::kLine, o);
     addQueues(c, t, metric);
     keep(s, std::move(c));
   }

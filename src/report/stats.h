@@ -27,9 +27,9 @@ int64_t nearestRank(int64_t n, int percent);
 
 struct Distribution {
   int64_t count = 0;
-  std::optional<double> mean;   // absent when count == 0
-  std::optional<int64_t> p95;   // nearest rank; absent when count == 0
-  std::optional<int64_t> max;   // absent when count == 0
+  std::optional<double> mean;  // absent when count == 0
+  std::optional<int64_t> p95;  // nearest rank; absent when count == 0
+  std::optional<int64_t> max;  // absent when count == 0
 };
 
 Distribution summarize(const std::vector<int64_t>& values);

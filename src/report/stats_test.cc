@@ -12,9 +12,9 @@ namespace {
 TEST(NearestRank, RankIsCeilingOfPercentTimesCount) {
   EXPECT_EQ(nearestRank(0, 95), 0);
   EXPECT_EQ(nearestRank(1, 95), 1);
-  EXPECT_EQ(nearestRank(19, 95), 19);   // 18.05 -> 19
-  EXPECT_EQ(nearestRank(20, 95), 19);   // exactly 19
-  EXPECT_EQ(nearestRank(21, 95), 20);   // 19.95 -> 20
+  EXPECT_EQ(nearestRank(19, 95), 19);  // 18.05 -> 19
+  EXPECT_EQ(nearestRank(20, 95), 19);  // exactly 19
+  EXPECT_EQ(nearestRank(21, 95), 20);  // 19.95 -> 20
   EXPECT_EQ(nearestRank(100, 95), 95);
   EXPECT_EQ(nearestRank(101, 95), 96);  // 95.95 -> 96
   EXPECT_EQ(nearestRank(10, 100), 10);

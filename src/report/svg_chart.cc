@@ -1,10 +1,10 @@
 #include "report/svg_chart.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "report/format.h"
 
@@ -33,9 +33,7 @@ std::string num(double v) { return fixed(v, 1); }
 // Maps data coordinates to SVG pixels.
 struct Frame {
   double xLo, xHi, yLo, yHi;
-  double px(double x) const {
-    return kLeft + (x - xLo) / (xHi - xLo) * (kWidth - kLeft - kRight);
-  }
+  double px(double x) const { return kLeft + (x - xLo) / (xHi - xLo) * (kWidth - kLeft - kRight); }
   double py(double y) const { return kPlotBottom - (y - yLo) / (yHi - yLo) * kPlotHeight; }
 };
 
@@ -81,8 +79,7 @@ std::string seriesStyle(const Series& s, size_t i) {
 // segment per point drawn with a round (circle) or square cap, or a small "+" from the
 // twenty-first series on. One path instead of one element per point keeps a 20,000-job
 // chart small.
-std::string markers(const Series& s, size_t i,
-                    const std::vector<std::pair<double, double>>& at) {
+std::string markers(const Series& s, size_t i, const std::vector<std::pair<double, double>>& at) {
   std::string colour = colourOf(s, i);
   size_t shape = (i / kPalette.size()) % 3;
   std::string d;
@@ -101,9 +98,8 @@ std::string markers(const Series& s, size_t i,
       i, colour, width, cap, d);
 }
 
-void drawAxes(std::string& out, const Frame& f, const Ticks& xt, const Ticks& yt,
-              double xScale, const std::string& xLabel, const std::string& yLabel,
-              bool yTickLabels) {
+void drawAxes(std::string& out, const Frame& f, const Ticks& xt, const Ticks& yt, double xScale,
+              const std::string& xLabel, const std::string& yLabel, bool yTickLabels) {
   for (double v : yt.values) {
     double y = f.py(v);
     out += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(kLeft),
@@ -123,9 +119,8 @@ void drawAxes(std::string& out, const Frame& f, const Ticks& xt, const Ticks& yt
                      num(kPlotTop), num(kLeft), num(kPlotBottom));
   out += fmt::format("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(kLeft),
                      num(kPlotBottom), num(kWidth - kRight), num(kPlotBottom));
-  out += fmt::format(
-      "<text class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-      num((kLeft + kWidth - kRight) / 2), num(kPlotBottom + 36), escapeHtml(xLabel));
+  out += fmt::format("<text class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                     num((kLeft + kWidth - kRight) / 2), num(kPlotBottom + 36), escapeHtml(xLabel));
   out += fmt::format(
       "<text class=\"label\" transform=\"translate(14,{}) rotate(-90)\" "
       "text-anchor=\"middle\">{}</text>",
@@ -170,9 +165,8 @@ void drawSeries(std::string& out, const Frame& f, ChartKind kind, const Series& 
                        colourOf(s, i), num(f.px(pts.front().x)), num(base), coords,
                        num(f.px(pts.back().x)), num(base));
   }
-  out += fmt::format(
-      "<polyline class=\"line\" data-series=\"{}\" fill=\"none\" {} points=\"{}\"/>", i,
-      seriesStyle(s, i), coords);
+  out += fmt::format("<polyline class=\"line\" data-series=\"{}\" fill=\"none\" {} points=\"{}\"/>",
+                     i, seriesStyle(s, i), coords);
 }
 
 // Legend items flow left to right and wrap; returns the number of rows used.
@@ -197,8 +191,9 @@ size_t drawLegend(std::string& out, const ChartSpec& spec) {
           "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"6\" stroke=\"{}\"/>",
           num(x), num(y - 4), num(x + 14), num(y - 4), colourOf(spec.series[i], i));
     } else {
-      out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"3\" {}/>",
-                         num(x), num(y - 4), num(x + 14), num(y - 4), seriesStyle(spec.series[i], i));
+      out +=
+          fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"3\" {}/>",
+                      num(x), num(y - 4), num(x + 14), num(y - 4), seriesStyle(spec.series[i], i));
     }
     out += fmt::format("<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>", num(x + 20), num(y),
                        escapeHtml(shown));

@@ -25,8 +25,8 @@
 
 #include <cstddef>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "report/downsample.h"
@@ -35,16 +35,16 @@
 namespace spindle::report {
 
 enum class ChartKind {
-  kLine,     // polyline per series, x ascending
-  kArea,     // polyline with a translucent fill down to y = 0 (not stacked)
-  kScatter,  // one marker per point
-  kSegments, // points taken in pairs: a horizontal bar from (x0, y) to (x1, y) per pair, bar
-             // thickness from the row spacing (timelines); never downsampled
+  kLine,      // polyline per series, x ascending
+  kArea,      // polyline with a translucent fill down to y = 0 (not stacked)
+  kScatter,   // one marker per point
+  kSegments,  // points taken in pairs: a horizontal bar from (x0, y) to (x1, y) per pair, bar
+              // thickness from the row spacing (timelines); never downsampled
 };
 
 struct ChartSpec {
-  std::string id;      // unique in the page; used for the element id "chart-<id>"
-  std::string title;   // drawn above the plot
+  std::string id;     // unique in the page; used for the element id "chart-<id>"
+  std::string title;  // drawn above the plot
   std::string xLabel = "simulated time";
   std::string yLabel;
   bool xIsTime = true;  // x in seconds; the axis shows s, min or h with the unit in its label
@@ -66,8 +66,8 @@ struct ChartSpec {
 struct RenderedChart {
   std::string svg;
   size_t limitPerSeries = 0;  // the downsampling limit applied to each series
-  size_t pointsIn = 0;     // total points over all series before downsampling
-  size_t pointsDrawn = 0;  // after downsampling
+  size_t pointsIn = 0;        // total points over all series before downsampling
+  size_t pointsDrawn = 0;     // after downsampling
 };
 
 RenderedChart renderSvgChart(const ChartSpec& spec);

@@ -1,10 +1,9 @@
 // The SVG chart module: ticks, legends, escaping, downsampling bounds and determinism.
 #include "report/svg_chart.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <fmt/format.h>
 
 namespace spindle::report {
 namespace {
@@ -55,8 +54,8 @@ TEST(SvgChart, LinesLegendAxesAndTitle) {
   EXPECT_THAT(s, HasSubstr("stroke=\"#4e79a7\""));  // series 0 colour
   EXPECT_THAT(s, HasSubstr("stroke=\"#f28e2b\""));  // series 1 colour
   // y ticks 0..8 step 2 (labels) and x ticks every 5 s.
-  for (const char* label : {">0</text>", ">2</text>", ">4</text>", ">6</text>", ">8</text>",
-                            ">20</text>"}) {
+  for (const char* label :
+       {">0</text>", ">2</text>", ">4</text>", ">6</text>", ">8</text>", ">20</text>"}) {
     EXPECT_THAT(s, HasSubstr(label));
   }
   EXPECT_EQ(r.pointsIn, 6u);
@@ -139,7 +138,7 @@ TEST(SvgChart, ScatterMarkersAndManySeriesStayDistinct) {
   // 10 series x (marker path + legend swatch) with round caps (dots), then squares.
   EXPECT_EQ(count(s, "stroke-linecap=\"round\""), 20u);
   EXPECT_EQ(count(s, "stroke-linecap=\"square\""), 4u);  // series 10 and 11
-  EXPECT_EQ(count(s, "h0\""), 24u);                        // one point each
+  EXPECT_EQ(count(s, "h0\""), 24u);                      // one point each
   EXPECT_EQ(count(s, "<polyline"), 0u);
 }
 

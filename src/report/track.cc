@@ -1,15 +1,17 @@
 #include "report/track.h"
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_map>
-
-#include <nlohmann/json.hpp>
 
 namespace spindle::report {
 
 const std::vector<std::string> kKnownQueueMetrics = {
-    "allocated.memory", "allocated.vcores", "pending.memory", "pending.vcores",
+    "allocated.memory",
+    "allocated.vcores",
+    "pending.memory",
+    "pending.vcores",
 };
 
 namespace {
@@ -238,7 +240,8 @@ Result<MetricsTrack> parseTrack(std::string_view text, const std::string& fileNa
 
 Result<MetricsTrack> readTrackFile(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return notFound("{}: no such file", path.string());
+  if (!std::filesystem::is_regular_file(path, ec))
+    return notFound("{}: no such file", path.string());
   std::ifstream in(path, std::ios::binary);
   if (!in) return invalidArgument("{}: cannot open for reading", path.string());
   TrackSax sax(path.string());

@@ -5,8 +5,8 @@
 //   for (const auto& [queue, pts] : t.queueMetric("allocated.memory")) { ... }
 //
 // File format (SLS's realtimetrack.json, written in Hadoop by sls/scheduler/SchedulerMetrics.java
-// and replayed by html/showSimulationTrace.html; plus Spindle extras): a JSON array with one object per
-// sample; `time` (simulated seconds) is required in every sample and must not decrease; every
+// and replayed by html/showSimulationTrace.html; plus Spindle extras): a JSON array with one object
+// per sample; `time` (simulated seconds) is required in every sample and must not decrease; every
 // other member is a number (null means "absent in this sample"). A key missing from a sample
 // leaves a gap in that series only.
 //
