@@ -153,6 +153,8 @@ TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
       {"job-runtime", {"root.a", "root.b"}},
       {"scheduler-timecost", {"allocate", "handle"}},
       {"scheduler-throughput", {"commit success"}},
+      {"queue-detail-root.a", {"allocated", "pending"}},
+      {"queue-detail-root.b", {"allocated"}},
   };
   for (const Expect& e : charts) {
     std::string svg = chartSvg(html, e.id);
@@ -233,6 +235,28 @@ TEST(HtmlReport, ExtraPerQueueMetricsGetGenericCharts) {
   EXPECT_THAT(svg, HasSubstr(">root.a</text>"));
   EXPECT_THAT(svg, HasSubstr(">root.b</text>"));
   EXPECT_THAT(svg, HasSubstr(">GB</text>"));
+  // Each queue's detail chart puts the extra metric beside its allocation, in fixed colours.
+  std::string detail = chartSvg(html, "queue-detail-root.a");
+  ASSERT_FALSE(detail.empty());
+  EXPECT_THAT(detail, HasSubstr(">Queue root.a: memory</text>"));
+  EXPECT_THAT(detail, HasSubstr(">allocated</text>"));
+  EXPECT_THAT(detail, HasSubstr(">guaranteed</text>"));
+  EXPECT_THAT(detail, HasSubstr("data-series=\"1\" fill=\"none\" stroke=\"#f28e2b\""));
+  EXPECT_FALSE(chartSvg(html, "queue-detail-root.b").empty());
+}
+
+TEST(HtmlReport, ManyQueuesGetANoteInsteadOfPerQueueDetail) {
+  OutputDir d;
+  std::string sample = "{\"time\":0";
+  for (int q = 0; q < 17; ++q) sample += fmt::format(",\"queue.root.q{}.allocated.memory\":{}", q, q);
+  d.write("realtimetrack.json", "[" + sample + "}]")
+      .write("jobs.csv", std::string(kJobsHeader) + kJobsRows)
+      .write("jobruntime.csv", kRuntime);
+  std::string html = writeAndRead(d);
+  EXPECT_THAT(html, HasSubstr("Per-queue detail is drawn for at most 16 queues; this run has 17."));
+  EXPECT_TRUE(chartSvg(html, "queue-detail-root.q0").empty());
+  std::string all = chartSvg(html, "queue-allocated-memory");
+  EXPECT_THAT(all, HasSubstr(">root.q16</text>"));  // the combined chart still has every queue
 }
 
 TEST(HtmlReport, InputStringsAreEscaped) {

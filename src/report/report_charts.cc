@@ -308,6 +308,48 @@ ChartSection extraQueueSection(const MetricsTrack& t, const ReportOptions& o) {
   return s;
 }
 
+// Memory metrics in a fixed order: the known ones first, then extras by name.
+std::vector<std::string> memoryMetrics(const MetricsTrack& t) {
+  std::vector<std::string> out;
+  for (const std::string& m : kKnownQueueMetrics) {
+    if (m.ends_with(".memory") && !t.queueMetric(m).empty()) out.push_back(m);
+  }
+  for (const auto& [metric, queues] : t.queueMetrics()) {
+    bool known = std::find(kKnownQueueMetrics.begin(), kKnownQueueMetrics.end(), metric) !=
+                 kKnownQueueMetrics.end();
+    if (!known && metric.ends_with(".memory")) out.push_back(metric);
+  }
+  return out;
+}
+
+// One chart per queue with every memory metric of that queue (allocated, pending and any extra
+// such as guaranteed or preempted), so a queue's share reads against its other series. A
+// metric keeps one colour across the queue charts.
+ChartSection queueDetailSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"queue-detail", "Per-queue detail: memory", {}, {}};
+  if (t.queues().size() > kMaxQueueDetailCharts) {
+    s.notes.push_back(
+        fmt::format("Per-queue detail is drawn for at most {} queues; this run has {}.",
+                    kMaxQueueDetailCharts, t.queues().size()));
+    return s;
+  }
+  std::vector<std::string> metrics = memoryMetrics(t);
+  for (const std::string& queue : t.queues()) {
+    ChartSpec c =
+        chart("queue-detail-" + queue, "Queue " + queue + ": memory", "GB", ChartKind::kLine, o);
+    for (size_t i = 0; i < metrics.size(); ++i) {
+      const MetricsTrack::QueueSeries& byQueue = t.queueMetric(metrics[i]);
+      auto it = byQueue.find(queue);
+      if (it == byQueue.end()) continue;
+      std::string name =
+          metrics[i].substr(0, metrics[i].size() - std::string_view(".memory").size());
+      c.series.push_back({name, it->second, paletteColour(i)});
+    }
+    keep(s, std::move(c));
+  }
+  return s;
+}
+
 }  // namespace
 
 const std::set<std::string>& chartedGlobalKeys() {
@@ -336,6 +378,8 @@ std::vector<ChartSection> buildChartSections(const MetricsTrack& track, const Jo
   out.push_back(schedulerSection(track, options));
   ChartSection extras = extraQueueSection(track, options);
   if (!extras.charts.empty()) out.push_back(std::move(extras));
+  ChartSection detail = queueDetailSection(track, options);
+  if (!detail.charts.empty() || !detail.notes.empty()) out.push_back(std::move(detail));
   return out;
 }
 

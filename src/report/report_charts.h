@@ -11,7 +11,8 @@
 // a few lines here and no drawing code. A series whose key is absent from realtimetrack.json is
 // left out; a chart with no series left is replaced by the section's note. Per-queue metrics the
 // report does not know by name (e.g. added by later experiments) each get a generic chart in
-// "Other per-queue metrics"; other unknown global keys are listed in an "Other series" table.
+// "Other per-queue metrics", and every per-queue memory metric also appears in its queue's chart
+// under "Per-queue detail"; other unknown global keys are listed in an "Other series" table.
 #pragma once
 
 #include <set>
@@ -33,6 +34,8 @@ struct ChartSection {
 
 // The per-job timeline (one bar row per job) is drawn up to this many jobs.
 inline constexpr size_t kMaxTimelineJobs = 200;
+// "Per-queue detail" (one chart per queue) is drawn up to this many queues.
+inline constexpr size_t kMaxQueueDetailCharts = 16;
 
 struct ReportOptions {
   size_t maxPointsPerSeries = kDefaultMaxPoints;
