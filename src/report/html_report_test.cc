@@ -201,8 +201,16 @@ TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
   // jvm.free.memory is charted nowhere, so it is listed with min/mean/max.
   EXPECT_THAT(html, HasSubstr("<tr><td>jvm.free.memory</td><td>1</td><td>1.500</td><td>1.500</td>"
                               "<td>1.500</td></tr>"));
+  // Self-contained: inline style, no script, nothing loaded (the SVG namespace is a name, not a
+  // fetch).
+  EXPECT_THAT(html, testing::StartsWith("<!DOCTYPE html>\n"));
+  EXPECT_THAT(html, HasSubstr("<meta charset=\"utf-8\">"));
+  EXPECT_THAT(html, HasSubstr("<style>"));
   EXPECT_THAT(html, Not(HasSubstr("<script")));
-  EXPECT_THAT(html, Not(HasSubstr("http://w3")));  // nothing external besides the SVG namespace
+  EXPECT_THAT(html, Not(HasSubstr("src=")));
+  EXPECT_THAT(html, Not(HasSubstr("<link")));
+  EXPECT_THAT(html, Not(HasSubstr("href=\"http")));
+  EXPECT_THAT(html, Not(HasSubstr("url(")));
 }
 
 TEST(HtmlReport, NoTimingsRunGetsANoteInsteadOfAChart) {
@@ -382,6 +390,7 @@ TEST(HtmlReport, EmptyRunStillRendersWithNotes) {
   EXPECT_THAT(html, HasSubstr("realtimetrack.json has no cluster.* series."));
   EXPECT_THAT(html, HasSubstr("No job has the times these charts need."));
   EXPECT_THAT(html, HasSubstr("<td>Samples in realtimetrack.json</td><td>0</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>Wait: mean / p95</td><td>\u2014 / \u2014</td>"));
   EXPECT_THAT(html, Not(HasSubstr("<svg")));
   EXPECT_THAT(html, HasSubstr("</html>\n"));
 }
