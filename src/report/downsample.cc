@@ -36,4 +36,15 @@ std::vector<Point> downsampleMinMax(const std::vector<Point>& points, size_t max
   return out;
 }
 
+std::vector<Point> dropFlatInteriorPoints(const std::vector<Point>& points) {
+  std::vector<Point> out;
+  out.reserve(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    bool interior = i > 0 && i + 1 < points.size();
+    if (interior && points[i - 1].y == points[i].y && points[i + 1].y == points[i].y) continue;
+    out.push_back(points[i]);
+  }
+  return out;
+}
+
 }  // namespace spindle::report

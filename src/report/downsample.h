@@ -33,4 +33,11 @@ size_t pointsPerSeries(size_t seriesCount, size_t maxPerSeries, size_t maxPerCha
 
 std::vector<Point> downsampleMinMax(const std::vector<Point>& points, size_t maxPoints);
 
+// Drops the interior points of every horizontal run (a point whose neighbours both have its
+// y), which a polyline draws identically without them. Step-like series (allocation between
+// container events) shrink to their change points. First and last points are always kept.
+//
+//   dropFlatInteriorPoints({{0,1},{1,1},{2,1},{3,2}})  // {{0,1},{2,1},{3,2}}
+std::vector<Point> dropFlatInteriorPoints(const std::vector<Point>& points);
+
 }  // namespace spindle::report

@@ -131,7 +131,7 @@ std::string queueTable(const ReportSummary& s) {
 std::string chartFigure(const ChartSpec& spec) {
   RenderedChart r = renderSvgChart(spec);
   std::string out = "<figure>\n" + r.svg;
-  if (r.pointsDrawn < r.pointsIn) {
+  if (r.downsampled) {
     out += fmt::format(
         "<figcaption>Drawn with {} of {} points (per-series min/max buckets, at most {} points "
         "per series); summary numbers use every point.</figcaption>\n",

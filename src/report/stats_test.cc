@@ -93,6 +93,16 @@ TEST(Downsample, ChartBudgetIsSharedWithAFloor) {
   EXPECT_EQ(pointsPerSeries(0, 1000, 4000), 1000u);
 }
 
+TEST(Downsample, FlatRunsKeepOnlyTheirEnds) {
+  std::vector<Point> p = {{0, 1}, {1, 1}, {2, 1}, {3, 2}, {4, 2}, {5, 2}, {6, 2}, {7, 0}};
+  EXPECT_EQ(dropFlatInteriorPoints(p),
+            (std::vector<Point>{{0, 1}, {2, 1}, {3, 2}, {6, 2}, {7, 0}}));
+  std::vector<Point> flat = {{0, 5}, {1, 5}, {2, 5}};
+  EXPECT_EQ(dropFlatInteriorPoints(flat), (std::vector<Point>{{0, 5}, {2, 5}}));
+  EXPECT_EQ(dropFlatInteriorPoints({{0, 5}}), (std::vector<Point>{{0, 5}}));
+  EXPECT_TRUE(dropFlatInteriorPoints({}).empty());
+}
+
 TEST(Downsample, TinyLimitIsClampedToFour) {
   std::vector<Point> p;
   for (int i = 0; i < 10; ++i) p.push_back({double(i), double(i % 3)});

@@ -288,9 +288,16 @@ RenderedChart renderSvgChart(const ChartSpec& spec) {
   std::vector<std::vector<Point>> drawn;
   for (const Series& s : spec.series) {
     r.pointsIn += s.points.size();
-    drawn.push_back(spec.kind == ChartKind::kSegments
-                        ? s.points
-                        : downsampleMinMax(s.points, r.limitPerSeries));
+    if (spec.kind == ChartKind::kSegments) {
+      drawn.push_back(s.points);
+    } else if (spec.kind == ChartKind::kScatter) {
+      drawn.push_back(downsampleMinMax(s.points, r.limitPerSeries));
+    } else {
+      std::vector<Point> kept = dropFlatInteriorPoints(s.points);
+      drawn.push_back(downsampleMinMax(kept, r.limitPerSeries));
+      r.downsampled |= kept.size() > r.limitPerSeries;
+    }
+    if (spec.kind == ChartKind::kScatter) r.downsampled |= s.points.size() > r.limitPerSeries;
     r.pointsDrawn += drawn.back().size();
   }
   Extent e = extentOf(spec);

@@ -11,8 +11,10 @@
 //   page += r.svg;   // "<svg ...>...</svg>", self-contained, no script, no external reference
 //
 // Rendering steps:
-// 1. Each series is downsampled with downsampleMinMax (deterministic) to
-//    pointsPerSeries(series count, maxPointsPerSeries, maxPointsPerChart) points.
+// 1. Line and area series first drop the interior points of flat runs (dropFlatInteriorPoints,
+//    lossless for the drawn line). Line, area and scatter series are then downsampled with
+//    downsampleMinMax (deterministic) to pointsPerSeries(series count, maxPointsPerSeries,
+//    maxPointsPerChart) points. Segment series are drawn as given.
 // 2. The x range spans all points; time axes pick a unit (s, min or h) from the span. The y
 //    range starts at min(0, smallest y) and ends at a "nice" step multiple >= the largest y.
 // 3. Ticks are multiples of a 1-2-5 step giving about 5-6 ticks; labels use a fixed number of
@@ -67,7 +69,8 @@ struct RenderedChart {
   std::string svg;
   size_t limitPerSeries = 0;  // the downsampling limit applied to each series
   size_t pointsIn = 0;        // total points over all series before downsampling
-  size_t pointsDrawn = 0;     // after downsampling
+  size_t pointsDrawn = 0;     // after dropping flat runs and downsampling
+  bool downsampled = false;   // some series had more points than the limit
 };
 
 RenderedChart renderSvgChart(const ChartSpec& spec);

@@ -60,6 +60,7 @@ TEST(SvgChart, LinesLegendAxesAndTitle) {
   }
   EXPECT_EQ(r.pointsIn, 6u);
   EXPECT_EQ(r.pointsDrawn, 6u);
+  EXPECT_FALSE(r.downsampled);
   EXPECT_THAT(s, Not(HasSubstr("<script")));
 }
 
@@ -95,6 +96,7 @@ TEST(SvgChart, LongSeriesAreDownsampledToTheBound) {
   }
   RenderedChart r = renderSvgChart(c);
   EXPECT_EQ(r.pointsIn, 3u * 86400u);
+  EXPECT_TRUE(r.downsampled);
   EXPECT_LE(r.pointsDrawn, 3u * kDefaultMaxPoints);
   // Each polyline holds at most 1000 coordinate pairs.
   size_t pos = 0;
@@ -126,6 +128,20 @@ TEST(SvgChart, ManySeriesShareTheChartBudget) {
   EXPECT_LE(r.pointsDrawn, 4000u);
   EXPECT_GE(r.pointsDrawn, 3000u);
   EXPECT_LT(r.svg.size(), 60'000u);
+}
+
+TEST(SvgChart, StepSeriesKeepEveryChangeWithoutDownsampling) {
+  ChartSpec c;
+  c.id = "steps";
+  c.title = "allocation";
+  Series s{"root.a", {}};
+  for (int i = 0; i < 86400; ++i) s.points.push_back({double(i), double(i / 8640)});  // 10 steps
+  c.series.push_back(std::move(s));
+  RenderedChart r = renderSvgChart(c);
+  EXPECT_FALSE(r.downsampled);
+  EXPECT_EQ(r.pointsDrawn, 20u);  // both ends of each of the 10 flat runs
+  size_t a = r.svg.find("points=\"") + 8;
+  EXPECT_EQ(count(r.svg.substr(a, r.svg.find('"', a) - a), ","), 20u);
 }
 
 TEST(SvgChart, ScatterMarkersAndManySeriesStayDistinct) {
