@@ -128,6 +128,27 @@ std::string queueTable(const ReportSummary& s) {
   return out;
 }
 
+std::string queueUsageTable(const ReportSummary& s) {
+  if (s.queueUsage.empty()) return "";
+  auto v = [](std::optional<double> x, int decimals) {
+    return x ? fixed(*x, decimals) : std::string(kNone);
+  };
+  std::string out =
+      "<table id=\"queue-usage\">\n<thead><tr><th>queue</th><th>mean allocated memory (GB)</th>"
+      "<th>peak allocated memory (GB)</th><th>mean allocated vcores</th>"
+      "<th>peak allocated vcores</th><th>mean pending memory (GB)</th>"
+      "<th>peak pending memory (GB)</th></tr></thead>\n<tbody>\n";
+  for (const QueueUsage& u : s.queueUsage) {
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        escapeHtml(u.queue), v(u.meanAllocatedMemory, 3), v(u.peakAllocatedMemory, 3),
+        v(u.meanAllocatedVcores, 3), v(u.peakAllocatedVcores, 0), v(u.meanPendingMemory, 3),
+        v(u.peakPendingMemory, 3));
+  }
+  out += "</tbody></table>\n";
+  return out;
+}
+
 std::string chartFigure(const ChartSpec& spec) {
   RenderedChart r = renderSvgChart(spec);
   std::string out = "<figure>\n" + r.svg;
@@ -211,11 +232,13 @@ std::string renderReportPage(const ReportPage& p) {
   out += "<section id=\"summary\">\n<h2>Summary</h2>\n";
   out += summaryTable(p.summary);
   out += queueTable(p.summary);
+  out += queueUsageTable(p.summary);
   out += fmt::format(
       "<p class=\"note\">Wait = AM container start - submit; runtime = end - AM start; "
       "turnaround = end - submit. Means are arithmetic; p95 is the nearest-rank 95th percentile "
       "(the k-th smallest value, k = ceil(0.95 n)). Utilisation = allocated / (allocated + "
-      "available) per sample, averaged over samples. See docs/report.md.</p>\n");
+      "available) per sample, averaged over samples; queue usage is the mean and peak over "
+      "samples. See docs/report.md.</p>\n");
   out += "</section>\n";
   for (const ChartSection& s : p.sections) out += sectionHtml(s);
   out += other;

@@ -131,6 +131,18 @@ TEST(HtmlReport, SummaryNumbersMatchHandComputation) {
                         "</td><td>20.000</td></tr>"));
 }
 
+TEST(HtmlReport, QueueUsageOverTime) {
+  OutputDir d;
+  writeFixture(d);
+  std::string html = writeAndRead(d);
+  // root.a memory 0,3,5,3 (mean 2.75, peak 5); vcores 0,1,2,2; pending memory 2,1,0.
+  // root.b memory 0,1,3,3; vcores 0,1,2,2; no pending series.
+  EXPECT_THAT(html, HasSubstr("<tr><td>root.a</td><td>2.750</td><td>5.000</td><td>1.250</td>"
+                              "<td>2</td><td>1.000</td><td>2.000</td></tr>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>root.b</td><td>1.750</td><td>3.000</td><td>1.250</td>"
+                              "<td>2</td><td>\u2014</td><td>\u2014</td></tr>"));
+}
+
 TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
   OutputDir d;
   writeFixture(d);

@@ -49,6 +49,40 @@ std::optional<double> peak(const std::vector<Point>* pts) {
   return m;
 }
 
+std::optional<double> meanOf(const std::vector<Point>* pts) {
+  if (!pts) return std::nullopt;
+  std::vector<double> ys;
+  ys.reserve(pts->size());
+  for (const Point& p : *pts) ys.push_back(p.y);
+  return mean(ys);
+}
+
+const std::vector<Point>* queueSeries(const MetricsTrack& t, std::string_view metric,
+                                      const std::string& queue) {
+  const MetricsTrack::QueueSeries& byQueue = t.queueMetric(metric);
+  auto it = byQueue.find(queue);
+  return it == byQueue.end() ? nullptr : &it->second;
+}
+
+std::vector<QueueUsage> queueUsage(const MetricsTrack& t) {
+  std::vector<QueueUsage> out;
+  for (const std::string& q : t.queues()) {
+    QueueUsage u;
+    u.queue = q;
+    const std::vector<Point>* mem = queueSeries(t, "allocated.memory", q);
+    const std::vector<Point>* vc = queueSeries(t, "allocated.vcores", q);
+    const std::vector<Point>* pend = queueSeries(t, "pending.memory", q);
+    u.meanAllocatedMemory = meanOf(mem);
+    u.peakAllocatedMemory = peak(mem);
+    u.meanAllocatedVcores = meanOf(vc);
+    u.peakAllocatedVcores = peak(vc);
+    u.meanPendingMemory = meanOf(pend);
+    u.peakPendingMemory = peak(pend);
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
 std::optional<double> meanUtilisation(const MetricsTrack& track, const char* allocated,
                                       const char* available) {
   const std::vector<Point>* a = track.global(allocated);
@@ -111,6 +145,7 @@ ReportSummary computeSummary(const MetricsTrack& track, const JobSet& jobs) {
       meanUtilisation(track, "cluster.allocated.vcores", "cluster.available.vcores");
   s.peakRunningContainers = peak(track.global("running.containers"));
   s.peakRunningApplications = peak(track.global("running.applications"));
+  s.queueUsage = queueUsage(track);
   return s;
 }
 

@@ -16,6 +16,8 @@
 //   separately, over samples that carry both keys with a positive sum; the mean is the plain
 //   mean over those samples (samples are evenly spaced, so this is the time average).
 // - peaks are maxima over all samples of running.containers / running.applications.
+// - queue usage: mean and maximum of queue.<q>.allocated.* and queue.<q>.pending.memory over
+//   the samples that carry each key.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +45,15 @@ struct JobGroupStats {
   Distribution turnaround;
 };
 
+// A queue's resources over the run, from realtimetrack.json: mean and peak over the samples
+// that carry the key (memory in GB).
+struct QueueUsage {
+  std::string queue;
+  std::optional<double> meanAllocatedMemory, peakAllocatedMemory;
+  std::optional<double> meanAllocatedVcores, peakAllocatedVcores;
+  std::optional<double> meanPendingMemory, peakPendingMemory;
+};
+
 struct ReportSummary {
   bool hasQueues = false;
   JobGroupStats overall;
@@ -59,6 +70,7 @@ struct ReportSummary {
   std::optional<double> meanVcoresUtilisation;
   std::optional<double> peakRunningContainers;
   std::optional<double> peakRunningApplications;
+  std::vector<QueueUsage> queueUsage;  // by queue name, every queue of the track
 };
 
 // Per-sample allocated / (allocated + available) where both series have a point at the same
