@@ -68,7 +68,12 @@ class TrackSax {
   }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) {
     syntaxErrorAt_ = position;
+    // "[json.exception.parse_error.101] parse error at line 3, column 13: syntax error ..."
+    // keeps only the part after the location, which the caller states itself.
     syntaxMessage_ = e.what();
+    size_t at = syntaxMessage_.find("parse error");
+    size_t colon = at == std::string::npos ? at : syntaxMessage_.find(": ", at);
+    if (colon != std::string::npos) syntaxMessage_.erase(0, colon + 2);
     return false;
   }
 
@@ -166,7 +171,7 @@ Result<MetricsTrack> finish(TrackSax& sax, bool ok, const std::string& fileName,
     size_t pos = *sax.syntaxErrorAt();
     std::string prefix = readPrefix(pos);
     auto [line, col] = lineColumn(prefix, pos);
-    return invalidArgument("{}: line {}, column {}: malformed JSON ({})", fileName, line, col,
+    return invalidArgument("{}: line {}, column {}: malformed JSON: {}", fileName, line, col,
                            sax.syntaxMessage());
   }
   if (!ok || !sax.done()) return invalidArgument("{}: expected a JSON array of samples", fileName);
