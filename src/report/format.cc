@@ -1,8 +1,8 @@
 #include "report/format.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+
+#include <fmt/format.h>
 
 namespace spindle::report {
 

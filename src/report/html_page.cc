@@ -1,9 +1,9 @@
 #include "report/html_page.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
+
+#include <fmt/format.h>
 
 #include "report/format.h"
 #include "report/stats.h"

@@ -2,15 +2,16 @@
 // reads in report.html (numbers worked out by hand below), and the errors on bad input.
 #include "report/html_report.h"
 
-#include <fmt/format.h>
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 
 namespace spindle {
 namespace {

@@ -1,9 +1,9 @@
 #include "report/report_charts.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
+
+#include <fmt/format.h>
 
 #include "report/summary.h"
 

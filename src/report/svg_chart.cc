@@ -1,10 +1,10 @@
 #include "report/svg_chart.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
+
+#include <fmt/format.h>
 
 #include "report/format.h"
 

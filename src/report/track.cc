@@ -1,9 +1,10 @@
 #include "report/track.h"
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_map>
+
+#include <nlohmann/json.hpp>
 
 namespace spindle::report {
 
