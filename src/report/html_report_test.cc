@@ -144,6 +144,23 @@ TEST(HtmlReport, QueueUsageOverTime) {
                               "<td>2</td><td>\u2014</td><td>\u2014</td></tr>"));
 }
 
+TEST(HtmlReport, JobListInSubmitOrder) {
+  OutputDir d;
+  writeFixture(d);
+  std::string html = writeAndRead(d);
+  EXPECT_THAT(html, HasSubstr("<a href=\"#job-list\">Job list</a>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>job_1</td><td>root.a</td><td>alice</td><td>FINISHED</td>"
+                              "<td>0.000</td><td>1.000</td><td>11.000</td><td>1.000</td>"
+                              "<td>10.000</td><td>4</td></tr>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>job_5</td><td>root.b</td><td>bob</td><td>ACCEPTED</td>"
+                              "<td>3.000</td><td>\u2014</td><td>\u2014</td><td>\u2014</td>"
+                              "<td>\u2014</td><td>1</td></tr>"));
+  size_t list = html.find("id=\"job-table\"");
+  ASSERT_NE(list, std::string::npos);
+  EXPECT_LT(html.find("<td>job_2</td>", list), html.find("<td>job_3</td>", list));
+  EXPECT_LT(html.find("<td>job_4</td>", list), html.find("<td>job_5</td>", list));
+}
+
 TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
   OutputDir d;
   writeFixture(d);
@@ -292,6 +309,8 @@ TEST(HtmlReport, InputStringsAreEscaped) {
   EXPECT_THAT(html, HasSubstr("<tr><td>root.&lt;x&gt;&amp;&quot;y&quot;</td><td>1</td>"));
   EXPECT_THAT(chartSvg(html, "queue-allocated-memory"),
               HasSubstr(">root.&lt;x&gt;&amp;&quot;y&quot;</text>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>&lt;img src=x&gt;</td><td>root.&lt;x&gt;&amp;&quot;y&quot;"
+                              "</td>"));  // the job list
   EXPECT_THAT(html, Not(HasSubstr("<x>")));
   EXPECT_THAT(html, Not(HasSubstr("<img")));
 }
@@ -357,6 +376,9 @@ TEST(HtmlReport, ManyJobsGetANoteInsteadOfATimeline) {
   std::string html = writeAndRead(d);
   EXPECT_TRUE(chartSvg(html, "job-timeline").empty());
   EXPECT_THAT(html, HasSubstr("The per-job timeline is drawn for runs of at most 200 jobs."));
+  EXPECT_THAT(html, HasSubstr("The job list is shown for runs of at most 200 jobs; this run has "
+                              "201."));
+  EXPECT_THAT(html, Not(HasSubstr("id=\"job-table\"")));
   EXPECT_FALSE(chartSvg(html, "job-wait").empty());
 }
 
@@ -388,6 +410,8 @@ TEST(HtmlReport, WithoutJobsCsvTheSummaryUsesJobRuntime) {
   EXPECT_FALSE(chartSvg(html, "job-turnaround").empty());
   EXPECT_TRUE(chartSvg(html, "job-wait").empty());
   EXPECT_THAT(chartSvg(html, "job-turnaround"), HasSubstr(">all jobs</text>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>job_4</td><td>RUNNING</td><td>2.000</td><td>\u2014</td>"
+                              "<td>\u2014</td></tr>"));
 }
 
 TEST(HtmlReport, EmptyRunStillRendersWithNotes) {

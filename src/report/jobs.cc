@@ -1,5 +1,6 @@
 #include "report/jobs.h"
 
+#include <algorithm>
 #include <array>
 
 #include "report/csv.h"
@@ -113,6 +114,17 @@ Result<std::vector<JobRecord>> parseJobsCsv(std::string_view text, std::string f
     SPINDLE_ASSIGN_OR_RETURN(j.tasks, t.optionalInt(row, "tasks"));
     out.push_back(std::move(j));
   }
+  return out;
+}
+
+std::vector<const JobRecord*> jobsBySubmit(const JobSet& jobs) {
+  std::vector<const JobRecord*> out;
+  for (const JobRecord& j : jobs.jobs) out.push_back(&j);
+  std::stable_sort(out.begin(), out.end(), [](const JobRecord* a, const JobRecord* b) {
+    if (a->submitMs.has_value() != b->submitMs.has_value()) return a->submitMs.has_value();
+    if (a->submitMs != b->submitMs) return *a->submitMs < *b->submitMs;
+    return a->id < b->id;
+  });
   return out;
 }
 

@@ -74,6 +74,10 @@ Result<std::vector<JobRecord>> parseJobRuntimeCsv(std::string_view text, std::st
 // Parses jobs.csv content.
 Result<std::vector<JobRecord>> parseJobsCsv(std::string_view text, std::string fileName);
 
+// The jobs in submit order (ties and jobs without a submit time by id; those last): the row
+// order of the job timeline and the job list.
+std::vector<const JobRecord*> jobsBySubmit(const JobSet& jobs);
+
 // Reads `dir`/jobruntime.csv (required) and `dir`/jobs.csv (optional) by the rules above.
 Result<JobSet> readJobs(const std::filesystem::path& dir);
 

@@ -187,13 +187,8 @@ std::vector<Series> jobScatter(const JobSet& jobs,
 // row is a grey wait bar (submit to AM start) then a bar in the queue's colour (AM start to
 // end); without it, one turnaround bar (submit to end). A bar with no end runs to `endS`.
 ChartSpec jobTimeline(const JobSet& jobs, double endS, const ReportOptions& o) {
-  std::vector<const JobRecord*> rows;
-  for (const JobRecord& j : jobs.jobs) {
-    if (j.submitMs) rows.push_back(&j);
-  }
-  std::stable_sort(rows.begin(), rows.end(), [](const JobRecord* a, const JobRecord* b) {
-    return *a->submitMs < *b->submitMs || (*a->submitMs == *b->submitMs && a->id < b->id);
-  });
+  std::vector<const JobRecord*> rows = jobsBySubmit(jobs);
+  std::erase_if(rows, [](const JobRecord* j) { return !j->submitMs; });
   auto sec = [](int64_t ms) { return static_cast<double>(ms) / 1000.0; };
   std::map<std::string, std::string> colours = queueColours(jobs);
   std::map<std::string, std::vector<Point>> bars;
