@@ -69,14 +69,15 @@ std::string summaryTable(const ReportSummary& s) {
   out += kvRow("Makespan (first submit to last job end)", makespan);
   out += kvRow("First submit / last job end",
                fmt::format("{} / {}", secondsOrNone(s.firstSubmitMs), secondsOrNone(s.lastEndMs)));
-  auto meanP95 = [](const Distribution& d) {
-    return fmt::format("{} / {}", secondsOrNone(d.mean), secondsOrNone(d.p95));
+  auto stats = [](const Distribution& d) {
+    return fmt::format("{} / {} / {}", secondsOrNone(d.mean), secondsOrNone(d.p95),
+                       secondsOrNone(d.max));
   };
   if (s.hasQueues) {
-    out += kvRow("Wait: mean / p95", meanP95(o.wait));
-    out += kvRow("Runtime: mean / p95", meanP95(o.runtime));
+    out += kvRow("Wait: mean / p95 / max", stats(o.wait));
+    out += kvRow("Runtime: mean / p95 / max", stats(o.runtime));
   } else {
-    out += kvRow("Turnaround: mean / p95", meanP95(o.turnaround));
+    out += kvRow("Turnaround: mean / p95 / max", stats(o.turnaround));
   }
   auto pct = [](std::optional<double> r) { return r ? formatPercent(*r) : std::string(kNone); };
   out +=

@@ -110,8 +110,10 @@ TEST(HtmlReport, SummaryNumbersMatchHandComputation) {
   EXPECT_THAT(html,
               HasSubstr("<td>5 (finished 3, unfinished 2, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"makespan\">21.000 s</span> (21.000 s); a lower bound"));
-  EXPECT_THAT(html, HasSubstr("<td>Wait: mean / p95</td><td>1.250 s / 2.000 s</td>"));
-  EXPECT_THAT(html, HasSubstr("<td>Runtime: mean / p95</td><td>12.000 s / 20.000 s</td>"));
+  EXPECT_THAT(html,
+              HasSubstr("<td>Wait: mean / p95 / max</td><td>1.250 s / 2.000 s / 2.000 s</td>"));
+  EXPECT_THAT(
+      html, HasSubstr("<td>Runtime: mean / p95 / max</td><td>12.000 s / 20.000 s / 20.000 s</td>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"util-memory\">56.25%</span>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"util-vcores\">62.50%</span>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"peak-containers\">5</span> / 2"));
@@ -286,7 +288,8 @@ TEST(HtmlReport, ExtraPerQueueMetricsGetGenericCharts) {
 TEST(HtmlReport, ManyQueuesGetANoteInsteadOfPerQueueDetail) {
   OutputDir d;
   std::string sample = "{\"time\":0";
-  for (int q = 0; q < 17; ++q) sample += fmt::format(",\"queue.root.q{}.allocated.memory\":{}", q, q);
+  for (int q = 0; q < 17; ++q)
+    sample += fmt::format(",\"queue.root.q{}.allocated.memory\":{}", q, q);
   d.write("realtimetrack.json", "[" + sample + "}]")
       .write("jobs.csv", std::string(kJobsHeader) + kJobsRows)
       .write("jobruntime.csv", kRuntime);
@@ -368,13 +371,16 @@ TEST(HtmlReport, EveryRMAppStateIsCountedByOutcome) {
 TEST(HtmlReport, ManyJobsGetANoteInsteadOfATimeline) {
   OutputDir d;
   std::string jobs = kJobsHeader;
+  // wait_ms 0, 10, ..., 2000: mean 1000; p95 is rank ceil(0.95 * 201) = 191, i.e. 1900;
+  // max 2000.
   for (int i = 0; i < 201; ++i) {
-    jobs += fmt::format("job_{},root.a,u,t,{},{},{},10,100,1,FINISHED\n", i, i * 10, i * 10 + 10,
-                        i * 10 + 110);
+    jobs += fmt::format("job_{},root.a,u,t,{},{},{},{},100,1,FINISHED\n", i, i * 10, i * 20,
+                        i * 20 + 100, i * 10);
   }
   d.write("realtimetrack.json", kTrack).write("jobs.csv", jobs).write("jobruntime.csv", kRuntime);
   std::string html = writeAndRead(d);
   EXPECT_TRUE(chartSvg(html, "job-timeline").empty());
+  EXPECT_THAT(html, HasSubstr("<td>Wait: mean / p95 / max</td><td>1.000 s / 1.900 s / 2.000 s"));
   EXPECT_THAT(html, HasSubstr("The per-job timeline is drawn for runs of at most 200 jobs."));
   EXPECT_THAT(html, HasSubstr("The job list is shown for runs of at most 200 jobs; this run has "
                               "201."));
@@ -400,7 +406,9 @@ TEST(HtmlReport, WithoutJobsCsvTheSummaryUsesJobRuntime) {
       .write("jobruntime.csv", std::string(kRuntime) + "job_4,0,0,2000,\n");
   std::string html = writeAndRead(d);
   // Turnarounds 11000, 8000, 20000: mean 13000, p95 rank 3 -> 20000; job_4 never ended.
-  EXPECT_THAT(html, HasSubstr("<td>Turnaround: mean / p95</td><td>13.000 s / 20.000 s</td>"));
+  EXPECT_THAT(
+      html,
+      HasSubstr("<td>Turnaround: mean / p95 / max</td><td>13.000 s / 20.000 s / 20.000 s</td>"));
   EXPECT_THAT(html,
               HasSubstr("<td>4 (finished 3, unfinished 1, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"makespan\">21.000 s</span>"));
@@ -427,7 +435,7 @@ TEST(HtmlReport, EmptyRunStillRendersWithNotes) {
   EXPECT_THAT(html, HasSubstr("realtimetrack.json has no cluster.* series."));
   EXPECT_THAT(html, HasSubstr("No job has the times these charts need."));
   EXPECT_THAT(html, HasSubstr("<td>Samples in realtimetrack.json</td><td>0</td>"));
-  EXPECT_THAT(html, HasSubstr("<td>Wait: mean / p95</td><td>\u2014 / \u2014</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>Wait: mean / p95 / max</td><td>\u2014 / \u2014 / \u2014</td>"));
   EXPECT_THAT(html, Not(HasSubstr("<svg")));
   EXPECT_THAT(html, HasSubstr("</html>\n"));
 }
