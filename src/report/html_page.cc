@@ -34,7 +34,7 @@ svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .legend{font-size:11px;fill:#222}.nodata{font-size:12px;fill:#888}
 .grid{stroke:#e8e8e8;stroke-width:1}.axis{stroke:#777;stroke-width:1}.line{stroke-width:1.5}.area{fill-opacity:.12;stroke:none}
 nav{font-size:13px}nav a{margin-right:10px}
-@media print{body{max-width:none;margin:0}nav{display:none}figure,table,h2{break-inside:avoid}h2{break-after:avoid}}
+@media print{body{max-width:none;margin:0}nav{display:none}figure,table,h2,tr{break-inside:avoid}h2{break-after:avoid}#job-table{break-inside:auto}}
 )";
 
 std::string ms3(std::optional<double> ms) {
