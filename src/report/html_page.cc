@@ -27,7 +27,7 @@ table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}
 th,td{padding:3px 8px;border-bottom:1px solid #e2e2e2;text-align:right;vertical-align:top}
 th:first-child,td:first-child{text-align:left}thead th{border-bottom:1px solid #999}
 tr.total td{font-weight:600;border-top:1px solid #999}
-table.kv td:first-child{color:#555}
+table.kv td:first-child{color:#555}caption{text-align:left;font-weight:600;padding:4px 0}
 figure{margin:10px 0 18px}svg.chart{max-width:100%;height:auto}
 svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .title{font-size:13px;font-weight:600;fill:#222}.tick{font-size:10px;fill:#555}.label{font-size:11px;fill:#333}
@@ -111,9 +111,11 @@ std::string queueRow(const JobGroupStats& g, const std::string& label, bool tota
 }
 
 std::string queueTable(const ReportSummary& s) {
-  std::string out =
-      "<table id=\"queue-table\">\n<thead><tr><th>queue</th><th>jobs</th>"
-      "<th>finished</th><th>unfinished</th><th>failed</th><th>killed</th><th>rejected</th>";
+  std::string out = fmt::format(
+      "<table id=\"queue-table\">\n<caption>Jobs per queue (from {})</caption>\n"
+      "<thead><tr><th>queue</th><th>jobs</th><th>finished</th><th>unfinished</th><th>failed</th>"
+      "<th>killed</th><th>rejected</th>",
+      s.hasQueues ? "jobs.csv" : "jobruntime.csv");
   if (s.hasQueues) {
     out +=
         "<th>mean wait (s)</th><th>p95 wait (s)</th><th>mean runtime (s)</th>"
@@ -136,7 +138,8 @@ std::string queueUsageTable(const ReportSummary& s) {
     return x ? fixed(*x, decimals) : std::string(kNone);
   };
   std::string out =
-      "<table id=\"queue-usage\">\n<thead><tr><th>queue</th><th>mean allocated memory (GB)</th>"
+      "<table id=\"queue-usage\">\n<caption>Queue usage over the run (from "
+      "realtimetrack.json)</caption>\n<thead><tr><th>queue</th><th>mean allocated memory (GB)</th>"
       "<th>peak allocated memory (GB)</th><th>mean allocated vcores</th>"
       "<th>peak allocated vcores</th><th>mean pending memory (GB)</th>"
       "<th>peak pending memory (GB)</th></tr></thead>\n<tbody>\n";

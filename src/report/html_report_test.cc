@@ -118,6 +118,7 @@ TEST(HtmlReport, SummaryNumbersMatchHandComputation) {
   EXPECT_THAT(html, HasSubstr("<span id=\"util-vcores\">62.50%</span>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"peak-containers\">5</span> / 2"));
   EXPECT_THAT(html, HasSubstr("5 (simulated time 0.000 s to 4.000 s)"));
+  EXPECT_THAT(html, HasSubstr("<caption>Jobs per queue (from jobs.csv)</caption>"));
   // Per-queue rows: queue, jobs, finished, unfinished, failed, killed, rejected, wait mean/p95,
   // runtime mean/p95 (seconds).
   EXPECT_THAT(
@@ -413,6 +414,7 @@ TEST(HtmlReport, WithoutJobsCsvTheSummaryUsesJobRuntime) {
               HasSubstr("<td>4 (finished 3, unfinished 1, failed 0, killed 0, rejected 0)</td>"));
   EXPECT_THAT(html, HasSubstr("<span id=\"makespan\">21.000 s</span>"));
   EXPECT_THAT(html, HasSubstr("no jobs.csv (4 jobs from jobruntime.csv, queues unknown)"));
+  EXPECT_THAT(html, HasSubstr("<caption>Jobs per queue (from jobruntime.csv)</caption>"));
   EXPECT_THAT(html, HasSubstr("<tr class=\"total\"><td>all jobs</td><td>4</td><td>3</td><td>1</td>"
                               "<td>0</td><td>0</td><td>0</td><td>13.000</td><td>20.000</td></tr>"));
   EXPECT_FALSE(chartSvg(html, "job-turnaround").empty());
