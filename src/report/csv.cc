@@ -72,6 +72,8 @@ Result<CsvTable> parseCsv(std::string_view text, std::string fileName,
                           const std::vector<std::string>& required) {
   CsvTable table;
   table.fileName = std::move(fileName);
+  // Spreadsheet tools save CSV with a UTF-8 byte order mark; it is not part of the header.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   bool haveHeader = false;
   int64_t lineNo = 0;
   size_t pos = 0;

@@ -8,7 +8,8 @@
 //   }
 //
 // Format: RFC 4180 as far as the simulator needs it: comma separated, fields may be quoted with
-// '"' (a doubled '"' inside quotes is one quote), CRLF or LF line ends, blank lines skipped.
+// '"' (a doubled '"' inside quotes is one quote), CRLF or LF line ends, blank lines skipped, a
+// leading UTF-8 byte order mark ignored.
 // Quoted fields may not span lines (the simulator never writes such fields).
 #pragma once
 

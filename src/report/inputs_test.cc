@@ -22,6 +22,12 @@ TEST(Csv, QuotedFieldsAndCrlf) {
   EXPECT_EQ(t->field(t->rows[1], "b"), "");
 }
 
+TEST(Csv, ByteOrderMarkIsNotPartOfTheHeader) {
+  auto t = parseCsv("\xEF\xBB\xBFJobID,x\nj1,2\n", "t.csv", {"JobID"});
+  ASSERT_TRUE(t) << t.status().toString();
+  EXPECT_EQ(t->field(t->rows[0], "JobID"), "j1");
+}
+
 TEST(Csv, ErrorsNameFileLineAndColumn) {
   auto missing = parseCsv("a,b\n1,2\n", "t.csv", {"a", "zz"});
   EXPECT_THAT(missing.status().message(), HasSubstr("t.csv: line 1: header lacks column 'zz'"));
