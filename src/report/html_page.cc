@@ -22,7 +22,7 @@ constexpr const char* kNone = "\u2014";  // em dash for "no value"
 constexpr const char* kStyle =
     R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;max-width:760px;margin:24px auto;padding:0 12px;line-height:1.4}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ccc;padding-bottom:2px}
-p.meta,p.note,figcaption{color:#555;font-size:13px}
+p.meta,p.note,figcaption{color:#555;font-size:13px}p.warn{color:#8a5a00}
 table{border-collapse:collapse;margin:6px 0 14px;font-size:13px}
 th,td{padding:3px 8px;border-bottom:1px solid #e2e2e2;text-align:right;vertical-align:top}
 th:first-child,td:first-child{text-align:left}thead th{border-bottom:1px solid #999}
@@ -237,6 +237,9 @@ std::string renderReportPage(const ReportPage& p) {
   out += inputsLine(p);
   out += navLinks(p.sections, !jobList.empty(), !other.empty());
   out += "<section id=\"summary\">\n<h2>Summary</h2>\n";
+  for (const std::string& note : p.jobs.notes) {
+    out += fmt::format("<p class=\"note warn\">{}</p>\n", escapeHtml(note));
+  }
   out += summaryTable(p.summary);
   out += queueTable(p.summary);
   out += queueUsageTable(p.summary);

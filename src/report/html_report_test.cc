@@ -119,6 +119,9 @@ TEST(HtmlReport, SummaryNumbersMatchHandComputation) {
   EXPECT_THAT(html, HasSubstr("<span id=\"peak-containers\">5</span> / 2"));
   EXPECT_THAT(html, HasSubstr("5 (simulated time 0.000 s to 4.000 s)"));
   EXPECT_THAT(html, HasSubstr("<caption>Jobs per queue (from jobs.csv)</caption>"));
+  // The fixture's jobruntime.csv lacks the two unfinished jobs: worth a note, not an error.
+  EXPECT_THAT(html, HasSubstr("<p class=\"note warn\">2 job ids in jobs.csv are missing from "
+                              "jobruntime.csv: job_4, job_5</p>"));
   // Per-queue rows: queue, jobs, finished, unfinished, failed, killed, rejected, wait mean/p95,
   // runtime mean/p95 (seconds).
   EXPECT_THAT(
@@ -367,6 +370,18 @@ TEST(HtmlReport, EveryRMAppStateIsCountedByOutcome) {
   // 7 in-flight states + KILLING are unfinished; FINISHED x2, FAILED, KILLED x2, REJECTED.
   EXPECT_THAT(html, HasSubstr("<td>14 (finished 2, unfinished 8, failed 1, killed 2, rejected 1)"
                               "</td>"));
+}
+
+TEST(HtmlReport, JobsOnlyInJobRuntimeAreNoted) {
+  OutputDir d;
+  std::string runtime = kRuntime;
+  for (int i = 0; i < 7; ++i) runtime += fmt::format("extra_{},0,1,0,1\n", i);
+  d.write("realtimetrack.json", kTrack)
+      .write("jobs.csv", std::string(kJobsHeader) + kJobsRows)
+      .write("jobruntime.csv", runtime);
+  std::string html = writeAndRead(d);
+  EXPECT_THAT(html, HasSubstr("7 job ids in jobruntime.csv are missing from jobs.csv: extra_0, "
+                              "extra_1, extra_2, extra_3, extra_4, ...</p>"));
 }
 
 TEST(HtmlReport, ManyJobsGetANoteInsteadOfATimeline) {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "report/csv.h"
 
@@ -128,6 +131,33 @@ std::vector<const JobRecord*> jobsBySubmit(const JobSet& jobs) {
   return out;
 }
 
+namespace {
+
+// "3 job ids in a.csv are missing from b.csv: j1, j2, j3" (at most five named).
+std::optional<std::string> missingIds(const std::vector<JobRecord>& from,
+                                      const std::string& fromName, const std::vector<JobRecord>& in,
+                                      const std::string& inName) {
+  std::set<std::string> ids;
+  for (const JobRecord& j : in) ids.insert(j.id);
+  std::vector<std::string> missing;
+  for (const JobRecord& j : from) {
+    if (!ids.count(j.id)) missing.push_back(j.id);
+  }
+  if (missing.empty()) return std::nullopt;
+  constexpr size_t kNamed = 5;
+  std::string names;
+  for (size_t i = 0; i < missing.size() && i < kNamed; ++i) {
+    if (i > 0) names += ", ";
+    names += missing[i];
+  }
+  if (missing.size() > kNamed) names += ", ...";
+  return fmt::format("{} job id{} in {} {} missing from {}: {}", missing.size(),
+                     missing.size() == 1 ? "" : "s", fromName, missing.size() == 1 ? "is" : "are",
+                     inName, names);
+}
+
+}  // namespace
+
 Result<JobSet> readJobs(const std::filesystem::path& dir) {
   JobSet set;
   std::filesystem::path runtimePath = dir / "jobruntime.csv";
@@ -146,6 +176,12 @@ Result<JobSet> readJobs(const std::filesystem::path& dir) {
   if (!jobsText) return jobsText.status();
   SPINDLE_ASSIGN_OR_RETURN(set.jobs, parseJobsCsv(*jobsText, jobsPath.string()));
   set.hasQueues = true;
+  if (auto n = missingIds(fromRuntime, "jobruntime.csv", set.jobs, "jobs.csv")) {
+    set.notes.push_back(*n);
+  }
+  if (auto n = missingIds(set.jobs, "jobs.csv", fromRuntime, "jobruntime.csv")) {
+    set.notes.push_back(*n);
+  }
   return set;
 }
 

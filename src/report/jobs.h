@@ -8,7 +8,8 @@
 // Source rules (documented in docs/report.md):
 // 1. jobruntime.csv is required; it is always parsed and validated.
 // 2. When jobs.csv exists, it is the job list: queue, user, state, submit/start/end, wait and
-//    runtime come from it, exactly as the simulator wrote them.
+//    runtime come from it, exactly as the simulator wrote them. Job ids found in only one of
+//    the two files are reported in JobSet::notes (the first few by name, then a count).
 // 3. Without jobs.csv, each jobruntime.csv row is a job with queue "" (unknown), submit =
 //    simulate_start_time, end = simulate_end_time, no start and no wait, runtime absent and
 //    turnaround = end - submit; state FINISHED when simulate_end_time is set (the job ended:
@@ -67,6 +68,9 @@ struct JobRecord {
 struct JobSet {
   bool hasQueues = false;       // true when read from jobs.csv
   std::vector<JobRecord> jobs;  // file order
+  // Plain-text findings worth a reader's attention, e.g. job ids that only one of the two
+  // files lists. Not errors: the report is still written.
+  std::vector<std::string> notes;
 };
 
 // Parses jobruntime.csv content (`fileName` is used in messages).
