@@ -163,7 +163,8 @@ std::pair<size_t, size_t> lineColumn(std::string_view text, size_t position) {
   return {line, end - lineStart + 1};
 }
 
-// Turns the handler's outcome into a result; `prefix` re-reads the text for line numbers.
+// Turns the handler's outcome into a result. `readPrefix(n)` returns the input's first n bytes
+// (re-read only on a syntax error, to turn nlohmann's offset into a line and column).
 template <typename ReadPrefix>
 Result<MetricsTrack> finish(TrackSax& sax, bool ok, const std::string& fileName,
                             ReadPrefix readPrefix) {
@@ -241,7 +242,7 @@ MetricsTrack MetricsTrack::fromColumns(std::map<std::string, std::vector<Point>>
 Result<MetricsTrack> parseTrack(std::string_view text, const std::string& fileName) {
   TrackSax sax(fileName);
   bool ok = json::sax_parse(text, &sax);
-  return finish(sax, ok, fileName, [&](size_t) { return std::string(text); });
+  return finish(sax, ok, fileName, [&](size_t n) { return std::string(text.substr(0, n)); });
 }
 
 Result<MetricsTrack> readTrackFile(const std::filesystem::path& path) {
