@@ -55,7 +55,7 @@ std::string ParseState::where(const pugi::xml_node& node, std::string_view conte
 
 void ParseState::error(const pugi::xml_node& node, std::string_view context,
                        std::string_view message) {
-  errors_.push_back(fmt::format("{}: {}", where(node, context), message));
+  errors_.emplace_back(lineOf(node), fmt::format("{}: {}", where(node, context), message));
 }
 
 void ParseState::warn(const pugi::xml_node& node, std::string_view context,
@@ -64,12 +64,20 @@ void ParseState::warn(const pugi::xml_node& node, std::string_view context,
 }
 
 void ParseState::errorAt(int line, std::string_view message) {
-  errors_.push_back(fmt::format("{}:{}: {}", source_, line, message));
+  errors_.emplace_back(line, fmt::format("{}:{}: {}", source_, line, message));
 }
 
 Status ParseState::toStatus() const {
   if (errors_.empty()) return Status::ok();
-  return invalidArgument("{}", fmt::join(errors_, "\n"));
+  std::vector<std::pair<int, std::string>> sorted = errors_;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out;
+  for (const auto& [line, message] : sorted) {
+    if (!out.empty()) out += '\n';
+    out += message;
+  }
+  return invalidArgument("{}", out);
 }
 
 std::optional<std::string> elementText(const pugi::xml_node& node, bool keepSpaces) {

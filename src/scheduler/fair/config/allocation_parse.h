@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <pugixml.hpp>
@@ -59,7 +60,7 @@ class ParseState {
   std::string source_;
   std::vector<ptrdiff_t> newlines_;
   const ResourceTypes& types_;
-  std::vector<std::string> errors_;
+  std::vector<std::pair<int, std::string>> errors_;  // (line, message), reported by line
   std::vector<std::string> warnings_;
 };
 

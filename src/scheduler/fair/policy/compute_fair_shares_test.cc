@@ -169,3 +169,18 @@ TEST(ComputeFairSharesTest, FS10_SimpleHierarchy) {
 
 }  // namespace
 }  // namespace spindle::fair
+
+#include "scheduler/fair/policy/app_weight.h"
+
+namespace spindle::fair {
+namespace {
+
+TEST(AppWeightTest, SizeBasedWeightIsLog2OfOnePlusDemand) {
+  EXPECT_FLOAT_EQ(appWeight(4095, false), 1.0f);
+  EXPECT_FLOAT_EQ(appWeight(4095, true), 12.0f);
+  EXPECT_FLOAT_EQ(appWeight(0, true), 0.0f);
+  EXPECT_FLOAT_EQ(appWeight(1, true, 2), 2.0f);
+}
+
+}  // namespace
+}  // namespace spindle::fair
