@@ -96,6 +96,11 @@ struct AllocationConfig {
   // The queues the file declares, by type (placement rules test these; root.default only when
   // the file declares it).
   QueueCatalog configuredQueues;
+  // FSQueue.hasAccess: granted when the ACL of the queue or of any ancestor allows the user (root
+  // defaults to "*", so by default everyone may submit everywhere). Submission is also granted by
+  // the administer ACL, as YARN checks both. False for an unknown queue.
+  bool hasAccess(const std::string& path, QueueAcl acl, const std::string& user,
+                 const std::vector<std::string>& userGroups) const;
 
   int32_t userMaxAppsDefault = INT32_MAX;
   std::map<std::string, int32_t> userMaxApps;     // <user name="u"><maxRunningApps>

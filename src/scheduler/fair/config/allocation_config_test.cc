@@ -97,6 +97,26 @@ TEST(AllocationConfigTest, EveryQueueElement) {
   EXPECT_EQ(r->preorder, (std::vector<std::string>{"root", "root.a", "root.p", "root.default"}));
 }
 
+TEST(AllocationConfigTest, AclsAreCheckedUpTheAncestorChain) {
+  AllocationConfig open = parseOk("<queue name=\"a\"/>\n");
+  EXPECT_TRUE(open.hasAccess("root.a", QueueAcl::kSubmitApplications, "anyone", {}));
+  AllocationConfig closed = parseOk(R"(
+  <queue name="root">
+    <aclSubmitApps> </aclSubmitApps>
+    <aclAdministerApps>boss</aclAdministerApps>
+    <queue name="a"><aclSubmitApps>alice</aclSubmitApps>
+      <queue name="a1"><aclSubmitApps> devs</aclSubmitApps></queue>
+    </queue>
+  </queue>
+)");
+  EXPECT_TRUE(closed.hasAccess("root.a.a1", QueueAcl::kSubmitApplications, "alice", {}));
+  EXPECT_TRUE(closed.hasAccess("root.a.a1", QueueAcl::kSubmitApplications, "carl", {"devs"}));
+  EXPECT_FALSE(closed.hasAccess("root.a", QueueAcl::kSubmitApplications, "carl", {"devs"}));
+  EXPECT_TRUE(closed.hasAccess("root.a", QueueAcl::kSubmitApplications, "boss", {}));
+  EXPECT_FALSE(closed.hasAccess("root.a", QueueAcl::kAdministerQueue, "alice", {}));
+  EXPECT_FALSE(closed.hasAccess("root.nope", QueueAcl::kSubmitApplications, "boss", {}));
+}
+
 TEST(AllocationConfigTest, DefaultsWithoutAFile) {
   AllocationConfig cfg = emptyAllocation(FairSiteConfig());
   ASSERT_NE(cfg.find("root"), nullptr);

@@ -251,6 +251,16 @@ const FairQueueConfig* AllocationConfig::find(const std::string& path) const {
   return it == queues.end() ? nullptr : &it->second;
 }
 
+bool AllocationConfig::hasAccess(const std::string& path, QueueAcl acl, const std::string& user,
+                                 const std::vector<std::string>& userGroups) const {
+  for (const FairQueueConfig* q = find(path); q != nullptr;
+       q = q->parent.empty() ? nullptr : find(q->parent)) {
+    if (q->administerAcl.allows(user, userGroups)) return true;
+    if (acl == QueueAcl::kSubmitApplications && q->submitAcl.allows(user, userGroups)) return true;
+  }
+  return false;
+}
+
 int32_t AllocationConfig::maxRunningAppsOfUser(const std::string& user) const {
   auto it = userMaxApps.find(user);
   return it == userMaxApps.end() ? userMaxAppsDefault : it->second;
