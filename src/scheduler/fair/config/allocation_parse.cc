@@ -22,7 +22,10 @@ std::string_view trimView(std::string_view s) {
 template <typename T>
 Result<T> parseInteger(std::string_view text, const char* what) {
   std::string_view s = text;
-  if (s.starts_with('+')) s.remove_prefix(1);
+  if (s.starts_with('+')) {
+    s.remove_prefix(1);
+    if (s.starts_with('-')) return invalidArgument("'{}' is not {}", text, what);
+  }
   T value{};
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size()) {
