@@ -80,6 +80,9 @@ Result<bool> parseStrictBool(std::string_view text);
 // Parses one top-level <queue>/<pool> (and its subtree) under `parentPath` ("" for the root
 // queue element itself).
 void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath, ParseState& st);
+// Parses <queuePlacementPolicy>: its rules, validated; on success sets out.placementPolicy and
+// out.placementPolicyFromFile.
+void parsePlacementPolicy(const pugi::xml_node& node, ParseState& st, AllocationConfig& out);
 // Adds implicit root and root.default, applies defaults and inheritance, checks policy
 // placement; fills out.queues, out.preorder and out.configuredQueues.
 void resolveQueues(ParseState& st, AllocationConfig& out);
