@@ -382,6 +382,19 @@ TEST(AllocationConfigTest, RootMustBeAloneAndNamesMustBeValid) {
   EXPECT_NE(parseOk("<queue name=\" spaced \"/>\n").find("root.spaced"), nullptr);
 }
 
+TEST(AllocationConfigTest, UserAndEmptyValueErrors) {
+  const std::string message = errors(R"(<user><maxRunningApps>3</maxRunningApps></user>
+<user name="bob"><maxRunningApps>lots</maxRunningApps></user>
+<queue name="a"><weight/></queue>
+)");
+  EXPECT_NE(message.find("fair-scheduler.xml:3: <user>: a <user> element needs a name attribute"),
+            std::string::npos) << message;
+  EXPECT_NE(message.find("fair-scheduler.xml:4: <maxRunningApps> (user bob): 'lots' is not an "
+                         "integer"), std::string::npos) << message;
+  EXPECT_NE(message.find("fair-scheduler.xml:5: <weight> (queue root.a): the element has no value"),
+            std::string::npos) << message;
+}
+
 TEST(AllocationConfigTest, DocumentLevelErrors) {
   auto wrongRoot = parseAllocationText("<configuration/>", "x.xml", ResourceTypes(), {});
   ASSERT_FALSE(wrongRoot.isOk());
