@@ -1,0 +1,55 @@
+// The read-only view of a queue or an application that the Fair Scheduler's policies work on
+// (YARN's Schedulable interface: FSQueue and FSAppAttempt both implement it).
+//
+//   Schedulable q = Schedulable::queue("root.a").withWeight(2.0f).withMinShare(Resource::of(1024, 1));
+//   Schedulable app = Schedulable::app("application_1_0001", /*startTime=*/5)
+//                         .withUsage(Resource::of(2048, 2)).withDemand(Resource::of(4096, 4));
+//
+// Weights are Java floats in YARN (Schedulable.getWeight returns float); they stay float here so
+// that weight x ratio rounds exactly as YARN's `float * double` does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "resource/resource.h"
+
+namespace spindle::fair {
+
+struct Schedulable {
+  std::string name;          // app id string or full queue name; the last tie-break
+  bool isQueue = false;      // only queues can be inactive (instantaneous shares)
+  bool isActive = true;      // queue: getNumRunnableApps() > 0 (including subqueues)
+  int32_t numRunnableApps = 0;  // FairSharePolicy's demand stage (see fair_share_policy.h)
+  float weight = 1.0f;
+  Resource minShare;         // apps: 0
+  ResourceLimit maxShare = ResourceLimit::unbounded();  // apps: unbounded
+  Resource demand;           // usage plus outstanding asks, capped at maxShare
+  Resource usage;
+  int64_t startTime = 0;     // queues: 0
+  int32_t priority = 1;      // FS fixes app priority at 1
+
+  static Schedulable queue(std::string name) {
+    Schedulable s;
+    s.name = std::move(name);
+    s.isQueue = true;
+    return s;
+  }
+  static Schedulable app(std::string name, int64_t startTime) {
+    Schedulable s;
+    s.name = std::move(name);
+    s.startTime = startTime;
+    return s;
+  }
+  Schedulable& withWeight(float w) { weight = w; return *this; }
+  Schedulable& withMinShare(const Resource& r) { minShare = r; return *this; }
+  Schedulable& withMaxShare(const ResourceLimit& r) { maxShare = r; return *this; }
+  Schedulable& withDemand(const Resource& r) { demand = r; return *this; }
+  Schedulable& withUsage(const Resource& r) { usage = r; return *this; }
+  Schedulable& withActive(bool a) { isActive = a; return *this; }
+  Schedulable& withRunnableApps(int32_t n) { numRunnableApps = n; return *this; }
+  Schedulable& withStartTime(int64_t t) { startTime = t; return *this; }
+  Schedulable& withPriority(int32_t p) { priority = p; return *this; }
+};
+
+}  // namespace spindle::fair
