@@ -1,6 +1,7 @@
 #include "scheduler/capacity/preemption/preemption_policy.h"
 
 #include "scheduler/capacity/preemption/fifo_selector.h"
+#include "scheduler/capacity/preemption/intra_queue_selector.h"
 #include "scheduler/capacity/preemption/reserved_selector.h"
 #include "scheduler/capacity/preemption/round_state.h"
 
@@ -37,6 +38,7 @@ std::string_view selectorName(SelectorKind k) {
     case SelectorKind::kReservedContainer: return "reserved-container";
     case SelectorKind::kFifo: return "fifo";
     case SelectorKind::kFifoBalance: return "fifo-balance";
+    case SelectorKind::kIntraQueue: return "intra-queue";
   }
   return "?";
 }
@@ -62,6 +64,10 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
                            settings.preemptToBalanceMaxWaitBeforeKillMs);
     FifoSelector(true, static_cast<int>(selectors.size() - 1))
         .select(st, plan.reservationsToKill);
+  }
+  if (settings.intraQueueEnabled) {
+    selectors.emplace_back(SelectorKind::kIntraQueue, settings.maxWaitBeforeKillMs);
+    IntraQueueSelector(static_cast<int>(selectors.size() - 1)).select(st);
   }
   for (const Selection& s : st.selections()) {
     PreemptionCandidate c{.container = s.container,

@@ -54,6 +54,9 @@ struct QueuePartitionAmounts {
   // absoluteCapacity for the partition (YARN-11073 tiny-queue normalisation); negative means
   // derive it as guaranteed.memory / partition total.memory.
   double absoluteCapacity = -1;
+  // Leaf only, for intra-queue preemption: each active user's limit on this partition
+  // (LeafQueue.getResourceLimitForAllUsers), keyed by user name.
+  std::map<std::string, Resource> userLimits;
 };
 
 struct QueueSnapshot {
@@ -91,6 +94,10 @@ struct AppSnapshot {
   std::string name;  // for reports only
   QueueId queue;
   std::vector<ContainerSnapshot> containers;  // live and reserved
+  // For intra-queue preemption: the app's priority, user and outstanding asks per partition.
+  int priority = 0;
+  std::string user;
+  std::map<std::string, Resource> pending;
 };
 
 struct NodeSnapshot {
@@ -107,6 +114,8 @@ struct PreemptionSnapshot {
   CalculatorKind calculator = CalculatorKind::kDefault;
   int resourceTypeCount = 2;
   Resource clusterTotal;                 // whole cluster, all partitions
+  // yarn.scheduler.minimum-allocation-*; intra-queue userlimit_first spares one of it per app.
+  Resource minimumAllocation;
   std::vector<PartitionInfo> partitions;  // must include ""
   std::vector<QueueSnapshot> queues;      // pre-order, root first
   std::vector<AppSnapshot> apps;

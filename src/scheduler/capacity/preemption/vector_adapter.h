@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -362,10 +363,30 @@ inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
         app.containers.push_back(c);
       }
       appPriority = priority;
+      if (f.size() > 6) {
+        SPINDLE_ASSIGN_OR_RETURN(Resource pending, parseResource(f[6]));
+        app.pending[""] += pending;
+      }
+      app.user = f.size() > 7 ? trim(f[7]) : "user";
     }
+    app.priority = appPriority;
     perLeaf[app.queue].emplace_back(appPriority, app.attempt);
     v.appByName[app.name] = app.attempt;
     s.apps.push_back(std::move(app));
+  }
+  // User limit of every user of a leaf: ceil(queue capacity / number of users), on the default
+  // partition only (as the Hadoop mock does).
+  for (const auto& [leaf, list] : perLeaf) {
+    std::set<std::string> users;
+    for (const AppSnapshot& app : s.apps) {
+      if (app.queue == leaf) users.insert(app.user);
+    }
+    QueuePartitionAmounts& a = s.queues[leaf.value()].partitions[""];
+    Resource limit;
+    for (int i = 0; i < kMaxResourceTypes; ++i) {
+      limit.set(i, ceilDiv(a.guaranteed.get(i), static_cast<int64_t>(users.size())));
+    }
+    for (const std::string& u : users) a.userLimits[u] = limit;
   }
   // FIFO preemption iterator: lowest app priority first, then the newest app first.
   for (auto& [leaf, list] : perLeaf) {
