@@ -2,6 +2,7 @@
 
 #include "scheduler/capacity/preemption/fifo_selector.h"
 #include "scheduler/capacity/preemption/intra_queue_selector.h"
+#include "scheduler/capacity/preemption/queue_priority_selector.h"
 #include "scheduler/capacity/preemption/reserved_selector.h"
 #include "scheduler/capacity/preemption/round_state.h"
 
@@ -39,6 +40,7 @@ std::string_view selectorName(SelectorKind k) {
     case SelectorKind::kFifo: return "fifo";
     case SelectorKind::kFifoBalance: return "fifo-balance";
     case SelectorKind::kIntraQueue: return "intra-queue";
+    case SelectorKind::kQueuePriority: return "queue-priority";
   }
   return "?";
 }
@@ -51,6 +53,10 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
   // Selector index -> kind and kill wait, in YARN's order.
   std::vector<std::pair<SelectorKind, int64_t>> selectors;
   st.clearUnderServed();
+  if (settings.underutilizedPreemptionEnabled) {
+    selectors.emplace_back(SelectorKind::kQueuePriority, settings.maxWaitBeforeKillMs);
+    QueuePrioritySelector(static_cast<int>(selectors.size() - 1)).select(st);
+  }
   if (settings.selectBasedOnReservedContainers) {
     selectors.emplace_back(SelectorKind::kReservedContainer, settings.maxWaitBeforeKillMs);
     ReservedSelector(static_cast<int>(selectors.size() - 1)).select(st);
@@ -84,7 +90,11 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
                           .ideal = s.victimIdeal,
                           .toBePreempted = s.victimToBePreempted,
                           .beneficiaries = {}};
+    if (s.servedQueue.valid()) {
+      c.beneficiaries.push_back(snapshot.queue(s.servedQueue).path);
+    }
     for (const QueueFigures& f : plan.figures) {
+      if (s.servedQueue.valid()) break;
       if (f.partition == s.partition && snapshot.queue(f.queue).isLeaf() &&
           st.rc().greaterThan(snapshot.clusterTotal, f.ideal, f.used)) {
         c.beneficiaries.push_back(f.path);

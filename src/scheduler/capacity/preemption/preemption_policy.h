@@ -10,10 +10,10 @@
 // Steps:
 //  1. Build the round state (one TempQueue per queue and partition); the budget is
 //     whole cluster x total_preemption_per_round, shared by all partitions and selectors.
-//  2. Run the enabled selectors in YARN's order: reserved-container (§7.2), FIFO (§7.1),
-//     FIFO in balance mode (§7.3), intra-queue (§7.4). Each recomputes the ideal assignment
-//     on the shared state (intra-queue reuses the last one) and first deducts what earlier
-//     selectors took.
+//  2. Run the enabled selectors in YARN's order: queue-priority (§7.5), reserved-container
+//     (§7.2), FIFO (§7.1), FIFO in balance mode (§7.3), intra-queue (§7.4). Each calculator
+//     recomputes the ideal assignment on the shared state (intra-queue reuses the last one,
+//     queue-priority needs none) and first deducts what earlier selectors took.
 //  3. observe_only: the candidates are still computed and returned (so they can be logged), but
 //     `plan.observeOnly` tells the executor to act on none of them, and no reservation kills
 //     are produced (YARN skips those sends too).
@@ -29,7 +29,7 @@
 
 namespace spindle::preemption {
 
-enum class SelectorKind { kReservedContainer, kFifo, kFifoBalance, kIntraQueue };
+enum class SelectorKind { kQueuePriority, kReservedContainer, kFifo, kFifoBalance, kIntraQueue };
 
 std::string_view selectorName(SelectorKind k);
 

@@ -87,6 +87,9 @@ struct ContainerSnapshot {
   bool killable = false;        // lazy preemption: already marked killable
   // Runs on a non-exclusive labelled node for a request that did not ask for that label.
   bool ignoresExclusivity = false;
+  // When the container (or reservation) was created, on the scheduler's clock; the
+  // queue-priority selector orders and ages reservations by it.
+  int64_t creationTimeMs = 0;
 };
 
 struct AppSnapshot {
@@ -116,6 +119,8 @@ struct PreemptionSnapshot {
   Resource clusterTotal;                 // whole cluster, all partitions
   // yarn.scheduler.minimum-allocation-*; intra-queue userlimit_first spares one of it per app.
   Resource minimumAllocation;
+  // The scheduler clock when the snapshot was taken (the core never reads a clock itself).
+  int64_t nowMs = 0;
   std::vector<PartitionInfo> partitions;  // must include ""
   std::vector<QueueSnapshot> queues;      // pre-order, root first
   std::vector<AppSnapshot> apps;

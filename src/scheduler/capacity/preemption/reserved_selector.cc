@@ -113,7 +113,8 @@ void ReservedSelector::select(RoundState& st) const {
                           .victimGuaranteed = victim.guaranteed,
                           .victimUsed = victim.used,
                           .victimIdeal = victim.idealAssigned,
-                          .victimToBePreempted = victim.toBePreempted});
+                          .victimToBePreempted = victim.toBePreempted,
+                          .servedQueue = st.app(r->id.attempt)->queue});
     }
   }
 }

@@ -59,6 +59,8 @@ struct Selection {
   // Reason figures of the victim (queue, partition) when it was picked, as computed by the
   // selector's own calculator.
   Resource victimGuaranteed, victimUsed, victimIdeal, victimToBePreempted;
+  // The queue this pick is for, when the selector knows it (reserved / queue-priority).
+  QueueId servedQueue;
 };
 
 class RoundState {

@@ -65,7 +65,8 @@ bool tryPreemptContainer(RoundState& st, ToObtain& obtain, const AppSnapshot& ap
                       .victimGuaranteed = victim.guaranteed,
                       .victimUsed = victim.used,
                       .victimIdeal = victim.idealAssigned,
-                      .victimToBePreempted = victim.toBePreempted});
+                      .victimToBePreempted = victim.toBePreempted,
+                      .servedQueue = QueueId()});
   return true;
 }
 
