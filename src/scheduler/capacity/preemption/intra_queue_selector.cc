@@ -89,7 +89,7 @@ class LeafPlan {
           continue;  // would push the user below its limit
         }
         bool taken = tryPreemptContainer(st_, obtain, *a->app, *c, selectorIndex,
-                                         s.intraQueueConservativeDrf);
+                                         s.intraQueueConservativeDrf, leaf_);
         if (taken && userLimitFirst) userUsed -= c->size;
       }
     }

@@ -28,7 +28,8 @@ void deductSelected(RoundState& st) {
 }
 
 bool tryPreemptContainer(RoundState& st, ToObtain& obtain, const AppSnapshot& app,
-                         const ContainerSnapshot& c, int selectorIndex, bool conservativeDrf) {
+                         const ContainerSnapshot& c, int selectorIndex, bool conservativeDrf,
+                         QueueId servedQueue) {
   if (st.isSelected(c.id)) return false;
   const std::string partition = st.nodePartition(c.node);
   auto it = obtain.find(partition);
@@ -66,7 +67,7 @@ bool tryPreemptContainer(RoundState& st, ToObtain& obtain, const AppSnapshot& ap
                       .victimUsed = victim.used,
                       .victimIdeal = victim.idealAssigned,
                       .victimToBePreempted = victim.toBePreempted,
-                      .servedQueue = QueueId()});
+                      .servedQueue = servedQueue});
   return true;
 }
 

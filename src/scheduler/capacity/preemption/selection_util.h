@@ -27,8 +27,10 @@ void deductSelected(RoundState& st);
 
 // tryPreemptContainerAndDeductResToObtain. On success the container is recorded in the round's
 // selected map with `selectorIndex`, and toObtain and the round budget shrink by its size.
+// `servedQueue`, when valid, is recorded as the queue the pick is for.
 bool tryPreemptContainer(RoundState& st, ToObtain& obtain, const AppSnapshot& app,
-                         const ContainerSnapshot& c, int selectorIndex, bool conservativeDrf);
+                         const ContainerSnapshot& c, int selectorIndex, bool conservativeDrf,
+                         QueueId servedQueue = QueueId());
 
 // Live containers in FIFO preemption order: lowest request priority (largest number) first,
 // then the newest (largest container id) first (testContainerOrdering).
