@@ -206,16 +206,22 @@ inline Result<BuiltVector> buildTableVector(const nlohmann::json& vec) {
 
 // --- §13.2 string DSL ----------------------------------------------------------------------
 
-inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
+// Parsing state shared by the DSL steps below.
+struct DslState {
   BuiltVector v;
-  PreemptionSnapshot& s = v.snapshot;
-  const nlohmann::json& d = vec["dsl"];
-  s.calculator = vec["calculator"] == "dominant" ? CalculatorKind::kDominant
-                                                 : CalculatorKind::kDefault;
   int types = 2;
-  auto noteTypes = [&](const std::string& text) {
+  std::map<std::string, std::optional<Resource>> nodeRes;  // host -> res= if given
+  std::map<QueueId, std::vector<std::pair<int, AttemptId>>> perLeaf;  // (app priority, id)
+  void noteTypes(const std::string& text) {
     types = std::max(types, static_cast<int>(split(trim(text), ':').size()));
-  };
+  }
+};
+
+inline Status parseDslLabels(const nlohmann::json& d, DslState& st) {
+  BuiltVector& v = st.v;
+  PreemptionSnapshot& s = v.snapshot;
+  auto noteTypes = [&](const std::string& text) { st.noteTypes(text); };
+  (void)noteTypes;
   // labels: partition=total,exclusive
   for (const std::string& entry : split(d["labels"].get<std::string>(), ';')) {
     if (trim(entry).empty()) continue;
@@ -233,8 +239,16 @@ inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
     s.clusterTotal += p.total;
     s.partitions.push_back(p);
   }
+  return Status::ok();
+}
+
+inline Status parseDslNodes(const nlohmann::json& d, DslState& st) {
+  BuiltVector& v = st.v;
+  PreemptionSnapshot& s = v.snapshot;
+  auto noteTypes = [&](const std::string& text) { st.noteTypes(text); };
+  (void)noteTypes;
+  auto& nodeRes = st.nodeRes;
   // nodes: host=partition[ res=resource]
-  std::map<std::string, std::optional<Resource>> nodeRes;
   for (const std::string& entry : split(d["nodes"].get<std::string>(), ';')) {
     if (trim(entry).empty()) continue;
     auto eq = entry.find('=');
@@ -254,6 +268,14 @@ inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
     v.nodeByName[host] = node.id;
     s.nodes.push_back(node);
   }
+  return Status::ok();
+}
+
+inline Status parseDslQueues(const nlohmann::json& d, DslState& st) {
+  BuiltVector& v = st.v;
+  PreemptionSnapshot& s = v.snapshot;
+  auto noteTypes = [&](const std::string& text) { st.noteTypes(text); };
+  (void)noteTypes;
   // queues: dashes + name + (partition=[G M U P (R)],...) + {priority=N,disable_preemption=b}
   std::vector<QueueId> depthStack;
   for (const std::string& raw : split(d["queues"].get<std::string>(), ';')) {
@@ -321,9 +343,17 @@ inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
       q.partitions[p.name] = a;
     }
   }
+  return Status::ok();
+}
+
+inline Status parseDslApps(const nlohmann::json& d, DslState& st) {
+  BuiltVector& v = st.v;
+  PreemptionSnapshot& s = v.snapshot;
+  auto noteTypes = [&](const std::string& text) { st.noteTypes(text); };
+  (void)noteTypes;
+  auto& perLeaf = st.perLeaf;
   // apps: queue \t (priority,resource,host,label,repeat,reserved[,pending[,user]])...
   uint32_t appSeq = 1;
-  std::map<QueueId, std::vector<std::pair<int, AttemptId>>> perLeaf;  // (app priority, id)
   for (const std::string& raw : split(d["apps"].get<std::string>(), ';')) {
     if (trim(raw).empty()) continue;
     auto tab = raw.find('\t');
@@ -374,6 +404,17 @@ inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
     v.appByName[app.name] = app.attempt;
     s.apps.push_back(std::move(app));
   }
+  return Status::ok();
+}
+
+inline Status finishDslSnapshot(const nlohmann::json& d, DslState& st) {
+  BuiltVector& v = st.v;
+  PreemptionSnapshot& s = v.snapshot;
+  auto noteTypes = [&](const std::string& text) { st.noteTypes(text); };
+  (void)noteTypes;
+  auto& nodeRes = st.nodeRes;
+  auto& perLeaf = st.perLeaf;
+  (void)d;
   // User limit of every user of a leaf: ceil(queue capacity / number of users), on the default
   // partition only (as the Hadoop mock does).
   for (const auto& [leaf, list] : perLeaf) {
@@ -417,9 +458,22 @@ inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
     }
     node.unallocated = (total - used).clampedAtZero();
   }
-  s.resourceTypeCount = types;
-  SPINDLE_RETURN_IF_ERROR(applyConfig(vec["config"], v));
-  return v;
+  return Status::ok();
+}
+
+inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
+  DslState st;
+  st.v.snapshot.calculator = vec["calculator"] == "dominant" ? CalculatorKind::kDominant
+                                                             : CalculatorKind::kDefault;
+  const nlohmann::json& d = vec["dsl"];
+  SPINDLE_RETURN_IF_ERROR(parseDslLabels(d, st));
+  SPINDLE_RETURN_IF_ERROR(parseDslNodes(d, st));
+  SPINDLE_RETURN_IF_ERROR(parseDslQueues(d, st));
+  SPINDLE_RETURN_IF_ERROR(parseDslApps(d, st));
+  SPINDLE_RETURN_IF_ERROR(finishDslSnapshot(d, st));
+  st.v.snapshot.resourceTypeCount = st.types;
+  SPINDLE_RETURN_IF_ERROR(applyConfig(vec["config"], st.v));
+  return st.v;
 }
 
 }  // namespace spindle::preemption::testing
