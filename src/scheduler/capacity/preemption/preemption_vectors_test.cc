@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 
 #include "scheduler/capacity/preemption/preemption_policy.h"
 #include "scheduler/capacity/preemption/selection_util.h"
@@ -89,6 +90,24 @@ TEST_P(VectorTest, MatchesHadoopExpectation) {
     EXPECT_NE(it, b.appByName.end()) << "vector names unknown app " << name;
     return it == b.appByName.end() ? AttemptId{} : it->second;
   };
+  // Invariants of every plan: no container twice; the budget shrank by exactly the picks;
+  // no victim in a queue whose preemption is disabled (inherited).
+  std::set<ContainerId> seen;
+  Resource picked;
+  for (const PreemptionCandidate& c : plan.candidates) {
+    EXPECT_TRUE(seen.insert(c.container).second) << "picked twice: " << c.container.seq;
+    picked += c.size;
+    for (QueueId q = c.queue; q.valid(); q = b.snapshot.queue(q).parent) {
+      const auto& own = b.snapshot.queue(q).disablePreemption;
+      if (own.has_value()) {
+        EXPECT_FALSE(*own) << "victim in disabled queue " << c.queuePath;
+        break;
+      }
+    }
+  }
+  const double factor = asYarnFloat(b.settings.totalPreemptionPerRound);
+  EXPECT_EQ(plan.budgetLeft.memoryMb() + picked.memoryMb(),
+            static_cast<int64_t>(static_cast<double>(b.snapshot.clusterTotal.memoryMb()) * factor));
   for (const PreemptionCandidate& c : plan.candidates) {
     if (c.selector == SelectorKind::kIntraQueue) {
       // Intra-queue picks serve the starved apps of their own queue.
