@@ -1,0 +1,109 @@
+#include "scheduler/capacity/preemption/preemption_policy.h"
+
+#include "scheduler/capacity/preemption/fifo_selector.h"
+#include "scheduler/capacity/preemption/intra_queue_selector.h"
+#include "scheduler/capacity/preemption/queue_priority_selector.h"
+#include "scheduler/capacity/preemption/reserved_selector.h"
+#include "scheduler/capacity/preemption/round_state.h"
+
+namespace spindle::preemption {
+namespace {
+
+std::vector<QueueFigures> collectFigures(const RoundState& st) {
+  std::vector<QueueFigures> out;
+  for (const std::string& p : st.partitionNames()) {
+    for (size_t i = 0; i < st.snapshot().queues.size(); ++i) {
+      QueueId id(static_cast<uint32_t>(i));
+      const TempQueue& t = st.queue(id, p);
+      out.push_back(QueueFigures{.queue = id,
+                                 .path = st.snapshot().queues[i].path,
+                                 .partition = p,
+                                 .guaranteed = t.guaranteed,
+                                 .max = t.max,
+                                 .used = t.used,
+                                 .pending = t.pending,
+                                 .ideal = t.idealAssigned,
+                                 .toBePreempted = t.toBePreempted,
+                                 .actuallyToBePreempted = t.actuallyToBePreempted,
+                                 .preemptableExtra = t.preemptableExtra,
+                                 .untouchableExtra = t.untouchableExtra});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view selectorName(SelectorKind k) {
+  switch (k) {
+    case SelectorKind::kReservedContainer: return "reserved-container";
+    case SelectorKind::kFifo: return "fifo";
+    case SelectorKind::kFifoBalance: return "fifo-balance";
+    case SelectorKind::kIntraQueue: return "intra-queue";
+    case SelectorKind::kQueuePriority: return "queue-priority";
+  }
+  return "?";
+}
+
+Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
+                                           const PreemptionSettings& settings) {
+  SPINDLE_ASSIGN_OR_RETURN(RoundState st, RoundState::build(snapshot, settings));
+  PreemptionPlan plan;
+  plan.observeOnly = settings.observeOnly;
+  // Selector index -> kind and kill wait, in YARN's order.
+  std::vector<std::pair<SelectorKind, int64_t>> selectors;
+  st.clearUnderServed();
+  if (settings.underutilizedPreemptionEnabled) {
+    selectors.emplace_back(SelectorKind::kQueuePriority, settings.maxWaitBeforeKillMs);
+    QueuePrioritySelector(static_cast<int>(selectors.size() - 1)).select(st);
+  }
+  if (settings.selectBasedOnReservedContainers) {
+    selectors.emplace_back(SelectorKind::kReservedContainer, settings.maxWaitBeforeKillMs);
+    ReservedSelector(static_cast<int>(selectors.size() - 1)).select(st);
+  }
+  selectors.emplace_back(SelectorKind::kFifo, settings.maxWaitBeforeKillMs);
+  FifoSelector(false, static_cast<int>(selectors.size() - 1))
+      .select(st, plan.reservationsToKill);
+  plan.figures = collectFigures(st);
+  if (settings.preemptToBalanceEnabled) {
+    selectors.emplace_back(SelectorKind::kFifoBalance,
+                           settings.preemptToBalanceMaxWaitBeforeKillMs);
+    FifoSelector(true, static_cast<int>(selectors.size() - 1))
+        .select(st, plan.reservationsToKill);
+  }
+  if (settings.intraQueueEnabled) {
+    selectors.emplace_back(SelectorKind::kIntraQueue, settings.maxWaitBeforeKillMs);
+    IntraQueueSelector(static_cast<int>(selectors.size() - 1)).select(st);
+  }
+  for (const Selection& s : st.selections()) {
+    PreemptionCandidate c{.container = s.container,
+                          .queue = s.queue,
+                          .queuePath = snapshot.queue(s.queue).path,
+                          .partition = s.partition,
+                          .size = s.size,
+                          .isAm = s.isAm,
+                          .isReservation = s.isReservation,
+                          .selector = selectors[s.selectorIndex].first,
+                          .killWaitMs = selectors[s.selectorIndex].second,
+                          .guaranteed = s.victimGuaranteed,
+                          .used = s.victimUsed,
+                          .ideal = s.victimIdeal,
+                          .toBePreempted = s.victimToBePreempted,
+                          .beneficiaries = {}};
+    if (s.servedQueue.valid()) {
+      c.beneficiaries.push_back(snapshot.queue(s.servedQueue).path);
+    }
+    for (const QueueFigures& f : plan.figures) {
+      if (s.servedQueue.valid()) break;
+      if (f.partition == s.partition && snapshot.queue(f.queue).isLeaf() &&
+          st.rc().greaterThan(snapshot.clusterTotal, f.ideal, f.used)) {
+        c.beneficiaries.push_back(f.path);
+      }
+    }
+    plan.candidates.push_back(std::move(c));
+  }
+  plan.budgetLeft = st.totalPreemptionAllowed();
+  return plan;
+}
+
+}  // namespace spindle::preemption
