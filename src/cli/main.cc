@@ -3,6 +3,7 @@
 //   spindle help
 //   spindle scenario run FILE --out DIR [--summary]
 //   spindle scenario check FILE...
+//   spindle sim --tracetype SLS|RUMEN|SYNTH --tracelocation F[,F] --output-dir DIR [...]
 // Exit codes: 0 success, 1 an expectation failed, 2 bad input (file, argument, configuration).
 #include <iostream>
 
@@ -10,6 +11,9 @@
 
 #include "base/log.h"
 #include "cli/scenario_command.h"
+#ifdef SPINDLE_WITH_SIM
+#include "cli/sim_command.h"
+#endif
 
 int main(int argc, char** argv) {
   spindle::initLogging(spindle::LogLevel::kWarn);
@@ -19,6 +23,10 @@ int main(int argc, char** argv) {
   auto* help = app.add_subcommand("help", "Show the commands and their options");
   spindle::cli::ScenarioOptions scenarioOpts;
   spindle::cli::addScenarioCommand(app, scenarioOpts);
+#ifdef SPINDLE_WITH_SIM
+  spindle::cli::SimOptions simOpts;
+  spindle::cli::addSimCommand(app, simOpts);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -29,5 +37,8 @@ int main(int argc, char** argv) {
     std::cout << app.get_formatter()->make_help(&app, "spindle", CLI::AppFormatMode::All);
     return 0;
   }
+#ifdef SPINDLE_WITH_SIM
+  if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);
+#endif
   return spindle::cli::runScenarioCommand(scenarioOpts);
 }

@@ -147,6 +147,16 @@ void AmSimulator::mirrorSchedulerDecrement(Group& g, const InboxItem& c) {
   if (c.locality == Locality::kNodeLocal) dec(c.host);
 }
 
+std::optional<TimeMs> AmSimulator::dueTime() const {
+  if (!amContainer_ || amLost_) return std::nullopt;
+  std::optional<TimeMs> due;
+  if (kind_ == AmKind::kDag && dagNext_ < dagOrder_.size()) {
+    due = amStartMs_ + job_.tasks[dagOrder_[dagNext_]].requestDelayMs;
+  }
+  if (kind_ == AmKind::kStream && job_.endMs) due = due ? std::min(*due, *job_.endMs) : *job_.endMs;
+  return due;
+}
+
 void AmSimulator::notifyAllocated(const AllocatedContainer& c) {
   inbox_.push_back(InboxItem{true, c.id, c.node, std::string(c.host), std::string(c.rack),
                              c.locality, c.key, c.am, 0});

@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -86,6 +87,12 @@ class AmSimulator {
   int tasksDone() const { return done_; }
   int numTasks() const { return static_cast<int>(tasks_.size()); }
   int64_t restarts() const { return restarts_; }
+
+  // The earliest time at which a heartbeat has work that no notification will bring: a DAG
+  // task's request delay running out, a stream job's end time; nullopt when there is none.
+  // With an empty inbox and no preemption message, a heartbeat before then does nothing.
+  std::optional<TimeMs> dueTime() const;
+  bool inboxEmpty() const { return inbox_.empty(); }
 
   void notifyAllocated(const AllocatedContainer& c);
   void notifyCompleted(ContainerId id, int32_t exitStatus);

@@ -194,7 +194,10 @@ Status Engine::run() {
     clock_.setMs(t);
     if (tHeap <= tSweep) {
       ++stats_.heapEvents;
-      status = onEvent(events_.pop());
+      const SimEvent e = events_.pop();
+      currentEvent_ = &e;
+      status = onEvent(e);
+      currentEvent_ = nullptr;
     } else {
       cursor_ = p + 1;
       const uint32_t node = sweep_->nodeOf(p);
@@ -228,7 +231,7 @@ Status Engine::onEvent(const SimEvent& e) {
   switch (e.type) {
     case EventType::kSubmit: return submit(e.a);
     case EventType::kAmHeartbeat:
-      if (runs_[e.a].terminal || runs_[e.a].incarnation != e.b) return Status::ok();
+      if (runs_[e.a].terminal || runs_[e.a].nextBeat != e.time) return Status::ok();  // stale
       return amHeartbeat(e.a);
     case EventType::kTaskEnd: taskEnded(e); return Status::ok();
     case EventType::kAction: return actions_[e.a](*sched_);
@@ -272,8 +275,7 @@ Status Engine::submit(uint32_t job) {
   results_[job].state = "ACCEPTED";
   results_[job].queue = sched_->findApp(*app)->queue();  // where the scheduler placed it
   runs_[job].am = std::make_unique<AmSimulator>(tj, runs_[job].kind);
-  events_.push(clock_.nowMs() + opt_.sls.amHeartbeatMs, EventType::kAmHeartbeat, job,
-               runs_[job].incarnation);
+  scheduleBeat(job, clock_.nowMs() + opt_.sls.amHeartbeatMs);
   return s;
 }
 
@@ -286,9 +288,9 @@ Status Engine::amHeartbeat(uint32_t job) {
   if (act.restart) {
     ++stats_.amRestarts;
     SPINDLE_RETURN_IF_ERROR(timed(nullptr, [&] { return sched_->restartAttempt(app); }));
-    run.am->resetForNewAttempt();
     if (run.terminal) return Status::ok();  // no attempts left: the app FAILED
-    events_.push(now + opt_.sls.amHeartbeatMs, EventType::kAmHeartbeat, job, run.incarnation);
+    run.am->resetForNewAttempt();
+    afterBeat(job);
     return Status::ok();
   }
   if (act.amStarted) results_[job].state = "RUNNING";
@@ -314,14 +316,54 @@ Status Engine::amHeartbeat(uint32_t job) {
       return timed(nullptr, [&] { return sched_->handle(AppRemoved{app, AppState::KILLED}); });
     }
   }
-  events_.push(now + opt_.sls.amHeartbeatMs, EventType::kAmHeartbeat, job, run.incarnation);
+  afterBeat(job);
   return Status::ok();
+}
+
+void Engine::scheduleBeat(uint32_t job, TimeMs t) {
+  runs_[job].nextBeat = t;
+  events_.push(t, EventType::kAmHeartbeat, job);
+}
+
+TimeMs Engine::gridBeatAtOrAfter(uint32_t job, TimeMs t) const {
+  const TimeMs submit = results_[job].submitMs, interval = opt_.sls.amHeartbeatMs;
+  const int64_t k = std::max<int64_t>(1, (t - submit + interval - 1) / interval);
+  return submit + k * interval;
+}
+
+// The next heartbeat, or none while the AM provably has nothing to do (the skip rule).
+void Engine::afterBeat(uint32_t job) {
+  JobRun& run = runs_[job];
+  const TimeMs next = clock_.nowMs() + opt_.sls.amHeartbeatMs;
+  if (!opt_.heartbeatSkip || !run.am->inboxEmpty()) {
+    scheduleBeat(job, next);
+  } else if (auto due = run.am->dueTime()) {
+    scheduleBeat(job, gridBeatAtOrAfter(job, std::max(*due, next)));
+  } else {
+    run.nextBeat = kNever;
+  }
+}
+
+// Something arrived for the AM: its next grid heartbeat must run. A beat at the current time
+// still counts when it sorts after the event being handled (it would not have run yet).
+void Engine::wakeAm(uint32_t job) {
+  JobRun& run = runs_[job];
+  if (!opt_.heartbeatSkip || run.terminal || !run.am) return;
+  const TimeMs now = clock_.nowMs();
+  TimeMs t = gridBeatAtOrAfter(job, now);
+  if (t == now) {
+    const SimEvent beat{now, EventType::kAmHeartbeat, job, 0};
+    if (currentEvent_ == nullptr || !(currentEvent_->key() < beat.key())) {
+      t += opt_.sls.amHeartbeatMs;
+    }
+  }
+  if (t < run.nextBeat) scheduleBeat(job, t);
 }
 
 void Engine::markTerminal(uint32_t job, std::string state, std::string note) {
   if (runs_[job].terminal) return;
   runs_[job].terminal = true;
-  ++runs_[job].incarnation;
+  runs_[job].nextBeat = kNever;
   results_[job].state = std::move(state);
   if (!note.empty()) results_[job].note = std::move(note);
   results_[job].endMs = clock_.nowMs();
@@ -407,6 +449,7 @@ void Engine::record(const Decision& d) {
       const Node& n = sched_->cluster().node(d.node);
       run->am->notifyAllocated(
           AllocatedContainer{d.container, d.node, n.name(), n.rack(), d.locality, d.key, d.am});
+      wakeAm(job);
       return;
     }
     case DecisionKind::kComplete:
@@ -428,7 +471,13 @@ void Engine::record(const Decision& d) {
       JobRun* run = jobOfApp(d.app);
       if (d.kind != DecisionKind::kRelease && run && !run->terminal && run->am) {
         run->am->notifyCompleted(d.container, d.exitStatus);
+        wakeAm(appToJob_[d.app.value()]);
       }
+      return;
+    }
+    case DecisionKind::kPreemptMark: {
+      // The AM reads the preemption message on its next heartbeat.
+      if (JobRun* run = jobOfApp(d.app); run && !run->terminal) wakeAm(appToJob_[d.app.value()]);
       return;
     }
     case DecisionKind::kAppFinished: {

@@ -20,10 +20,13 @@
 //  3. The scheduler's decisions come back through the DecisionSink: allocations go to the AM's
 //     inbox (seen on its next heartbeat, when the task's duration starts), completions and
 //     kills to the AM and the NM.
-//  4. Heartbeat-skip rule: a heartbeat with nothing to report is skipped exactly when
+//  4. Heartbeat-skip rules: a node heartbeat with nothing to report is skipped exactly when
 //     Scheduler::emptyHeartbeatIsNoop(node) says it would change nothing; when the scheduler has
 //     no pending demand at all, the sweep jumps straight to the next node with something to
-//     report. Outputs are identical with and without the rule (EngineOptions::heartbeatSkip).
+//     report. An AM whose inbox is empty and that has no timed work (AmSimulator::dueTime) is
+//     parked: its heartbeats would do nothing; a notification or a preemption mark wakes it on
+//     its own heartbeat grid (submission + k x interval). Outputs are identical with and
+//     without both rules (EngineOptions::heartbeatSkip).
 //  5. The run ends when every job has finished (or was rejected), or at `untilMs`.
 // Deterministic for a trace, configuration and seed, except the measured op timings.
 // Single-threaded.
@@ -34,6 +37,7 @@
 #include <map>
 #include <set>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <queue>
@@ -117,7 +121,7 @@ class Engine final : public DecisionSink {
   struct JobRun {
     AmKind kind = AmKind::kMapReduce;
     std::unique_ptr<AmSimulator> am;
-    uint32_t incarnation = 0;
+    TimeMs nextBeat = std::numeric_limits<TimeMs>::max();  // max = parked (or ended)
     bool terminal = false;
   };
   class TimerWindow {
@@ -140,6 +144,10 @@ class Engine final : public DecisionSink {
   Status nodeHeartbeat(uint32_t node);
   void taskEnded(const SimEvent& e);
   void scheduleReport(uint32_t node);
+  void scheduleBeat(uint32_t job, TimeMs t);
+  void afterBeat(uint32_t job);
+  void wakeAm(uint32_t job);
+  TimeMs gridBeatAtOrAfter(uint32_t job, TimeMs t) const;
   void markTerminal(uint32_t job, std::string state, std::string note);
   void sample();
   template <typename F>
@@ -159,6 +167,7 @@ class Engine final : public DecisionSink {
   std::vector<JobResult> results_;
   std::vector<uint32_t> appToJob_;  // by AppId value
   int64_t submittingJob_ = -1;
+  const SimEvent* currentEvent_ = nullptr;  // the heap event being handled, if any
   size_t terminal_ = 0;
   int64_t completedApps_ = 0;
 

@@ -1,16 +1,20 @@
-// The replay engine's timed events: a binary min-heap keyed by (time, sequence), so events at
-// the same simulated millisecond run in the order they were scheduled.
+// The replay engine's timed events: a binary min-heap keyed by (time, type, a, b). Events at the
+// same simulated millisecond run in an order that depends only on what they are (injected
+// actions, then submissions, AM heartbeats by job, task ends, metric samples), never on when
+// they were pushed, so the engine may leave out a heartbeat that would do nothing and push it
+// again later without changing the order of anything else.
 //
 //   EventQueue q;
 //   q.push(1000, EventType::kAmHeartbeat, jobIndex);
 //   while (!q.empty() && q.top().time <= until) { SimEvent e = q.pop(); ... }
 //
 // Node-manager heartbeats are not in here (see heartbeat_sweep.h): at 10,000 nodes they would be
-// 99% of all events. Events are 32 bytes; payloads are indexes, never strings.
+// 99% of all events. Events are 24 bytes; payloads are indexes, never strings.
 #pragma once
 
 #include <cstdint>
 #include <queue>
+#include <tuple>
 #include <vector>
 
 #include "base/clock.h"
@@ -18,25 +22,25 @@
 namespace spindle::replay {
 
 enum class EventType : uint8_t {
-  kSubmit,       // a = job index
-  kAmHeartbeat,  // a = job index, b = AM incarnation (stale heartbeats of a finished AM drop)
-  kTaskEnd,      // a = job index, b = container slot (see Engine); the task's duration ended
-  kSample,       // metrics record tick
   kAction,       // a = index of an injected action (Engine::scheduleAction)
+  kSubmit,       // a = job index
+  kAmHeartbeat,  // a = job index (a heartbeat that is no longer the AM's next one is dropped)
+  kTaskEnd,      // a = app id, b = packed container id: the task's duration ended
+  kSample,       // metrics record tick
 };
 
 struct SimEvent {
   TimeMs time = 0;
-  uint64_t seq = 0;
   EventType type = EventType::kSubmit;
   uint32_t a = 0;
   uint64_t b = 0;
+  auto key() const { return std::tie(time, type, a, b); }
 };
 
 class EventQueue {
  public:
   void push(TimeMs time, EventType type, uint32_t a, uint64_t b = 0) {
-    heap_.push(SimEvent{time, nextSeq_++, type, a, b});
+    heap_.push(SimEvent{time, type, a, b});
   }
   bool empty() const { return heap_.empty(); }
   const SimEvent& top() const { return heap_.top(); }
@@ -50,11 +54,10 @@ class EventQueue {
  private:
   struct Later {
     bool operator()(const SimEvent& x, const SimEvent& y) const {
-      return x.time != y.time ? x.time > y.time : x.seq > y.seq;
+      return x.key() > y.key();
     }
   };
   std::priority_queue<SimEvent, std::vector<SimEvent>, Later> heap_;
-  uint64_t nextSeq_ = 0;
 };
 
 }  // namespace spindle::replay
