@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/status.h"
 #include "config/configuration.h"
@@ -24,14 +26,25 @@ struct SlsSettings {
   Resource amResource;               // yarn.sls.am.container.memory 1024 / .vcores 1
   Resource containerResource;        // yarn.sls.container.memory.mb 1024 / .vcores 1
   std::map<std::string, std::string> amTypes;  // yarn.sls.am.type.<name> -> class or kind
+  // The same registry resolved to the simulator kind: "mapreduce", "stream" or "dag" (a value
+  // naming MRAMSimulator, StreamAMSimulator or DAGAMSimulator, or the kind itself).
+  std::map<std::string, std::string> amKinds;
   bool metricsOn = true;             // yarn.sls.metrics.switch ON/OFF
   int64_t metricsRecordIntervalMs = 1000;  // yarn.sls.metrics.record.interval.ms
   int32_t metricsTimerWindow = 100;  // yarn.sls.metrics.timer.window.size
+  int32_t runnerPoolSize = 10;       // yarn.sls.runner.pool.size (SLS threads; read, unused)
+  int32_t metricsWebPort = 10001;    // yarn.sls.metrics.web.address.port (read, unused)
   // Spindle additions (documented in docs/configuration.md):
   bool amHonoursPreemption = true;   // spindle.sls.am.honour-preemption: release named containers
 };
 
 // Errors name the key and the bad value (e.g. a non-positive heartbeat interval).
+// Extra resource types (index >= 2 in `types`) are read from yarn.sls.nm.<type> (SLS) and, as a
+// Spindle addition, yarn.sls.container.<type> and yarn.sls.am.container.<type>; all default 0.
 Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const ResourceTypes& types);
+
+// The simulator kind ("mapreduce", "stream", "dag") an yarn.sls.am.type.<name> value names:
+// the SLS class (full or simple name) or the kind itself; nullopt for anything else.
+std::optional<std::string> amKindForClass(std::string_view value);
 
 }  // namespace spindle

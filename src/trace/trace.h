@@ -73,6 +73,9 @@ struct Trace {
   std::vector<TraceJob> jobs;    // in submission order (stable by startMs, then file order)
   std::vector<TraceNode> nodes;  // from --nodes, else every distinct task host (SLS rule)
   int skippedJobs = 0;           // bad jobs dropped under --skip-bad-jobs
+  int skippedTasks = 0;          // Rumen tasks without a usable attempt (see docs/trace-formats.md)
+  // Notes for the user: each skipped job's error, ignored unknown keys, clamped Rumen times.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace spindle

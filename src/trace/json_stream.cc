@@ -1,0 +1,133 @@
+#include "trace/json_stream.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace spindle {
+namespace {
+
+struct Position {
+  int line = 1;
+  int column = 1;
+};
+
+Position positionOf(std::string_view text, size_t offset) {
+  Position p;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+Status syntaxError(std::string_view source, std::string_view text, size_t offset,
+                   std::string_view what) {
+  Position p = positionOf(text, offset);
+  return invalidArgument("{}:{}:{}: JSON syntax error at byte {}: {}", source, p.line, p.column,
+                         offset, what);
+}
+
+// nlohmann's message without its "[json.exception...] parse error at line L, column C: "
+// prefix, whose position is relative to the slice and so misleading.
+std::string cleanParseMessage(const std::string& what) {
+  size_t col = what.find("column ");
+  if (col != std::string::npos) {
+    size_t colon = what.find(": ", col);
+    if (colon != std::string::npos) return what.substr(colon + 2);
+  }
+  size_t bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+bool isJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The offset one past the `}` that closes the object opened at `start`, or npos when the text
+// ends first.
+size_t findObjectEnd(std::string_view text, size_t start) {
+  int depth = 0;
+  bool inString = false;
+  for (size_t i = start; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        inString = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+Result<std::vector<JsonObject>> parseJsonObjects(std::string_view text, std::string_view source) {
+  std::vector<JsonObject> out;
+  size_t i = 0;
+  // Lines are counted incrementally so a large trace is scanned once.
+  size_t lineCursor = 0;
+  int line = 1;
+  // A UTF-8 byte-order mark is not JSON but editors write it; skip it.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (true) {
+    while (i < text.size() && isJsonSpace(text[i])) ++i;
+    if (i >= text.size()) break;
+    if (text[i] != '{') {
+      return syntaxError(source, text, i,
+                         fmt::format("expected '{{' starting a JSON object, got '{}'", text[i]));
+    }
+    size_t end = findObjectEnd(text, i);
+    if (end == std::string_view::npos) {
+      Position p = positionOf(text, i);
+      return syntaxError(source, text, text.size(),
+                         fmt::format("unexpected end of file: the object opened at line {} "
+                                     "column {} is not closed",
+                                     p.line, p.column));
+    }
+    JsonObject obj;
+    obj.offset = static_cast<int64_t>(i);
+    for (; lineCursor < i; ++lineCursor) line += text[lineCursor] == '\n' ? 1 : 0;
+    obj.line = line;
+    try {
+      obj.value = nlohmann::json::parse(text.substr(i, end - i));
+    } catch (const nlohmann::json::parse_error& e) {
+      size_t at = i + (e.byte > 0 ? e.byte - 1 : 0);
+      return syntaxError(source, text, at, cleanParseMessage(e.what()));
+    }
+    out.push_back(std::move(obj));
+    i = end;
+  }
+  return out;
+}
+
+Result<std::string> readTextFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return invalidArgument("{}: is a directory", path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return invalidArgument("{}: cannot read file", path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return invalidArgument("{}: error while reading file", path);
+  return ss.str();
+}
+
+Result<std::vector<JsonObject>> readJsonObjects(const std::string& path) {
+  Result<std::string> text = readTextFile(path);
+  if (!text) return text.status();
+  return parseJsonObjects(*text, path);
+}
+
+}  // namespace spindle

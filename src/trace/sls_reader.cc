@@ -1,0 +1,322 @@
+#include "trace/sls_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <set>
+#include <unordered_set>
+
+#include "trace/job_policy.h"
+#include "trace/json_fields.h"
+#include "trace/json_stream.h"
+#include "trace/nodes_reader.h"
+
+namespace spindle {
+namespace {
+
+using nlohmann::json;
+
+// Keys AMDefinitionSLS reads (plus "am.<type>" for configured resource types).
+const std::set<std::string, std::less<>> kJobKeys = {
+    "am.type",        "yarn.sls.am.type", "job.start.ms",  "job.end.ms",
+    "job.queue.name", "job.id",           "job.user",      "job.count",
+    "job.label.expression", "job.tasks",  "am.memory-mb",  "am.memory",
+    "am.vcores",      "num.nodes",        "num.racks"};
+// Keys TaskContainerDefinition reads (plus "container.<type>").
+const std::set<std::string, std::less<>> kTaskKeys = {
+    "count",          "container.host",   "container.start.ms", "container.end.ms",
+    "container.duration.ms", "duration.ms", "container.priority", "container.type",
+    "container.execution.type", "container.allocation.id", "container.request.delay",
+    "container.memory-mb", "container.memory", "container.vcores"};
+
+struct ReadState {
+  const TraceReadOptions& options;
+  Trace& trace;
+  int64_t jobSeq = 0;  // job objects seen across all files, for generated ids
+  std::vector<TraceNode> headerNodes;
+  std::set<std::string> warnedKeys;  // per file
+};
+
+std::string lower(std::string_view s) {
+  std::string out;
+  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+Result<int64_t> nonNegativeOr(const JsonFields& f, std::string_view key, int64_t def) {
+  SPINDLE_ASSIGN_OR_RETURN(int64_t v, f.intOr(key, def));
+  if (v < 0) return f.error(key, "must not be negative, got {}", v);
+  return v;
+}
+
+// Overrides `r` from `<prefix><type>` keys; `oldMemoryKey` is the 2.x spelling of memory, read
+// first so that the newer "<prefix>memory-mb" wins when both are given.
+Status readResourceOverrides(const JsonFields& f, const ResourceTypes& types,
+                             std::string_view prefix, std::string_view oldMemoryKey,
+                             Resource& r) {
+  if (f.has(oldMemoryKey)) {
+    SPINDLE_ASSIGN_OR_RETURN(int64_t v, nonNegativeOr(f, oldMemoryKey, 0));
+    r.set(kMemoryIndex, v);
+  }
+  for (int i = 0; i < types.count(); ++i) {
+    const std::string key = fmt::format("{}{}", prefix, types.info(i).name);
+    if (!f.has(key)) continue;
+    SPINDLE_ASSIGN_OR_RETURN(int64_t v, nonNegativeOr(f, key, 0));
+    r.set(i, v);
+  }
+  return Status::ok();
+}
+
+// TaskContainerDefinition: container.duration.ms, else the legacy duration.ms, else
+// container.end.ms - container.start.ms; the result must be > 0.
+Result<int64_t> readDuration(const JsonFields& f) {
+  for (std::string_view key : {"container.duration.ms", "duration.ms"}) {
+    if (!f.has(key)) continue;
+    SPINDLE_ASSIGN_OR_RETURN(int64_t d, f.requiredInt(key));
+    if (d <= 0) return f.error(key, "duration must be > 0, got {}", d);
+    return d;
+  }
+  const bool hasStart = f.has("container.start.ms");
+  const bool hasEnd = f.has("container.end.ms");
+  if (!hasStart && !hasEnd) {
+    return f.error("container.duration.ms",
+                   "missing: give container.start.ms and container.end.ms, "
+                   "container.duration.ms or duration.ms");
+  }
+  if (!hasStart) return f.error("container.start.ms", "missing (container.end.ms is given)");
+  if (!hasEnd) return f.error("container.end.ms", "missing (container.start.ms is given)");
+  SPINDLE_ASSIGN_OR_RETURN(int64_t start, f.requiredInt("container.start.ms"));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t end, f.requiredInt("container.end.ms"));
+  if (end - start <= 0) {
+    return f.error("container.end.ms", "duration must be > 0, got {} - {} = {}", end, start,
+                   end - start);
+  }
+  return end - start;
+}
+
+Result<TaskType> readTaskType(const JsonFields& f) {
+  SPINDLE_ASSIGN_OR_RETURN(std::string type, f.stringOr("container.type", "map"));
+  std::string t = lower(type);
+  if (t == "map" || t == "stream") return TaskType::kMap;  // stream: one kind of container
+  if (t == "reduce") return TaskType::kReduce;
+  return f.error("container.type", "unknown type '{}' (expected map or reduce)", type);
+}
+
+Result<ExecutionType> readExecutionType(const JsonFields& f) {
+  SPINDLE_ASSIGN_OR_RETURN(std::string type, f.stringOr("container.execution.type", "GUARANTEED"));
+  std::string t = lower(type);
+  if (t == "guaranteed") return ExecutionType::kGuaranteed;
+  if (t == "opportunistic") return ExecutionType::kOpportunistic;
+  return f.error("container.execution.type",
+                 "unknown execution type '{}' (expected GUARANTEED or OPPORTUNISTIC)", type);
+}
+
+void warnUnknownKeys(const json& obj, const std::set<std::string, std::less<>>& known,
+                     std::string_view extraPrefix, const ResourceTypes& types,
+                     std::string_view where, ReadState& st) {
+  for (const auto& [key, value] : obj.items()) {
+    if (known.count(key)) continue;
+    bool isExtra = false;
+    for (int i = kVcoresIndex + 1; i < types.count(); ++i) {
+      isExtra |= key == fmt::format("{}{}", extraPrefix, types.info(i).name);
+    }
+    if (isExtra || !st.warnedKeys.insert(key).second) continue;
+    st.trace.warnings.push_back(fmt::format("{}: ignored unknown key '{}'", where, key));
+  }
+}
+
+Result<std::vector<TraceTask>> parseTaskGroup(const JsonFields& f, const TraceReadOptions& o) {
+  TraceTask task;
+  SPINDLE_ASSIGN_OR_RETURN(int64_t count, f.intOr("count", 1));
+  if (count < 1) return f.error("count", "must be >= 1, got {}", count);
+  SPINDLE_ASSIGN_OR_RETURN(std::optional<std::string> host, f.optString("container.host"));
+  if (host) {
+    HostPath hp = splitHostPath(*host);
+    task.host = hp.host;
+    task.rack = hp.rack;
+  }
+  SPINDLE_ASSIGN_OR_RETURN(task.durationMs, readDuration(f));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t priority, f.intOr("container.priority", 20));
+  if (priority < std::numeric_limits<int32_t>::min() ||
+      priority > std::numeric_limits<int32_t>::max()) {
+    return f.error("container.priority", "out of the 32-bit range: {}", priority);
+  }
+  task.priority = static_cast<int32_t>(priority);
+  SPINDLE_ASSIGN_OR_RETURN(task.type, readTaskType(f));
+  SPINDLE_ASSIGN_OR_RETURN(task.executionType, readExecutionType(f));
+  SPINDLE_ASSIGN_OR_RETURN(task.allocationId, f.intOr("container.allocation.id", -1));
+  SPINDLE_ASSIGN_OR_RETURN(task.requestDelayMs, nonNegativeOr(f, "container.request.delay", 0));
+  task.resource = o.sls.containerResource;
+  SPINDLE_RETURN_IF_ERROR(
+      readResourceOverrides(f, o.types, "container.", "container.memory", task.resource));
+  return std::vector<TraceTask>(static_cast<size_t>(count), task);
+}
+
+Result<std::string> readAmType(const JsonFields& f, const TraceReadOptions& o) {
+  SPINDLE_ASSIGN_OR_RETURN(std::optional<std::string> a, f.optString("am.type"));
+  SPINDLE_ASSIGN_OR_RETURN(std::optional<std::string> b, f.optString("yarn.sls.am.type"));
+  if (a && b && *a != *b) {
+    return f.error("am.type", "'{}' contradicts yarn.sls.am.type '{}'", *a, *b);
+  }
+  std::string type = a ? *a : (b ? *b : "mapreduce");
+  const std::string_view key = a || !b ? "am.type" : "yarn.sls.am.type";
+  if (!o.sls.amTypes.empty() && !o.sls.amTypes.count(type)) {
+    std::string known;
+    for (const auto& [name, cls] : o.sls.amTypes) known += (known.empty() ? "" : ", ") + name;
+    return f.error(key, "unknown AM type '{}' (registered with yarn.sls.am.type.<name>: {})",
+                   type, known);
+  }
+  return type;
+}
+
+// The job's fields except id and tasks.
+Status parseJobFields(const JsonFields& f, const TraceReadOptions& o, TraceJob& job) {
+  SPINDLE_ASSIGN_OR_RETURN(job.startMs, f.requiredInt("job.start.ms"));
+  if (job.startMs < 0) return f.error("job.start.ms", "must not be negative, got {}", job.startMs);
+  SPINDLE_ASSIGN_OR_RETURN(job.endMs, f.optInt("job.end.ms"));
+  {
+    Result<std::string> queue = f.requiredString("job.queue.name");
+    if (!queue) return queue.status();
+    if (queue->empty()) return f.error("job.queue.name", "empty queue name");
+    job.queue = *queue;
+  }
+  SPINDLE_RETURN_IF_ERROR(checkKnownQueue(job.queue, o, "job.queue.name"));
+  {
+    Result<std::string> user = f.stringOr("job.user", "default");
+    if (!user) return user.status();
+    job.user = *user;
+    Result<std::string> label = f.stringOr("job.label.expression", "");
+    if (!label) return label.status();
+    job.labelExpression = *label;
+    Result<std::string> amType = readAmType(f, o);
+    if (!amType) return amType.status();
+    job.amType = *amType;
+  }
+  job.amResource = o.sls.amResource;
+  SPINDLE_RETURN_IF_ERROR(readResourceOverrides(f, o.types, "am.", "am.memory", job.amResource));
+  return Status::ok();
+}
+
+Result<std::vector<TraceJob>> parseJob(const JsonFields& f, const std::string& id,
+                                       ReadState& st, std::string_view where) {
+  const TraceReadOptions& o = st.options;
+  TraceJob job;
+  job.id = id;
+  if (f.has("job.id") && !f.at("job.id").is_string() && !f.at("job.id").is_number_integer()) {
+    return f.error("job.id", "expected a string, got {}", briefJson(f.at("job.id")));
+  }
+  SPINDLE_RETURN_IF_ERROR(parseJobFields(f, o, job));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t copies, f.intOr("job.count", 1));
+  if (copies < 1) return f.error("job.count", "must be >= 1, got {}", copies);
+  if (f.has("job.tasks")) {
+    const json& tasks = f.at("job.tasks");
+    if (!tasks.is_array()) return f.error("job.tasks", "expected an array, got {}", briefJson(tasks));
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const std::string prefix = fmt::format("job.tasks[{}].", i);
+      if (!tasks[i].is_object()) {
+        return invalidArgument("field job.tasks[{}]: expected an object, got {}", i,
+                               briefJson(tasks[i]));
+      }
+      JsonFields tf(tasks[i], prefix);
+      SPINDLE_ASSIGN_OR_RETURN(std::vector<TraceTask> group, parseTaskGroup(tf, o));
+      job.tasks.insert(job.tasks.end(), group.begin(), group.end());
+      warnUnknownKeys(tasks[i], kTaskKeys, "container.", o.types, where, st);
+    }
+  }
+  warnUnknownKeys(f.json(), kJobKeys, "am.", o.types, where, st);
+  std::vector<TraceJob> out;
+  if (copies == 1) {
+    out.push_back(job);
+    return out;
+  }
+  for (int64_t k = 1; k <= copies; ++k) {
+    TraceJob copy = job;
+    copy.id = fmt::format("{}_{}", id, k);
+    out.push_back(copy);
+  }
+  return out;
+}
+
+bool isHeader(const JsonFields& f) {
+  return f.has("num.nodes") && !f.has("job.start.ms") && !f.has("job.queue.name") &&
+         !f.has("job.tasks");
+}
+
+Status readHeader(const JsonFields& f, ReadState& st) {
+  SPINDLE_ASSIGN_OR_RETURN(int64_t nodes, f.requiredInt("num.nodes"));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t racks, f.intOr("num.racks", 1));
+  if (nodes < 1) return f.error("num.nodes", "must be >= 1, got {}", nodes);
+  if (racks < 1) return f.error("num.racks", "must be >= 1, got {}", racks);
+  std::vector<TraceNode> gen = generateNodes(nodes, racks, st.options.sls.nodeResource);
+  st.headerNodes.insert(st.headerNodes.end(), gen.begin(), gen.end());
+  return Status::ok();
+}
+
+Status parseFile(std::string_view text, std::string_view source, ReadState& st) {
+  SPINDLE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, parseJsonObjects(text, source));
+  st.warnedKeys.clear();
+  int jobIndex = 0;
+  for (const JsonObject& obj : objects) {
+    JsonFields f(obj.value, "");
+    if (isHeader(f)) {
+      SPINDLE_RETURN_IF_ERROR(readHeader(f, st).withContext(
+          fmt::format("{}: header object (line {})", source, obj.line)));
+      continue;
+    }
+    ++jobIndex;
+    ++st.jobSeq;
+    std::string id = fmt::format("job_{}", st.jobSeq);
+    if (f.has("job.id") && (f.at("job.id").is_string() || f.at("job.id").is_number_integer())) {
+      id = f.at("job.id").is_string() ? f.at("job.id").get<std::string>() : f.at("job.id").dump();
+    }
+    const std::string where = fmt::format("{}: job #{} (id {})", source, jobIndex, id);
+    if (f.has("num.nodes")) {
+      Status header = readHeader(f, st);
+      SPINDLE_RETURN_IF_ERROR(handleBadJob(header.withContext(where), st.options, st.trace));
+      if (!header.isOk()) continue;
+    }
+    Result<std::vector<TraceJob>> jobs = parseJob(f, id, st, where);
+    if (!jobs) {
+      SPINDLE_RETURN_IF_ERROR(handleBadJob(jobs.status().withContext(where), st.options, st.trace));
+      continue;
+    }
+    for (TraceJob& j : *jobs) st.trace.jobs.push_back(std::move(j));
+  }
+  return Status::ok();
+}
+
+// Header nodes first, then task hosts not already among them.
+void deriveNodes(ReadState& st) {
+  std::vector<TraceNode> nodes = st.headerNodes;
+  std::unordered_set<std::string> seen;
+  for (const TraceNode& n : nodes) seen.insert(n.name);
+  for (TraceNode& n : nodesFromTaskHosts(st.trace.jobs, st.options.sls.nodeResource)) {
+    if (seen.insert(n.name).second) nodes.push_back(std::move(n));
+  }
+  st.trace.nodes = std::move(nodes);
+}
+
+}  // namespace
+
+Result<Trace> parseSlsTrace(std::string_view text, std::string_view source,
+                            const TraceReadOptions& options) {
+  Trace trace;
+  ReadState st{options, trace, 0, {}, {}};
+  SPINDLE_RETURN_IF_ERROR(parseFile(text, source, st));
+  deriveNodes(st);
+  return trace;
+}
+
+Result<Trace> readSlsTrace(const std::vector<std::string>& files, const TraceReadOptions& options) {
+  Trace trace;
+  ReadState st{options, trace, 0, {}, {}};
+  for (const std::string& file : files) {
+    Result<std::string> text = readTextFile(file);
+    if (!text) return text.status();
+    SPINDLE_RETURN_IF_ERROR(parseFile(*text, file, st));
+  }
+  deriveNodes(st);
+  return trace;
+}
+
+}  // namespace spindle
