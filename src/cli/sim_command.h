@@ -1,8 +1,8 @@
 // `spindle sim`: replays an SLS, Rumen or SYNTH trace against the scheduler in simulated time
 // and writes SLS's outputs plus Spindle's (docs/simulator.md).
 //
-//   spindle sim --tracetype SLS --tracelocation examples/sim/sls/jobs.json \
-//       --nodes examples/sim/sls/nodes.json --conf examples/sim/sls --output-dir out \
+//   spindle sim --tracetype SLS --tracelocation examples/sim/sls/jobs.json
+//       --nodes examples/sim/sls/nodes.json --conf examples/sim/sls --output-dir out
 //       --print-simulation
 //
 // Option names follow slsrun.sh; `--opt=value` and `--opt value` both work, and the
