@@ -130,6 +130,7 @@ class Engine final : public DecisionSink {
     void add(double ms);
     TimerStats stats() const;
     int64_t count() const { return count_; }
+    void countOnly() { ++count_; }
 
    private:
     std::vector<double> window_;
