@@ -262,6 +262,16 @@ int runSimCommand(const SimOptions& o) {
   Status run = (*engine)->run();
   bar.finish();
   if (!run.isOk()) return fail(run.message());
+  if ((*engine)->stats().stalled) {
+    int waiting = 0;
+    for (const replay::JobResult& j : (*engine)->jobs()) {
+      waiting += j.state == "ACCEPTED" || j.state == "RUNNING" ? 1 : 0;
+    }
+    std::cerr << fmt::format(
+        "warning: stopped at {} ms: nothing left can change; {} job(s) can never be served "
+        "(asks no node can hold?)\n",
+        (*engine)->stats().endMs, waiting);
+  }
   Status w = replay::writeJobRuntimeCsv(o.outputDir + "/jobruntime.csv", (*engine)->jobs());
   if (w.isOk()) w = replay::writeJobsCsv(o.outputDir + "/jobs.csv", (*engine)->jobs());
   if (!w.isOk()) return fail(w.message());

@@ -174,17 +174,22 @@ Status Engine::run() {
       opt_.progress(Progress{clock_.nowMs(), static_cast<int64_t>(terminal_),
                              static_cast<int64_t>(runs_.size()), steps});
     }
+    while (!reportHeap_.empty() &&
+           reportPos_[sweep_->nodeOf(reportHeap_.top())] != reportHeap_.top()) {
+      reportHeap_.pop();
+    }
+    const bool demand = sched_->hasPendingDemand();
+    if (stalled(demand)) {
+      stats_.stalled = true;
+      break;
+    }
     // The next heartbeat slot worth visiting.
     Position p = kNoPosition;
     if (numNodes > 0) {
-      if (!opt_.heartbeatSkip || sched_->hasPendingDemand()) {
+      if (!opt_.heartbeatSkip || demand) {
         p = std::max(cursor_, sweep_->firstAtOrAfter(clock_.nowMs()));
-      } else {
-        while (!reportHeap_.empty() &&
-               reportPos_[sweep_->nodeOf(reportHeap_.top())] != reportHeap_.top()) {
-          reportHeap_.pop();
-        }
-        if (!reportHeap_.empty()) p = reportHeap_.top();
+      } else if (!reportHeap_.empty()) {
+        p = reportHeap_.top();
       }
     }
     const TimeMs tSweep = sweep_->timeOf(p);
@@ -229,6 +234,24 @@ Status Engine::run() {
   stats_.wallSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   return status;
+}
+
+// Quiet = only samples in the heap and no node report due. Quiet without demand can never end;
+// quiet with demand ends the run after 100 heartbeat cycles in which nothing was decided.
+// The rule looks only at simulated state, so it stops at the same point with or without the
+// heartbeat-skip rules.
+bool Engine::stalled(bool demand) {
+  if (!events_.noWorkLeft() || busyAms_ > 0 || !reportHeap_.empty()) {
+    quietSince_ = -1;
+    return false;
+  }
+  if (!demand || sweep_->numNodes() == 0) return true;
+  if (quietSince_ < 0 || quietDecisions_ != stats_.decisions) {
+    quietSince_ = std::max(cursor_, sweep_->firstAtOrAfter(clock_.nowMs()));
+    quietDecisions_ = stats_.decisions;
+    return false;
+  }
+  return cursor_ - quietSince_ >= Position{100} * sweep_->numNodes();
 }
 
 Status Engine::onEvent(const SimEvent& e) {
@@ -324,6 +347,13 @@ Status Engine::amHeartbeat(uint32_t job) {
   return Status::ok();
 }
 
+void Engine::updateBusy(uint32_t job) {
+  JobRun& run = runs_[job];
+  const bool busy = !run.terminal && run.am && (!run.am->inboxEmpty() || run.am->dueTime());
+  busyAms_ += static_cast<int64_t>(busy) - static_cast<int64_t>(run.busy);
+  run.busy = busy;
+}
+
 void Engine::scheduleBeat(uint32_t job, TimeMs t) {
   runs_[job].nextBeat = t;
   events_.push(t, EventType::kAmHeartbeat, job);
@@ -337,6 +367,7 @@ TimeMs Engine::gridBeatAtOrAfter(uint32_t job, TimeMs t) const {
 
 // The next heartbeat, or none while the AM provably has nothing to do (the skip rule).
 void Engine::afterBeat(uint32_t job) {
+  updateBusy(job);
   JobRun& run = runs_[job];
   const TimeMs next = clock_.nowMs() + opt_.sls.amHeartbeatMs;
   if (!opt_.heartbeatSkip || !run.am->inboxEmpty()) {
@@ -351,6 +382,7 @@ void Engine::afterBeat(uint32_t job) {
 // Something arrived for the AM: its next grid heartbeat must run. A beat at the current time
 // still counts when it sorts after the event being handled (it would not have run yet).
 void Engine::wakeAm(uint32_t job) {
+  updateBusy(job);
   JobRun& run = runs_[job];
   if (!opt_.heartbeatSkip || run.terminal || !run.am) return;
   const TimeMs now = clock_.nowMs();
@@ -372,6 +404,7 @@ void Engine::markTerminal(uint32_t job, std::string state, std::string note) {
   if (!note.empty()) results_[job].note = std::move(note);
   results_[job].endMs = clock_.nowMs();
   runs_[job].am.reset();
+  updateBusy(job);
   ++terminal_;
 }
 

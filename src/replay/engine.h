@@ -27,7 +27,11 @@
 //     parked: its heartbeats would do nothing; a notification or a preemption mark wakes it on
 //     its own heartbeat grid (submission + k x interval). Outputs are identical with and
 //     without both rules (EngineOptions::heartbeatSkip).
-//  5. The run ends when every job has finished (or was rejected), or at `untilMs`.
+//  5. The run ends when every job has finished (or was rejected), or at `untilMs`, or when it
+//     stalls: no submission, task end or action is left, every AM is idle (empty inbox, no
+//     timed work), no node has anything to report, and either no app asks for anything or 100
+//     full heartbeat cycles passed without a decision (asks no node can ever serve).
+//     RunStats::stalled tells; the jobs stay as they are.
 // Deterministic for a trace, configuration and seed, except the measured op timings.
 // Single-threaded.
 #pragma once
@@ -96,6 +100,7 @@ struct RunStats {
   int64_t heapEvents = 0, heartbeats = 0, heartbeatsSkipped = 0;
   int64_t allocations = 0, containersCompleted = 0, containersKilled = 0, amRestarts = 0;
   int64_t decisions = 0;
+  bool stalled = false;
   double wallSeconds = 0;
 };
 
@@ -123,6 +128,7 @@ class Engine final : public DecisionSink {
     std::unique_ptr<AmSimulator> am;
     TimeMs nextBeat = std::numeric_limits<TimeMs>::max();  // max = parked (or ended)
     bool terminal = false;
+    bool busy = false;  // inbox not empty or timed work ahead (stall detection)
   };
   class TimerWindow {
    public:
@@ -145,6 +151,8 @@ class Engine final : public DecisionSink {
   Status nodeHeartbeat(uint32_t node);
   void taskEnded(const SimEvent& e);
   void scheduleReport(uint32_t node);
+  bool stalled(bool demand);
+  void updateBusy(uint32_t job);
   void scheduleBeat(uint32_t job, TimeMs t);
   void afterBeat(uint32_t job);
   void wakeAm(uint32_t job);
@@ -180,6 +188,9 @@ class Engine final : public DecisionSink {
   std::priority_queue<Position, std::vector<Position>, std::greater<>> reportHeap_;
   std::unordered_map<ContainerId, uint32_t> running_;  // launched containers -> node index
   Position cursor_ = 0;
+  Position quietSince_ = -1;  // cursor when the run went quiet (stall detection)
+  int64_t quietDecisions_ = 0;
+  int64_t busyAms_ = 0;
 
   // Metrics.
   std::unique_ptr<MetricsWriter> metrics_;

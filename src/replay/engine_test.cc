@@ -199,6 +199,22 @@ TEST(Engine, UntilStopsWithJobsStillRunning) {
   EXPECT_FALSE(r->engine->jobs()[0].endMs.has_value());
 }
 
+TEST(Engine, StopsWhenNothingCanEverChange) {
+  // The AM fits the maximum allocation (8 GB by default) but no node (4 GB): the app waits
+  // forever; the run stops once 100 heartbeat cycles decided nothing, the same way in both modes.
+  TraceJob big = JobBuilder("big").maps(1, 100).build();
+  big.amResource = Resource::of(6144, 1);
+  Trace t = TraceBuilder().nodes(2, 4096).job(JobBuilder("ok").maps(1, 1000)).build();
+  t.jobs.push_back(big);
+  auto fast = runTrace(t, opts(2, true));
+  auto naive = runTrace(t, opts(2, false));
+  EXPECT_TRUE(fast->engine->stats().stalled);
+  EXPECT_EQ(fast->engine->jobs()[0].state, "FINISHED");
+  EXPECT_EQ(fast->engine->jobs()[1].state, "ACCEPTED");
+  EXPECT_EQ(fast->engine->stats().endMs, naive->engine->stats().endMs);
+  EXPECT_EQ(fast->logText, naive->logText);
+}
+
 TEST(Engine, AmBiggerThanTheMaximumIsRejected) {
   TraceJob big = JobBuilder("big").build();
   big.amResource = Resource::of(100000, 1);

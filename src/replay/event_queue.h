@@ -41,12 +41,17 @@ class EventQueue {
  public:
   void push(TimeMs time, EventType type, uint32_t a, uint64_t b = 0) {
     heap_.push(SimEvent{time, type, a, b});
+    if (isWork(type)) ++work_;
   }
+  // Only metric samples and AM heartbeats are left (whether an AM heartbeat can change anything
+  // is the engine's to judge).
+  bool noWorkLeft() const { return work_ == 0; }
   bool empty() const { return heap_.empty(); }
   const SimEvent& top() const { return heap_.top(); }
   SimEvent pop() {
     SimEvent e = heap_.top();
     heap_.pop();
+    if (isWork(e.type)) --work_;
     return e;
   }
   size_t size() const { return heap_.size(); }
@@ -58,6 +63,10 @@ class EventQueue {
     }
   };
   std::priority_queue<SimEvent, std::vector<SimEvent>, Later> heap_;
+  static bool isWork(EventType t) {
+    return t != EventType::kSample && t != EventType::kAmHeartbeat;
+  }
+  size_t work_ = 0;  // submissions, task ends and actions in the heap
 };
 
 }  // namespace spindle::replay
