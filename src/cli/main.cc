@@ -11,9 +11,7 @@
 
 #include "base/log.h"
 #include "cli/scenario_command.h"
-#ifdef SPINDLE_WITH_SIM
 #include "cli/sim_command.h"
-#endif
 
 int main(int argc, char** argv) {
   spindle::initLogging(spindle::LogLevel::kWarn);
@@ -23,10 +21,8 @@ int main(int argc, char** argv) {
   auto* help = app.add_subcommand("help", "Show the commands and their options");
   spindle::cli::ScenarioOptions scenarioOpts;
   spindle::cli::addScenarioCommand(app, scenarioOpts);
-#ifdef SPINDLE_WITH_SIM
   spindle::cli::SimOptions simOpts;
   spindle::cli::addSimCommand(app, simOpts);
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -37,8 +33,6 @@ int main(int argc, char** argv) {
     std::cout << app.get_formatter()->make_help(&app, "spindle", CLI::AppFormatMode::All);
     return 0;
   }
-#ifdef SPINDLE_WITH_SIM
   if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);
-#endif
   return spindle::cli::runScenarioCommand(scenarioOpts);
 }
