@@ -229,10 +229,8 @@ int runSimCommand(const SimOptions& o) {
   ro.nodesFile = o.nodesFile;
   auto trace = readTrace(*traceType, files, ro);
   if (!trace) return fail(trace.status().message());
-  if (trace->skippedJobs > 0) {
-    std::cerr << fmt::format("skipped {} bad job(s)\n", trace->skippedJobs);
-    for (const std::string& w : trace->warnings) std::cerr << "  " << w << '\n';
-  }
+  if (trace->skippedJobs > 0) std::cerr << fmt::format("skipped {} bad job(s)\n", trace->skippedJobs);
+  for (const std::string& w : trace->warnings) std::cerr << "note: " << w << '\n';
 
   std::error_code ec;
   std::filesystem::create_directories(o.outputDir, ec);

@@ -288,19 +288,20 @@ Status Engine::submit(uint32_t job) {
   sub.amNodeLabelExpression = tj.labelExpression;
   sub.applicationType = runs_[job].kind == AmKind::kMapReduce ? "MAPREDUCE" : "YARN";
   submittingJob_ = job;
-  Result<AppId> app = Status::ok();
+  std::optional<Result<AppId>> app;
   Status s = timed(nullptr, [&] {
-    app = sched_->submit(sub);
+    app.emplace(sched_->submit(sub));
     return Status::ok();
   });
   submittingJob_ = -1;
-  if (!app) {
-    if (!runs_[job].terminal) markTerminal(job, "REJECTED", app.status().message());
+  if (!app->isOk()) {
+    if (!runs_[job].terminal) markTerminal(job, "REJECTED", app->status().message());
     return Status::ok();
   }
-  results_[job].app = *app;
+  const AppId id = **app;
+  results_[job].app = id;
   results_[job].state = "ACCEPTED";
-  results_[job].queue = sched_->findApp(*app)->queue();  // where the scheduler placed it
+  results_[job].queue = sched_->findApp(id)->queue();  // where the scheduler placed it
   runs_[job].am = std::make_unique<AmSimulator>(tj, runs_[job].kind);
   scheduleBeat(job, clock_.nowMs() + opt_.sls.amHeartbeatMs);
   return s;
