@@ -191,6 +191,30 @@ TEST(Engine, KilledTaskIsRequestedAgainAndLostAmRestartsTheAttempt) {
   EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
 }
 
+TEST(Engine, KilledTaskIsAskedForAgainAndRunsElsewhere) {
+  // Three 1 GB nodes: the AM takes one, each map another. At 2500 the node of one map is lost:
+  // that map ends ABORTED, the AM asks for it again, and it runs once the other map's node frees.
+  const Trace t = TraceBuilder().nodes(3, 1024).job(JobBuilder("j").maps(2, 4000)).build();
+  auto r = runTrace(t, opts(4), [&](Engine& e) {
+    e.scheduleAction(2500, [&](Scheduler& s) {
+      for (const auto& [id, c] : s.containers()) {
+        if (!c.isAm) return s.handle(NodeRemoved{s.cluster().nodeName(c.node)});
+      }
+      return internalError("no task container at 2500");
+    });
+  });
+  auto kills = ofKind(r->log, DecisionKind::kKill);
+  ASSERT_EQ(kills.size(), 1u);
+  EXPECT_FALSE(kills[0].am);
+  EXPECT_EQ(kills[0].exitStatus, ContainerExitStatus::ABORTED);
+  auto allocs = ofKind(r->log, DecisionKind::kAllocate);
+  ASSERT_EQ(allocs.size(), 4u) << "AM, two maps, and the lost map again";
+  EXPECT_GT(allocs[3].time, 2500);
+  EXPECT_EQ(allocs[3].container.attempt.attempt, 1u) << "same attempt: only the task was lost";
+  EXPECT_EQ(r->engine->stats().amRestarts, 0);
+  EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
+}
+
 TEST(Engine, UntilStopsWithJobsStillRunning) {
   auto r = runTrace(TraceBuilder().nodes(1).job(JobBuilder("j").maps(1, 60000)).build(),
                     opts(1, true, 10000));

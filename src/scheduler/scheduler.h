@@ -112,7 +112,8 @@ class Scheduler {
   virtual Status refreshConfiguration(const Configuration& conf);
 
   // The preemption message for the app's next allocate response; empty until a preemption
-  // policy marks containers of this app.
+  // policy marks containers of this app. Record a kPreemptMark decision whenever it grows:
+  // the simulator wakes an idle AM on that decision to read the message.
   virtual PreemptionMessage preemptionMessage(AppId) const { return {}; }
 
   // The NODE_UPDATE fast path for simulators: the same as handle(NodeHeartbeat) without the
