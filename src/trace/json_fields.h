@@ -22,7 +22,8 @@ namespace spindle {
 
 class JsonFields {
  public:
-  JsonFields(const nlohmann::json& obj, std::string prefix) : j_(&obj), prefix_(std::move(prefix)) {}
+  JsonFields(const nlohmann::json& obj, std::string prefix)
+      : j_(&obj), prefix_(std::move(prefix)) {}
 
   const nlohmann::json& json() const { return *j_; }
   // Present and not null.

@@ -74,20 +74,24 @@ size_t findObjectEnd(std::string_view text, size_t start) {
 
 }  // namespace
 
-Result<std::vector<JsonObject>> parseJsonObjects(std::string_view text, std::string_view source) {
-  std::vector<JsonObject> out;
+Status forEachJsonObject(std::string_view text, std::string_view source,
+                         const std::function<Status(const JsonObject&)>& fn) {
   size_t i = 0;
+  // A UTF-8 byte-order mark is not JSON but editors write it; skip it.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
   // Lines are counted incrementally so a large trace is scanned once.
   size_t lineCursor = 0;
   int line = 1;
-  // A UTF-8 byte-order mark is not JSON but editors write it; skip it.
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
   while (true) {
     while (i < text.size() && isJsonSpace(text[i])) ++i;
     if (i >= text.size()) break;
     if (text[i] != '{') {
-      return syntaxError(source, text, i,
-                         fmt::format("expected '{{' starting a JSON object, got '{}'", text[i]));
+      return syntaxError(
+          source, text, i,
+          fmt::format("expected '{{' starting a JSON object, got '{}'{}", text[i],
+                      text[i] == '[' ? " (the file is a stream of concatenated objects, not an "
+                                       "array)"
+                                     : ""));
     }
     size_t end = findObjectEnd(text, i);
     if (end == std::string_view::npos) {
@@ -107,9 +111,18 @@ Result<std::vector<JsonObject>> parseJsonObjects(std::string_view text, std::str
       size_t at = i + (e.byte > 0 ? e.byte - 1 : 0);
       return syntaxError(source, text, at, cleanParseMessage(e.what()));
     }
-    out.push_back(std::move(obj));
+    SPINDLE_RETURN_IF_ERROR(fn(obj));
     i = end;
   }
+  return Status::ok();
+}
+
+Result<std::vector<JsonObject>> parseJsonObjects(std::string_view text, std::string_view source) {
+  std::vector<JsonObject> out;
+  SPINDLE_RETURN_IF_ERROR(forEachJsonObject(text, source, [&](const JsonObject& o) {
+    out.push_back(o);
+    return Status::ok();
+  }));
   return out;
 }
 

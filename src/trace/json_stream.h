@@ -3,6 +3,9 @@
 //
 //   Result<std::vector<JsonObject>> objs = readJsonObjects("jobs.json");
 //   for (const JsonObject& o : *objs) use(o.value, o.line);   // line where the object starts
+//   // or one object at a time, so a large trace is never held parsed in full:
+//   Status s = forEachJsonObject(text, "jobs.json",
+//                                [&](const JsonObject& o) { ...; return Status::ok(); });
 //
 // Algorithm: one pass finds each top-level `{` and its matching `}` (skipping string literals
 // and escapes), then nlohmann parses that slice. Errors name the file, line, column and byte
@@ -11,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +31,10 @@ struct JsonObject {
   int line = 1;        // 1-based line of its `{`
 };
 
+// Parses `text` and calls `fn` on each object in order; stops at the first syntax error or
+// the first error `fn` returns. `source` (a file name) prefixes syntax errors.
+Status forEachJsonObject(std::string_view text, std::string_view source,
+                         const std::function<Status(const JsonObject&)>& fn);
 // Parses `text`; `source` (a file name) prefixes every error message.
 Result<std::vector<JsonObject>> parseJsonObjects(std::string_view text, std::string_view source);
 // Reads and parses a file; an unreadable file is an error naming it.

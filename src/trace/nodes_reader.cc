@@ -68,9 +68,8 @@ Result<std::vector<NodeLabelSpec>> parseNodeLabels(std::string_view text) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
-    std::string_view item =
-        trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                : comma - start));
+    std::string_view item = trim(text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     start = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
     if (item.empty()) continue;
     NodeLabelSpec label;
@@ -110,8 +109,8 @@ Result<std::vector<TraceNode>> parseNodesFile(std::string_view text, std::string
   std::vector<TraceNode> nodes;
   std::unordered_set<std::string> seen;
   for (size_t r = 0; r < objects.size(); ++r) {
-    const std::string where = fmt::format("{}: rack entry #{} (line {})", source, r + 1,
-                                          objects[r].line);
+    const std::string where =
+        fmt::format("{}: rack entry #{} (line {})", source, r + 1, objects[r].line);
     JsonFields rackFields(objects[r].value, "");
     Result<std::string> rackName = rackFields.requiredString("rack");
     if (!rackName) return rackName.status().withContext(where);
@@ -125,8 +124,8 @@ Result<std::vector<TraceNode>> parseNodesFile(std::string_view text, std::string
     for (size_t i = 0; i < list.size(); ++i) {
       const nlohmann::json& entry = list[i];
       if (!entry.is_object()) {
-        return rackFields.error(fmt::format("nodes[{}]", i), "expected an object, got {}",
-                                briefJson(entry))
+        return rackFields
+            .error(fmt::format("nodes[{}]", i), "expected an object, got {}", briefJson(entry))
             .withContext(where);
       }
       if (entry.empty()) continue;  // rule 2

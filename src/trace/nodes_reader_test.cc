@@ -73,8 +73,8 @@ TEST(NodesReader, BadFilesNameTheEntry) {
         << nodes.status().message();
   }
   EXPECT_FALSE(parseNodesFile(R"({"nodes": []})", "x", types, kDefault));
-  EXPECT_FALSE(parseNodesFile(R"({"rack": "r", "nodes": [{"node": "a", "vcores": 0}]})", "x",
-                              types, kDefault));
+  EXPECT_FALSE(parseNodesFile(R"({"rack": "r", "nodes": [{"node": "a", "vcores": 0}]})", "x", types,
+                              kDefault));
   Result<std::vector<TraceNode>> empty = parseNodesFile("  ", "e.json", types, kDefault);
   ASSERT_FALSE(empty);
   EXPECT_EQ(empty.status().message(), "e.json: the nodes file lists no nodes");

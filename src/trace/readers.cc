@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "trace/job_policy.h"
 #include "trace/nodes_reader.h"
@@ -35,6 +36,26 @@ Status dropDuplicateIds(const TraceReadOptions& options, Trace& trace) {
   return Status::ok();
 }
 
+// Tasks preferring a host the nodes file lacks still run (their asks fall back to rack and
+// any), but the user probably paired the wrong files: say so once.
+void warnHostsMissingFromNodes(const std::string& nodesFile, Trace& trace) {
+  std::unordered_set<std::string> known;
+  for (const TraceNode& n : trace.nodes) known.insert(n.name);
+  std::unordered_set<std::string> missing;
+  std::string example;
+  for (const TraceJob& job : trace.jobs) {
+    for (const TraceTask& task : job.tasks) {
+      if (task.host.empty() || known.count(task.host)) continue;
+      if (missing.insert(task.host).second && example.empty()) example = task.host;
+    }
+  }
+  if (missing.empty()) return;
+  trace.warnings.push_back(fmt::format(
+      "{}: {} host(s) the trace prefers are not in the nodes file (e.g. '{}'); their tasks "
+      "fall back to rack or any-node placement",
+      nodesFile, missing.size(), example));
+}
+
 }  // namespace
 
 Result<TraceType> parseTraceType(std::string_view s) {
@@ -65,8 +86,9 @@ Result<Trace> readTrace(TraceType type, const std::vector<std::string>& files,
   if (!read) return read.status();
   Trace trace = std::move(read).value();
   if (type != TraceType::kSynth && !options.nodesFile.empty()) {
-    SPINDLE_ASSIGN_OR_RETURN(trace.nodes, readNodesFile(options.nodesFile, options.types,
-                                                        options.sls.nodeResource));
+    SPINDLE_ASSIGN_OR_RETURN(
+        trace.nodes, readNodesFile(options.nodesFile, options.types, options.sls.nodeResource));
+    warnHostsMissingFromNodes(options.nodesFile, trace);
   }
   SPINDLE_RETURN_IF_ERROR(dropDuplicateIds(options, trace));
   std::stable_sort(trace.jobs.begin(), trace.jobs.end(),

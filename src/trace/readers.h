@@ -24,15 +24,15 @@ enum class TraceType { kSls, kRumen, kSynth };
 Result<TraceType> parseTraceType(std::string_view s);
 
 struct TraceReadOptions {
-  ResourceTypes types;
-  SlsSettings sls;
-  uint64_t seed = 1;          // SYNTH: overrides the file's rand_seed when explicitly given
+  ResourceTypes types{};
+  SlsSettings sls{};
+  uint64_t seed = 1;  // SYNTH: overrides the file's rand_seed when explicitly given
   bool seedGiven = false;
-  bool skipBadJobs = false;   // drop bad jobs (counted in Trace::skippedJobs) instead of failing
-  std::string nodesFile;      // --nodes; empty = derive from the trace
+  bool skipBadJobs = false;  // drop bad jobs (counted in Trace::skippedJobs) instead of failing
+  std::string nodesFile{};   // --nodes; empty = derive from the trace
   // Queues the scheduler knows (leaf names and full paths); empty = do not check. A job naming
   // another queue is a bad job ("unknown queue").
-  std::set<std::string> knownQueues;
+  std::set<std::string> knownQueues{};
 };
 
 Result<Trace> readTrace(TraceType type, const std::vector<std::string>& files,

@@ -19,8 +19,8 @@ class TempFiles : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           fmt::format("spindle_trace_test_{}_{}", ::testing::UnitTest::GetInstance()
-                                                       ->current_test_info()->name(),
+           fmt::format("spindle_trace_test_{}_{}",
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name(),
                        static_cast<long>(::getpid()));
     std::filesystem::create_directories(dir_);
   }
@@ -63,11 +63,19 @@ TEST_F(ReadTrace, FilesAreConcatenatedThenStablySortedByStart) {
 TEST_F(ReadTrace, NodesFileReplacesDerivedNodes) {
   TraceReadOptions o = defaultOptions();
   o.nodesFile = sourcePath("examples/sim/sls/nodes.json");
-  Result<Trace> t =
-      readTrace(TraceType::kSls, {sourcePath("examples/sim/sls/jobs.json")}, o);
+  Result<Trace> t = readTrace(TraceType::kSls, {sourcePath("examples/sim/sls/jobs.json")}, o);
   ASSERT_TRUE(t) << t.status().toString();
   ASSERT_EQ(t->nodes.size(), 6u);
   EXPECT_EQ(t->nodes[0].resource, Resource::of(16384, 16));
+  EXPECT_TRUE(t->warnings.empty());
+  o.nodesFile = sourcePath("tests/data/traces/nodes-labels.json");
+  t = readTrace(TraceType::kSls, {sourcePath("examples/sim/sls/jobs.json")}, o);
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->warnings.size(), 1u);
+  EXPECT_NE(t->warnings[0].find("6 host(s) the trace prefers are not in the nodes file (e.g. "
+                                "'host1')"),
+            std::string::npos)
+      << t->warnings[0];
   o.nodesFile = sourcePath("tests/data/traces/bad-nodes-duplicate.json");
   EXPECT_FALSE(readTrace(TraceType::kSls, {sourcePath("examples/sim/sls/jobs.json")}, o));
 }
@@ -105,11 +113,19 @@ TEST(ReadTraceBadFiles, EachDefectIsNamed) {
   TraceReadOptions o = defaultOptions();
   o.knownQueues = {"prod", "root.prod"};
   const BadFile cases[] = {
-      {"bad-missing-start.json", "bad-missing-start.json: job #2 (id no_start): field job.start.ms: missing (required)"},
-      {"bad-zero-duration.json", "bad-zero-duration.json: job #1 (id zero): field job.tasks[0].container.end.ms: duration must be > 0, got 500 - 500 = 0"},
-      {"bad-unknown-queue.json", "bad-unknown-queue.json: job #2 (id lost): field job.queue.name: unknown queue 'nosuchqueue' (known: prod, root.prod)"},
-      {"bad-syntax.json", "bad-syntax.json:3:56: JSON syntax error at byte 195: syntax error while parsing object - unexpected string literal"},
-      {"bad-truncated.json", "unexpected end of file: the object opened at line 3 column 1 is not closed"},
+      {"bad-missing-start.json",
+       "bad-missing-start.json: job #2 (id no_start): field job.start.ms: missing (required)"},
+      {"bad-zero-duration.json",
+       "bad-zero-duration.json: job #1 (id zero): field job.tasks[0].container.end.ms: duration "
+       "must be > 0, got 500 - 500 = 0"},
+      {"bad-unknown-queue.json",
+       "bad-unknown-queue.json: job #2 (id lost): field job.queue.name: unknown queue "
+       "'nosuchqueue' (known: prod, root.prod)"},
+      {"bad-syntax.json",
+       "bad-syntax.json:3:56: JSON syntax error at byte 195: syntax error while parsing object - "
+       "unexpected string literal"},
+      {"bad-truncated.json",
+       "unexpected end of file: the object opened at line 3 column 1 is not closed"},
   };
   for (const BadFile& c : cases) {
     Result<Trace> t =

@@ -21,15 +21,15 @@ std::string fixture(const std::string& name) {
   return std::string(SPINDLE_SOURCE_DIR) + "/../shared/reference/sls-fixtures/" + name;
 }
 
-#define REQUIRE_FIXTURE(name)                                            \
-  if (!std::filesystem::exists(fixture(name))) {                         \
-    GTEST_SKIP() << "SLS fixture " << fixture(name) << " not present";   \
+#define REQUIRE_FIXTURE(name)                                          \
+  if (!std::filesystem::exists(fixture(name))) {                       \
+    GTEST_SKIP() << "SLS fixture " << fixture(name) << " not present"; \
   }
 
 TEST(SlsReferenceFixtures, RealRumenTraceRebasesToTheSlsTraceTimes) {
   REQUIRE_FIXTURE("2jobs2min-rumen-jh.json");
-  Result<Trace> t = readTrace(TraceType::kRumen, {fixture("2jobs2min-rumen-jh.json")},
-                              defaultOptions());
+  Result<Trace> t =
+      readTrace(TraceType::kRumen, {fixture("2jobs2min-rumen-jh.json")}, defaultOptions());
   ASSERT_TRUE(t) << t.status().toString();
   ASSERT_EQ(t->jobs.size(), 2u);
   EXPECT_EQ(t->jobs[0].id, "job_1369942127770_1205");
@@ -69,7 +69,8 @@ TEST(SlsReferenceFixtures, InputSlsAndDagTraces) {
 TEST(SlsReferenceFixtures, NodesFiles) {
   REQUIRE_FIXTURE("nodes.json");
   ResourceTypes types;
-  Result<std::vector<TraceNode>> n = readNodesFile(fixture("nodes.json"), types, Resource::of(100, 1));
+  Result<std::vector<TraceNode>> n =
+      readNodesFile(fixture("nodes.json"), types, Resource::of(100, 1));
   ASSERT_TRUE(n) << n.status().toString();
   EXPECT_EQ(n->size(), 19u);  // the trailing {} entry is skipped
   EXPECT_EQ(n->back().rack, "/rack5");

@@ -32,7 +32,10 @@ std::string taskName(const JsonFields& task, std::string_view list, size_t i) {
 Result<std::optional<TraceTask>> taskFromLastAttempt(const JsonFields& task,
                                                      std::string& skipReason,
                                                      const TraceReadOptions& o) {
-  if (!task.has("attempts") || !task.at("attempts").is_array() || task.at("attempts").empty()) {
+  if (task.has("attempts") && !task.at("attempts").is_array()) {
+    return task.error("attempts", "expected an array, got {}", briefJson(task.at("attempts")));
+  }
+  if (!task.has("attempts") || task.at("attempts").empty()) {
     skipReason = "no attempts";
     return std::optional<TraceTask>();
   }
@@ -126,9 +129,9 @@ Result<TraceJob> parseJob(const JsonFields& f, ReadState& st, std::string_view w
   job.startMs = submit - *st.baseMs;
   if (finish && *finish > 0) job.endMs = *finish - *st.baseMs;
   if (job.startMs < 0) {
-    st.trace.warnings.push_back(fmt::format(
-        "{}: submitTime {} is before the first job's {}; starting it at 0", where, submit,
-        *st.baseMs));
+    st.trace.warnings.push_back(
+        fmt::format("{}: submitTime {} is before the first job's {}; starting it at 0", where,
+                    submit, *st.baseMs));
     if (job.endMs) job.endMs = *job.endMs - job.startMs;
     job.startMs = 0;
   }
@@ -136,21 +139,17 @@ Result<TraceJob> parseJob(const JsonFields& f, ReadState& st, std::string_view w
 }
 
 Status parseFile(std::string_view text, std::string_view source, ReadState& st) {
-  SPINDLE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, parseJsonObjects(text, source));
-  for (size_t i = 0; i < objects.size(); ++i) {
-    JsonFields f(objects[i].value, "");
-    std::string id = f.has("jobID") && f.at("jobID").is_string()
-                         ? f.at("jobID").get<std::string>()
-                         : std::string("?");
-    const std::string where = fmt::format("{}: job #{} (id {})", source, i + 1, id);
+  int index = 0;
+  return forEachJsonObject(text, source, [&](const JsonObject& obj) {
+    JsonFields f(obj.value, "");
+    std::string id = f.has("jobID") && f.at("jobID").is_string() ? f.at("jobID").get<std::string>()
+                                                                 : std::string("?");
+    const std::string where = fmt::format("{}: job #{} (id {})", source, ++index, id);
     Result<TraceJob> job = parseJob(f, st, where);
-    if (!job) {
-      SPINDLE_RETURN_IF_ERROR(handleBadJob(job.status().withContext(where), st.options, st.trace));
-      continue;
-    }
+    if (!job) return handleBadJob(job.status().withContext(where), st.options, st.trace);
     st.trace.jobs.push_back(std::move(*job));
-  }
-  return Status::ok();
+    return Status::ok();
+  });
 }
 
 }  // namespace

@@ -57,8 +57,8 @@ TEST(RumenReader, ExampleTraceUsesLastAttemptsAndRebasesTimes) {
 
 TEST(RumenReader, RealTraceShapeWithManyTasks) {
   // The shape of SLS's 2jobs2min-rumen-jh.json: pretty-printed "key" : value, nested layers.
-  Result<Trace> t = readRumenTrace({sourcePath("examples/sim/rumen/rumen-jobs.json")},
-                                   defaultOptions());
+  Result<Trace> t =
+      readRumenTrace({sourcePath("examples/sim/rumen/rumen-jobs.json")}, defaultOptions());
   ASSERT_TRUE(t);
   int maps = 0, reduces = 0;
   for (const TraceJob& j : t->jobs) {
@@ -129,6 +129,12 @@ TEST(RumenReader, BadJobsFailOrAreSkipped) {
                       "r.json", defaultOptions());
   ASSERT_TRUE(t);  // numbers print as strings, as SLS's toString() would
   EXPECT_EQ(t->jobs[0].tasks[0].host, "7");
+  t = parseRumenTrace(R"({"jobID": "j", "submitTime": 1, "reduceTasks": [{"attempts": 3}]})",
+                      "r.json", defaultOptions());
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.status().message().find("field reduceTasks[0].attempts: expected an array, got 3"),
+            std::string::npos)
+      << t.status().message();
   t = parseRumenTrace(R"({"jobID": "j", "submitTime": 1, "mapTasks": {}})", "r.json",
                       defaultOptions());
   ASSERT_FALSE(t);
@@ -139,8 +145,8 @@ TEST(RumenReader, BadJobsFailOrAreSkipped) {
 
 TEST(RumenReader, RebaseSpansFiles) {
   const std::string ex = sourcePath("examples/sim/rumen/rumen-jobs.json");
-  Result<Trace> t = readTrace(TraceType::kRumen, {ex, sourcePath("tests/data/traces/rumen-edge.json")},
-                              defaultOptions());
+  Result<Trace> t = readTrace(
+      TraceType::kRumen, {ex, sourcePath("tests/data/traces/rumen-edge.json")}, defaultOptions());
   ASSERT_TRUE(t) << t.status().toString();
   // rumen-edge's jobs are ~1.7e12 ms earlier than the first file's first job: clamped to 0.
   EXPECT_EQ(t->jobs.size(), 6u);

@@ -18,16 +18,26 @@ using nlohmann::json;
 
 // Keys AMDefinitionSLS reads (plus "am.<type>" for configured resource types).
 const std::set<std::string, std::less<>> kJobKeys = {
-    "am.type",        "yarn.sls.am.type", "job.start.ms",  "job.end.ms",
-    "job.queue.name", "job.id",           "job.user",      "job.count",
-    "job.label.expression", "job.tasks",  "am.memory-mb",  "am.memory",
-    "am.vcores",      "num.nodes",        "num.racks"};
+    "am.type",    "yarn.sls.am.type", "job.start.ms",
+    "job.end.ms", "job.queue.name",   "job.id",
+    "job.user",   "job.count",        "job.label.expression",
+    "job.tasks",  "am.memory-mb",     "am.memory",
+    "am.vcores",  "num.nodes",        "num.racks"};
 // Keys TaskContainerDefinition reads (plus "container.<type>").
-const std::set<std::string, std::less<>> kTaskKeys = {
-    "count",          "container.host",   "container.start.ms", "container.end.ms",
-    "container.duration.ms", "duration.ms", "container.priority", "container.type",
-    "container.execution.type", "container.allocation.id", "container.request.delay",
-    "container.memory-mb", "container.memory", "container.vcores"};
+const std::set<std::string, std::less<>> kTaskKeys = {"count",
+                                                      "container.host",
+                                                      "container.start.ms",
+                                                      "container.end.ms",
+                                                      "container.duration.ms",
+                                                      "duration.ms",
+                                                      "container.priority",
+                                                      "container.type",
+                                                      "container.execution.type",
+                                                      "container.allocation.id",
+                                                      "container.request.delay",
+                                                      "container.memory-mb",
+                                                      "container.memory",
+                                                      "container.vcores"};
 
 struct ReadState {
   const TraceReadOptions& options;
@@ -52,8 +62,7 @@ Result<int64_t> nonNegativeOr(const JsonFields& f, std::string_view key, int64_t
 // Overrides `r` from `<prefix><type>` keys; `oldMemoryKey` is the 2.x spelling of memory, read
 // first so that the newer "<prefix>memory-mb" wins when both are given.
 Status readResourceOverrides(const JsonFields& f, const ResourceTypes& types,
-                             std::string_view prefix, std::string_view oldMemoryKey,
-                             Resource& r) {
+                             std::string_view prefix, std::string_view oldMemoryKey, Resource& r) {
   if (f.has(oldMemoryKey)) {
     SPINDLE_ASSIGN_OR_RETURN(int64_t v, nonNegativeOr(f, oldMemoryKey, 0));
     r.set(kMemoryIndex, v);
@@ -163,8 +172,8 @@ Result<std::string> readAmType(const JsonFields& f, const TraceReadOptions& o) {
   if (!o.sls.amTypes.empty() && !o.sls.amTypes.count(type)) {
     std::string known;
     for (const auto& [name, cls] : o.sls.amTypes) known += (known.empty() ? "" : ", ") + name;
-    return f.error(key, "unknown AM type '{}' (registered with yarn.sls.am.type.<name>: {})",
-                   type, known);
+    return f.error(key, "unknown AM type '{}' (registered with yarn.sls.am.type.<name>: {})", type,
+                   known);
   }
   return type;
 }
@@ -197,8 +206,8 @@ Status parseJobFields(const JsonFields& f, const TraceReadOptions& o, TraceJob& 
   return Status::ok();
 }
 
-Result<std::vector<TraceJob>> parseJob(const JsonFields& f, const std::string& id,
-                                       ReadState& st, std::string_view where) {
+Result<std::vector<TraceJob>> parseJob(const JsonFields& f, const std::string& id, ReadState& st,
+                                       std::string_view where) {
   const TraceReadOptions& o = st.options;
   TraceJob job;
   job.id = id;
@@ -210,7 +219,8 @@ Result<std::vector<TraceJob>> parseJob(const JsonFields& f, const std::string& i
   if (copies < 1) return f.error("job.count", "must be >= 1, got {}", copies);
   if (f.has("job.tasks")) {
     const json& tasks = f.at("job.tasks");
-    if (!tasks.is_array()) return f.error("job.tasks", "expected an array, got {}", briefJson(tasks));
+    if (!tasks.is_array())
+      return f.error("job.tasks", "expected an array, got {}", briefJson(tasks));
     for (size_t i = 0; i < tasks.size(); ++i) {
       const std::string prefix = fmt::format("job.tasks[{}].", i);
       if (!tasks[i].is_object()) {
@@ -252,44 +262,43 @@ Status readHeader(const JsonFields& f, ReadState& st) {
   return Status::ok();
 }
 
-Status parseFile(std::string_view text, std::string_view source, ReadState& st) {
-  SPINDLE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, parseJsonObjects(text, source));
-  st.warnedKeys.clear();
-  int jobIndex = 0;
-  for (const JsonObject& obj : objects) {
-    JsonFields f(obj.value, "");
-    if (isHeader(f)) {
-      SPINDLE_RETURN_IF_ERROR(readHeader(f, st).withContext(
-          fmt::format("{}: header object (line {})", source, obj.line)));
-      continue;
-    }
-    ++jobIndex;
-    ++st.jobSeq;
-    std::string id = fmt::format("job_{}", st.jobSeq);
-    if (f.has("job.id") && (f.at("job.id").is_string() || f.at("job.id").is_number_integer())) {
-      id = f.at("job.id").is_string() ? f.at("job.id").get<std::string>() : f.at("job.id").dump();
-    }
-    const std::string where = fmt::format("{}: job #{} (id {})", source, jobIndex, id);
-    if (f.has("num.nodes")) {
-      Status header = readHeader(f, st);
-      SPINDLE_RETURN_IF_ERROR(handleBadJob(header.withContext(where), st.options, st.trace));
-      if (!header.isOk()) continue;
-    }
-    Result<std::vector<TraceJob>> jobs = parseJob(f, id, st, where);
-    if (!jobs) {
-      SPINDLE_RETURN_IF_ERROR(handleBadJob(jobs.status().withContext(where), st.options, st.trace));
-      continue;
-    }
-    for (TraceJob& j : *jobs) st.trace.jobs.push_back(std::move(j));
+Status parseObject(const JsonObject& obj, std::string_view source, int& jobIndex, ReadState& st) {
+  JsonFields f(obj.value, "");
+  if (isHeader(f)) {
+    return readHeader(f, st).withContext(
+        fmt::format("{}: header object (line {})", source, obj.line));
   }
+  ++jobIndex;
+  ++st.jobSeq;
+  std::string id = fmt::format("job_{}", st.jobSeq);
+  if (f.has("job.id") && (f.at("job.id").is_string() || f.at("job.id").is_number_integer())) {
+    id = f.at("job.id").is_string() ? f.at("job.id").get<std::string>() : f.at("job.id").dump();
+  }
+  const std::string where = fmt::format("{}: job #{} (id {})", source, jobIndex, id);
+  if (f.has("num.nodes")) {
+    Status header = readHeader(f, st);
+    if (!header.isOk()) return handleBadJob(header.withContext(where), st.options, st.trace);
+  }
+  Result<std::vector<TraceJob>> jobs = parseJob(f, id, st, where);
+  if (!jobs) return handleBadJob(jobs.status().withContext(where), st.options, st.trace);
+  for (TraceJob& j : *jobs) st.trace.jobs.push_back(std::move(j));
   return Status::ok();
 }
 
-// Header nodes first, then task hosts not already among them.
+Status parseFile(std::string_view text, std::string_view source, ReadState& st) {
+  st.warnedKeys.clear();
+  int jobIndex = 0;
+  return forEachJsonObject(
+      text, source, [&](const JsonObject& obj) { return parseObject(obj, source, jobIndex, st); });
+}
+
+// Header nodes first, then task hosts; each host once (SLS collects them in a set).
 void deriveNodes(ReadState& st) {
-  std::vector<TraceNode> nodes = st.headerNodes;
+  std::vector<TraceNode> nodes;
   std::unordered_set<std::string> seen;
-  for (const TraceNode& n : nodes) seen.insert(n.name);
+  for (TraceNode& n : st.headerNodes) {
+    if (seen.insert(n.name).second) nodes.push_back(std::move(n));
+  }
   for (TraceNode& n : nodesFromTaskHosts(st.trace.jobs, st.options.sls.nodeResource)) {
     if (seen.insert(n.name).second) nodes.push_back(std::move(n));
   }

@@ -93,7 +93,8 @@ TEST(SlsReader, ExampleTraceParsesEveryJobAndTask) {
   // Without --nodes: every distinct task host, in order of first appearance.
   std::vector<std::string> names;
   for (const TraceNode& n : t->nodes) names.push_back(n.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"host1", "host2", "host4", "host5", "host3", "host6"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"host1", "host2", "host4", "host5", "host3", "host6"}));
   EXPECT_EQ(t->nodes[2].rack, "/rack-b");
   EXPECT_EQ(t->nodes[0].resource, Resource::of(10240, 10));
 }
@@ -113,6 +114,12 @@ TEST(SlsReader, HeaderObjectAddsGeneratedNodesAndIsNotAJob) {
   EXPECT_EQ(t->nodes[2].rack, "/rack0");
   EXPECT_EQ(t->nodes[4].name, "extra");
   EXPECT_EQ(t->nodes[4].rack, "/rack9");
+
+  // Two headers naming the same generated nodes: each node once.
+  t = parseSlsTrace(std::string(text) + R"({"num.nodes": 6, "num.racks": 2})", "h.json",
+                    defaultOptions());
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->nodes.size(), 7u);
 }
 
 TEST(SlsReader, DefaultsAndStringNumbersAsSlsReadsThem) {
@@ -131,8 +138,8 @@ TEST(SlsReader, DefaultsAndStringNumbersAsSlsReadsThem) {
   EXPECT_EQ(j.tasks[0].host, "node7");
   EXPECT_EQ(j.tasks[0].rack, "/default-rack");
 
-  Result<Trace> numeric = parseSlsTrace(R"({"job.id": 42, "job.start.ms": 0, "job.queue.name": "q"})",
-                                        "n.json", defaultOptions());
+  Result<Trace> numeric = parseSlsTrace(
+      R"({"job.id": 42, "job.start.ms": 0, "job.queue.name": "q"})", "n.json", defaultOptions());
   ASSERT_TRUE(numeric);
   EXPECT_EQ(numeric->jobs.at(0).id, "42");
 }
@@ -255,6 +262,15 @@ TEST(SlsReader, JsonSyntaxErrorNamesFileLineAndByte) {
   EXPECT_NE(t.status().message().find("bad.json:2:20: JSON syntax error at byte 62"),
             std::string::npos)
       << t.status().message();
+}
+
+TEST(SlsReader, AnArrayOfJobsIsExplained) {
+  Result<Trace> t =
+      parseSlsTrace(R"([{"job.start.ms": 0, "job.queue.name": "q"}])", "a.json", defaultOptions());
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.status().message(),
+            "a.json:1:1: JSON syntax error at byte 0: expected '{' starting a JSON object, got "
+            "'[' (the file is a stream of concatenated objects, not an array)");
 }
 
 TEST(SlsReader, UnreadableFileIsAnError) {

@@ -38,7 +38,8 @@ Result<bool> readSwitch(const Configuration& conf, std::string_view key, bool de
   std::string v = conf.get(key, "");
   std::string upper;
   for (char c : v) {
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') upper += static_cast<char>(std::toupper(c));
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+      upper += static_cast<char>(std::toupper(c));
   }
   if (upper == "ON") return true;
   if (upper == "OFF") return false;
@@ -46,10 +47,8 @@ Result<bool> readSwitch(const Configuration& conf, std::string_view key, bool de
 }
 
 Status readAmTypes(const Configuration& conf, SlsSettings& s) {
-  // SLS's defaults, overridden or extended by yarn.sls.am.type.<name>.
-  s.amTypes = {{"mapreduce", "org.apache.hadoop.yarn.sls.appmaster.MRAMSimulator"},
-               {"stream", "org.apache.hadoop.yarn.sls.appmaster.StreamAMSimulator"},
-               {"dag", "org.apache.hadoop.yarn.sls.appmaster.DAGAMSimulator"}};
+  // SLS's defaults (SlsSettings' initial value), overridden or extended by
+  // yarn.sls.am.type.<name>.
   for (const std::string& key : conf.namesWithPrefix(kAmTypePrefix)) {
     std::string name = key.substr(kAmTypePrefix.size());
     std::optional<std::string> value = conf.get(key);
@@ -59,6 +58,7 @@ Status readAmTypes(const Configuration& conf, SlsSettings& s) {
     if (name.empty()) return invalidArgument("{}empty AM type name", conf.where(key));
     s.amTypes[name] = v;
   }
+  s.amKinds.clear();
   for (const auto& [name, value] : s.amTypes) {
     std::optional<std::string> kind = amKindForClass(value);
     if (!kind) {
@@ -86,21 +86,23 @@ std::optional<std::string> amKindForClass(std::string_view value) {
 
 Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const ResourceTypes& types) {
   SlsSettings s;
-  SPINDLE_ASSIGN_OR_RETURN(s.nodeResource,
-                           readResource(conf, types, "yarn.sls.nm.memory.mb", 10240,
-                                        "yarn.sls.nm.vcores", 10, "yarn.sls.nm."));
-  SPINDLE_ASSIGN_OR_RETURN(s.amResource,
-                           readResource(conf, types, "yarn.sls.am.container.memory", 1024,
-                                        "yarn.sls.am.container.vcores", 1,
-                                        "yarn.sls.am.container."));
+  SPINDLE_ASSIGN_OR_RETURN(s.nodeResource, readResource(conf, types, "yarn.sls.nm.memory.mb", 10240,
+                                                        "yarn.sls.nm.vcores", 10, "yarn.sls.nm."));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.amResource, readResource(conf, types, "yarn.sls.am.container.memory", 1024,
+                                 "yarn.sls.am.container.vcores", 1, "yarn.sls.am.container."));
   SPINDLE_ASSIGN_OR_RETURN(s.containerResource,
                            readResource(conf, types, "yarn.sls.container.memory.mb", 1024,
                                         "yarn.sls.container.vcores", 1, "yarn.sls.container."));
 
-  SPINDLE_ASSIGN_OR_RETURN(s.nmHeartbeatMs, conf.getLong("yarn.sls.nm.heartbeat.interval.ms", 1000));
-  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, "yarn.sls.nm.heartbeat.interval.ms", s.nmHeartbeatMs));
-  SPINDLE_ASSIGN_OR_RETURN(s.amHeartbeatMs, conf.getLong("yarn.sls.am.heartbeat.interval.ms", 1000));
-  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, "yarn.sls.am.heartbeat.interval.ms", s.amHeartbeatMs));
+  SPINDLE_ASSIGN_OR_RETURN(s.nmHeartbeatMs,
+                           conf.getLong("yarn.sls.nm.heartbeat.interval.ms", 1000));
+  SPINDLE_RETURN_IF_ERROR(
+      mustBePositive(conf, "yarn.sls.nm.heartbeat.interval.ms", s.nmHeartbeatMs));
+  SPINDLE_ASSIGN_OR_RETURN(s.amHeartbeatMs,
+                           conf.getLong("yarn.sls.am.heartbeat.interval.ms", 1000));
+  SPINDLE_RETURN_IF_ERROR(
+      mustBePositive(conf, "yarn.sls.am.heartbeat.interval.ms", s.amHeartbeatMs));
 
   // NMSimulator reports utilisation only for a ratio in (0, 1]; -1 (the default) and any other
   // value <= 0 switch it off. Above 1 is refused: a node cannot use more than it has.

@@ -18,24 +18,31 @@
 
 namespace spindle {
 
+// Default-constructed, it holds SLS's defaults (the same as slsSettingsFromConfig of an empty
+// configuration).
 struct SlsSettings {
-  Resource nodeResource;             // yarn.sls.nm.memory.mb 10240, .vcores 10, .<type> 0
-  int64_t nmHeartbeatMs = 1000;      // yarn.sls.nm.heartbeat.interval.ms
-  double nmUtilizationRatio = -1;    // yarn.sls.nm.resource.utilization.ratio (off unless (0,1])
-  int64_t amHeartbeatMs = 1000;      // yarn.sls.am.heartbeat.interval.ms
-  Resource amResource;               // yarn.sls.am.container.memory 1024 / .vcores 1
-  Resource containerResource;        // yarn.sls.container.memory.mb 1024 / .vcores 1
-  std::map<std::string, std::string> amTypes;  // yarn.sls.am.type.<name> -> class or kind
+  Resource nodeResource = Resource::of(10240, 10);  // yarn.sls.nm.memory.mb, .vcores, .<type> 0
+  int64_t nmHeartbeatMs = 1000;                     // yarn.sls.nm.heartbeat.interval.ms
+  double nmUtilizationRatio = -1;  // yarn.sls.nm.resource.utilization.ratio (off unless (0,1])
+  int64_t amHeartbeatMs = 1000;    // yarn.sls.am.heartbeat.interval.ms
+  Resource amResource = Resource::of(1024, 1);         // yarn.sls.am.container.memory / .vcores
+  Resource containerResource = Resource::of(1024, 1);  // yarn.sls.container.memory.mb / .vcores
+  // yarn.sls.am.type.<name> -> class or kind
+  std::map<std::string, std::string> amTypes = {
+      {"mapreduce", "org.apache.hadoop.yarn.sls.appmaster.MRAMSimulator"},
+      {"stream", "org.apache.hadoop.yarn.sls.appmaster.StreamAMSimulator"},
+      {"dag", "org.apache.hadoop.yarn.sls.appmaster.DAGAMSimulator"}};
   // The same registry resolved to the simulator kind: "mapreduce", "stream" or "dag" (a value
   // naming MRAMSimulator, StreamAMSimulator or DAGAMSimulator, or the kind itself).
-  std::map<std::string, std::string> amKinds;
-  bool metricsOn = true;             // yarn.sls.metrics.switch ON/OFF
+  std::map<std::string, std::string> amKinds = {
+      {"mapreduce", "mapreduce"}, {"stream", "stream"}, {"dag", "dag"}};
+  bool metricsOn = true;                   // yarn.sls.metrics.switch ON/OFF
   int64_t metricsRecordIntervalMs = 1000;  // yarn.sls.metrics.record.interval.ms
-  int32_t metricsTimerWindow = 100;  // yarn.sls.metrics.timer.window.size
-  int32_t runnerPoolSize = 10;       // yarn.sls.runner.pool.size (SLS threads; read, unused)
-  int32_t metricsWebPort = 10001;    // yarn.sls.metrics.web.address.port (read, unused)
-  // Spindle additions (documented in docs/configuration.md):
-  bool amHonoursPreemption = true;   // spindle.sls.am.honour-preemption: release named containers
+  int32_t metricsTimerWindow = 100;        // yarn.sls.metrics.timer.window.size
+  int32_t runnerPoolSize = 10;             // yarn.sls.runner.pool.size (SLS threads; read, unused)
+  int32_t metricsWebPort = 10001;          // yarn.sls.metrics.web.address.port (read, unused)
+  // Spindle additions (documented in docs/trace-formats.md, "sls-runner.xml"):
+  bool amHonoursPreemption = true;  // spindle.sls.am.honour-preemption: release named containers
 };
 
 // Errors name the key and the bad value (e.g. a non-positive heartbeat interval).

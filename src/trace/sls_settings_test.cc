@@ -34,8 +34,19 @@ TEST(SlsSettings, DefaultsAreSlsDefaults) {
   EXPECT_EQ(s.amTypes.at("mapreduce"), "org.apache.hadoop.yarn.sls.appmaster.MRAMSimulator");
 }
 
+TEST(SlsSettings, DefaultConstructedEqualsEmptyConfiguration) {
+  SlsSettings fromConf = slsSettingsFromConfig(Configuration(), ResourceTypes()).value();
+  SlsSettings plain;
+  EXPECT_EQ(plain.nodeResource, fromConf.nodeResource);
+  EXPECT_EQ(plain.amResource, fromConf.amResource);
+  EXPECT_EQ(plain.containerResource, fromConf.containerResource);
+  EXPECT_EQ(plain.amTypes, fromConf.amTypes);
+  EXPECT_EQ(plain.amKinds, fromConf.amKinds);
+}
+
 TEST(SlsSettings, ExampleSlsRunnerXml) {
-  Configuration conf = Configuration::parseFile(sourcePath("examples/sim/sls/sls-runner.xml")).value();
+  Configuration conf =
+      Configuration::parseFile(sourcePath("examples/sim/sls/sls-runner.xml")).value();
   SlsSettings s = slsSettingsFromConfig(conf, ResourceTypes()).value();
   EXPECT_EQ(s.nodeResource, Resource::of(8192, 8));
   EXPECT_EQ(s.amKinds.size(), 3u);

@@ -29,53 +29,53 @@ enum class TaskType { kMap, kReduce };
 enum class ExecutionType { kGuaranteed, kOpportunistic };
 
 struct TraceTask {
-  std::string host;        // preferred host ("" = none); from container.host's last component
-  std::string rack;        // its rack ("" = none), e.g. "/default-rack"
+  std::string host{};      // preferred host ("" = none); from container.host's last component
+  std::string rack{};      // its rack ("" = none), e.g. "/default-rack"
   int64_t durationMs = 0;  // > 0: the container runs this long once started
   int32_t priority = 20;   // container.priority (MR maps 20, reduces 10)
   TaskType type = TaskType::kMap;
   ExecutionType executionType = ExecutionType::kGuaranteed;
-  int64_t allocationId = -1;    // container.allocation.id (-1 = not set)
-  int64_t requestDelayMs = 0;   // container.request.delay: the DAG AM asks this long after start
-  Resource resource;
+  int64_t allocationId = -1;   // container.allocation.id (-1 = not set)
+  int64_t requestDelayMs = 0;  // container.request.delay: the DAG AM asks this long after start
+  Resource resource{};
 };
 
 struct TraceJob {
-  std::string id;                // job.id, or generated "job_<index>" when absent
+  std::string id{};                  // job.id, or "job_<n>" (n-th job object read) when absent
   std::string amType = "mapreduce";  // am.type: mapreduce, stream, dag (or one registered)
-  int64_t startMs = 0;           // job.start.ms: submission time
-  std::optional<int64_t> endMs;  // job.end.ms: only reported (jobruntime.csv), never simulated
-  std::string queue;             // job.queue.name
-  std::string user = "default";  // job.user
-  std::string labelExpression;   // job.label.expression
-  int32_t priority = 0;          // application priority (SYNTH/SLS do not set it: 0)
-  Resource amResource;
-  std::vector<TraceTask> tasks;
+  int64_t startMs = 0;               // job.start.ms: submission time
+  std::optional<int64_t> endMs{};    // job.end.ms: only reported (jobruntime.csv), never simulated
+  std::string queue{};               // job.queue.name
+  std::string user = "default";      // job.user
+  std::string labelExpression{};     // job.label.expression
+  int32_t priority = 0;              // application priority (SYNTH/SLS do not set it: 0)
+  Resource amResource{};
+  std::vector<TraceTask> tasks{};
   // SYNTH only: whether the job asks for a reservation and its deadline
   // (startMs + deadline_factor x expected duration), for the reservation system.
   bool wantsReservation = false;
-  std::optional<int64_t> deadlineMs;
+  std::optional<int64_t> deadlineMs{};
 };
 
 struct NodeLabelSpec {
-  std::string name;
+  std::string name{};
   bool exclusive = true;
 };
 
 struct TraceNode {
-  std::string name;  // host name
-  std::string rack;  // "/default-rack" form
-  Resource resource; // resolved: per-node sizes from the nodes file, else yarn.sls.nm.*
-  std::vector<NodeLabelSpec> labels;
+  std::string name{};   // host name
+  std::string rack{};   // "/default-rack" form
+  Resource resource{};  // resolved: per-node sizes from the nodes file, else yarn.sls.nm.*
+  std::vector<NodeLabelSpec> labels{};
 };
 
 struct Trace {
-  std::vector<TraceJob> jobs;    // in submission order (stable by startMs, then file order)
-  std::vector<TraceNode> nodes;  // from --nodes, else every distinct task host (SLS rule)
-  int skippedJobs = 0;           // bad jobs dropped under --skip-bad-jobs
-  int skippedTasks = 0;          // Rumen tasks without a usable attempt (see docs/trace-formats.md)
+  std::vector<TraceJob> jobs{};    // in submission order (stable by startMs, then file order)
+  std::vector<TraceNode> nodes{};  // from --nodes, else every distinct task host (SLS rule)
+  int skippedJobs = 0;             // bad jobs dropped under --skip-bad-jobs
+  int skippedTasks = 0;  // Rumen tasks without a usable attempt (see docs/trace-formats.md)
   // Notes for the user: each skipped job's error, ignored unknown keys, clamped Rumen times.
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings{};
 };
 
 }  // namespace spindle
