@@ -1,0 +1,57 @@
+#include "report/html_report.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "report/html_page.h"
+#include "report/jobs.h"
+#include "report/summary.h"
+#include "report/track.h"
+
+namespace spindle {
+
+Result<std::string> renderHtmlReport(const std::string& outputDir,
+                                     const report::ReportOptions& options) {
+  namespace fs = std::filesystem;
+  using namespace report;
+  fs::path dir(outputDir);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return notFound("{}: no such output folder", outputDir);
+  SPINDLE_ASSIGN_OR_RETURN(MetricsTrack track, readTrackFile(dir / "realtimetrack.json"));
+  SPINDLE_ASSIGN_OR_RETURN(JobSet jobs, readJobs(dir));
+  ReportSummary summary = computeSummary(track, jobs);
+  std::vector<ChartSection> sections = buildChartSections(track, jobs, options);
+  return renderReportPage(ReportPage{summary, sections, track, jobs});
+}
+
+Status writeHtmlReport(const std::string& outputDir, const report::ReportOptions& options) {
+  namespace fs = std::filesystem;
+  Result<std::string> html = renderHtmlReport(outputDir, options);
+  if (!html) return html.status();
+  // Written beside and renamed over, so a reader never sees half a page and a failed write
+  // leaves any earlier report.html intact.
+  fs::path path = fs::path(outputDir) / "report.html";
+  fs::path tmp = fs::path(outputDir) / "report.html.tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return invalidArgument("{}: cannot open for writing", tmp.string());
+    out.write(html->data(), static_cast<std::streamsize>(html->size()));
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      return invalidArgument("{}: write failed", tmp.string());
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec)
+    return invalidArgument("{}: cannot rename to report.html: {}", tmp.string(), ec.message());
+  return Status::ok();
+}
+
+Status writeHtmlReport(const std::string& outputDir) {
+  return writeHtmlReport(outputDir, report::ReportOptions{});
+}
+
+}  // namespace spindle

@@ -1,0 +1,381 @@
+#include "report/report_charts.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report/summary.h"
+
+namespace spindle::report {
+
+namespace {
+
+struct NamedKey {
+  const char* name;  // legend label
+  const char* key;   // realtimetrack.json key
+};
+
+const std::vector<NamedKey> kThroughputKeys = {
+    {"commit success", "scheduler.commit.success.throughput"},
+    {"commit failure", "scheduler.commit.failure.throughput"},
+};
+
+const std::vector<NamedKey> kTimecostKeys = {
+    {"allocate", "scheduler.allocate.timecost"},
+    {"handle", "scheduler.handle.timecost"},
+    {"commit success", "scheduler.commit.success.timecost"},
+    {"commit failure", "scheduler.commit.failure.timecost"},
+};
+
+ChartSpec chart(std::string id, std::string title, std::string yLabel, ChartKind kind,
+                const ReportOptions& o) {
+  ChartSpec c;
+  c.id = std::move(id);
+  c.title = std::move(title);
+  c.yLabel = std::move(yLabel);
+  c.kind = kind;
+  c.maxPointsPerSeries = o.maxPointsPerSeries;
+  c.maxPointsPerChart = o.maxPointsPerChart;
+  return c;
+}
+
+void addGlobals(ChartSpec& c, const MetricsTrack& t, const std::vector<NamedKey>& keys) {
+  for (const NamedKey& k : keys) {
+    if (const std::vector<Point>* pts = t.global(k.key)) c.series.push_back({k.name, *pts});
+  }
+}
+
+void addQueues(ChartSpec& c, const MetricsTrack& t, const std::string& metric) {
+  for (const auto& [queue, pts] : t.queueMetric(metric)) c.series.push_back({queue, pts});
+}
+
+// Adds `c` when it has any series.
+void keep(ChartSection& s, ChartSpec c) {
+  if (!c.series.empty()) s.charts.push_back(std::move(c));
+}
+
+std::string unitOf(const std::string& metric) {
+  if (metric.ends_with("memory")) return "GB";
+  if (metric.ends_with("vcores")) return "vcores";
+  return "value";
+}
+
+std::string queueLabel(const std::string& queue) {
+  return queue.empty() ? "(unknown queue)" : queue;
+}
+
+ChartSection clusterSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"cluster", "Cluster resources", {}, {}};
+  ChartSpec mem =
+      chart("cluster-memory", "Cluster memory: allocated vs available", "GB", ChartKind::kArea, o);
+  addGlobals(
+      mem, t,
+      {{"allocated", "cluster.allocated.memory"}, {"available", "cluster.available.memory"}});
+  keep(s, std::move(mem));
+  ChartSpec vc = chart("cluster-vcores", "Cluster vcores: allocated vs available", "vcores",
+                       ChartKind::kArea, o);
+  addGlobals(
+      vc, t,
+      {{"allocated", "cluster.allocated.vcores"}, {"available", "cluster.available.vcores"}});
+  keep(s, std::move(vc));
+  ChartSpec util =
+      chart("cluster-utilisation", "Cluster utilisation: allocated / (allocated + available)", "%",
+            ChartKind::kLine, o);
+  util.yInclude = 100;
+  for (const char* res : {"memory", "vcores"}) {
+    const std::vector<Point>* a = t.global(fmt::format("cluster.allocated.{}", res));
+    const std::vector<Point>* b = t.global(fmt::format("cluster.available.{}", res));
+    if (!a || !b) continue;
+    std::vector<Point> pts = utilisationSeries(*a, *b);
+    for (Point& p : pts) p.y *= 100;
+    util.series.push_back({res, std::move(pts)});
+  }
+  keep(s, std::move(util));
+  if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no cluster.* series.");
+  return s;
+}
+
+ChartSection queueSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"queues", "Queue allocation", {}, {}};
+  ChartSpec mem =
+      chart("queue-allocated-memory", "Allocated memory per leaf queue", "GB", ChartKind::kLine, o);
+  addQueues(mem, t, "allocated.memory");
+  keep(s, std::move(mem));
+  ChartSpec vc = chart("queue-allocated-vcores", "Allocated vcores per leaf queue", "vcores",
+                       ChartKind::kLine, o);
+  addQueues(vc, t, "allocated.vcores");
+  keep(s, std::move(vc));
+  if (s.charts.empty())
+    s.notes.push_back("realtimetrack.json has no queue.<q>.allocated.* series.");
+  return s;
+}
+
+ChartSection pendingSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"pending", "Pending resources", {}, {}};
+  for (const char* res : {"memory", "vcores"}) {
+    std::string unit = std::string(res) == "memory" ? "GB" : "vcores";
+    ChartSpec c = chart(fmt::format("pending-{}", res),
+                        fmt::format("Pending {}: cluster and per leaf queue", res), unit,
+                        ChartKind::kLine, o);
+    std::string clusterKey = fmt::format("cluster.pending.{}", res);
+    if (const std::vector<Point>* pts = t.global(clusterKey)) c.series.push_back({"cluster", *pts});
+    addQueues(c, t, fmt::format("pending.{}", res));
+    keep(s, std::move(c));
+  }
+  if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no pending.* series.");
+  return s;
+}
+
+ChartSection appsSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"apps", "Applications and containers", {}, {}};
+  ChartSpec run =
+      chart("running", "Running applications and containers", "count", ChartKind::kLine, o);
+  addGlobals(run, t,
+             {{"running applications", "running.applications"},
+              {"running containers", "running.containers"}});
+  keep(s, std::move(run));
+  ChartSpec states =
+      chart("app-states", "Applications by state", "applications", ChartKind::kLine, o);
+  if (t.global("pending.applications") || t.global("completed.applications")) {
+    addGlobals(states, t,
+               {{"pending", "pending.applications"},
+                {"running", "running.applications"},
+                {"completed", "completed.applications"}});
+  }
+  keep(s, std::move(states));
+  if (s.charts.empty()) s.notes.push_back("realtimetrack.json has no application counts.");
+  return s;
+}
+
+// Colour per queue, by position in the sorted list of all job queues, so a queue has the
+// same colour in every job chart even when it has no point in one of them.
+std::map<std::string, std::string> queueColours(const JobSet& jobs) {
+  std::map<std::string, std::string> colours;
+  for (const JobRecord& j : jobs.jobs) colours[jobs.hasQueues ? queueLabel(j.queue) : "all jobs"];
+  size_t i = 0;
+  for (auto& [name, colour] : colours) colour = paletteColour(i++);
+  return colours;
+}
+
+std::string seriesKey(const JobSet& jobs, const JobRecord& j) {
+  return jobs.hasQueues ? queueLabel(j.queue) : "all jobs";
+}
+
+// One scatter series per queue, points (submit s, value s) sorted for stable downsampling.
+std::vector<Series> jobScatter(const JobSet& jobs,
+                               std::optional<int64_t> (*value)(const JobRecord&)) {
+  std::map<std::string, std::vector<Point>> byQueue;
+  for (const JobRecord& j : jobs.jobs) {
+    std::optional<int64_t> v = value(j);
+    if (!j.submitMs || !v) continue;
+    byQueue[seriesKey(jobs, j)].push_back(
+        Point{static_cast<double>(*j.submitMs) / 1000.0, static_cast<double>(*v) / 1000.0});
+  }
+  std::map<std::string, std::string> colours = queueColours(jobs);
+  std::vector<Series> out;
+  for (auto& [name, pts] : byQueue) {
+    std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) {
+      return a.x < b.x || (a.x == b.x && a.y < b.y);
+    });
+    out.push_back({name, std::move(pts), colours[name]});
+  }
+  return out;
+}
+
+// Timeline rows: one per job with a submit time, first submitted at the top. With jobs.csv a
+// row is a grey wait bar (submit to AM start) then a bar in the queue's colour (AM start to
+// end); without it, one turnaround bar (submit to end). A bar with no end runs to `endS`.
+ChartSpec jobTimeline(const JobSet& jobs, double endS, const ReportOptions& o) {
+  std::vector<const JobRecord*> rows = jobsBySubmit(jobs);
+  std::erase_if(rows, [](const JobRecord* j) { return !j->submitMs; });
+  auto sec = [](int64_t ms) { return static_cast<double>(ms) / 1000.0; };
+  std::map<std::string, std::string> colours = queueColours(jobs);
+  std::map<std::string, std::vector<Point>> bars;
+  std::vector<Point> waits;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const JobRecord& j = *rows[i];
+    double y = static_cast<double>(rows.size() - i);
+    double submit = sec(*j.submitMs);
+    double end = j.endMs ? sec(*j.endMs) : std::max(endS, submit);
+    std::vector<Point>& bar = bars[seriesKey(jobs, j)];
+    if (!jobs.hasQueues) {
+      bar.insert(bar.end(), {{submit, y}, {end, y}});
+      continue;
+    }
+    double start = j.startMs ? sec(*j.startMs) : end;
+    waits.insert(waits.end(), {{submit, y}, {start, y}});
+    if (j.startMs) bar.insert(bar.end(), {{start, y}, {end, y}});
+  }
+  ChartSpec c;
+  c.id = "job-timeline";
+  c.title = jobs.hasQueues ? "Job timeline: wait (grey) then run, by queue"
+                           : "Job timeline: submit to end";
+  c.yLabel = "jobs by submit time";
+  c.kind = ChartKind::kSegments;
+  c.yTickLabels = false;
+  c.yFixed = std::make_pair(0.0, static_cast<double>(rows.size() + 1));
+  c.maxPointsPerSeries = o.maxPointsPerSeries;
+  c.maxPointsPerChart = o.maxPointsPerChart;
+  for (auto& [name, pts] : bars) c.series.push_back({name, std::move(pts), colours[name]});
+  if (!waits.empty())
+    c.series.push_back({"waiting (submit to AM start)", std::move(waits), "#c8c8c8"});
+  return c;
+}
+
+ChartSection jobsSection(const JobSet& jobs, const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"jobs", "Jobs", {}, {}};
+  // Submit times share the time series' x range so the charts read side by side.
+  std::optional<std::pair<double, double>> span;
+  if (t.sampleCount() > 0) span = std::make_pair(t.firstTime(), t.lastTime());
+  if (jobs.jobs.size() <= kMaxTimelineJobs) {
+    // Bars of unfinished jobs run to the end of the run: the last sample or the latest job time.
+    double endS = t.lastTime();
+    for (const JobRecord& j : jobs.jobs) {
+      for (const std::optional<int64_t>& ms : {j.submitMs, j.startMs, j.endMs}) {
+        if (ms) endS = std::max(endS, static_cast<double>(*ms) / 1000.0);
+      }
+    }
+    ChartSpec timeline = jobTimeline(jobs, endS, o);
+    timeline.xInclude = span;
+    keep(s, std::move(timeline));
+  } else {
+    s.notes.push_back(fmt::format("The per-job timeline is drawn for runs of at most {} jobs.",
+                                  kMaxTimelineJobs));
+  }
+  if (jobs.hasQueues) {
+    ChartSpec wait = chart("job-wait", "Job wait (submit to AM start) by submit time", "wait (s)",
+                           ChartKind::kScatter, o);
+    wait.xLabel = "submit time";
+    wait.xInclude = span;
+    wait.series = jobScatter(jobs, [](const JobRecord& j) { return j.waitMs; });
+    keep(s, std::move(wait));
+    ChartSpec run = chart("job-runtime", "Job runtime (AM start to end) by submit time",
+                          "runtime (s)", ChartKind::kScatter, o);
+    run.xLabel = "submit time";
+    run.xInclude = span;
+    run.series = jobScatter(jobs, [](const JobRecord& j) { return j.runtimeMs; });
+    keep(s, std::move(run));
+  } else {
+    s.notes.push_back(
+        "jobs.csv is absent: wait and runtime are unknown; turnaround is simulate_end_time - "
+        "simulate_start_time from jobruntime.csv.");
+    ChartSpec ta = chart("job-turnaround", "Job turnaround (submit to end) by submit time",
+                         "turnaround (s)", ChartKind::kScatter, o);
+    ta.xLabel = "submit time";
+    ta.xInclude = span;
+    ta.series = jobScatter(jobs, [](const JobRecord& j) { return j.turnaroundMs(); });
+    keep(s, std::move(ta));
+  }
+  if (s.charts.empty()) s.notes.push_back("No job has the times these charts need.");
+  return s;
+}
+
+ChartSection schedulerSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"scheduler", "Scheduler operations", {}, {}};
+  ChartSpec c =
+      chart("scheduler-timecost", "Scheduler operation time per sample", "ms", ChartKind::kLine, o);
+  addGlobals(c, t, kTimecostKeys);
+  bool timings = !c.series.empty();
+  keep(s, std::move(c));
+  ChartSpec tp = chart("scheduler-throughput", "Scheduler commits per second", "commits/s",
+                       ChartKind::kLine, o);
+  addGlobals(tp, t, kThroughputKeys);
+  keep(s, std::move(tp));
+  if (!timings) {
+    s.notes.push_back(
+        "No scheduler.*.timecost series: the run used --no-timings (wall-clock timings off, "
+        "which keeps the outputs deterministic).");
+  }
+  return s;
+}
+
+ChartSection extraQueueSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"queue-extras", "Other per-queue metrics", {}, {}};
+  const std::vector<std::string>& known = kKnownQueueMetrics;
+  for (const auto& [metric, queues] : t.queueMetrics()) {
+    if (std::find(known.begin(), known.end(), metric) != known.end()) continue;
+    ChartSpec c =
+        chart("queue-" + metric, "Per leaf queue: " + metric, unitOf(metric), ChartKind::kLine, o);
+    addQueues(c, t, metric);
+    keep(s, std::move(c));
+  }
+  return s;
+}
+
+// Memory metrics in a fixed order: the known ones first, then extras by name.
+std::vector<std::string> memoryMetrics(const MetricsTrack& t) {
+  std::vector<std::string> out;
+  for (const std::string& m : kKnownQueueMetrics) {
+    if (m.ends_with(".memory") && !t.queueMetric(m).empty()) out.push_back(m);
+  }
+  for (const auto& [metric, queues] : t.queueMetrics()) {
+    bool known = std::find(kKnownQueueMetrics.begin(), kKnownQueueMetrics.end(), metric) !=
+                 kKnownQueueMetrics.end();
+    if (!known && metric.ends_with(".memory")) out.push_back(metric);
+  }
+  return out;
+}
+
+// One chart per queue with every memory metric of that queue (allocated, pending and any extra
+// such as guaranteed or preempted), so a queue's share reads against its other series. A
+// metric keeps one colour across the queue charts.
+ChartSection queueDetailSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"queue-detail", "Per-queue detail: memory", {}, {}};
+  if (t.queues().size() > kMaxQueueDetailCharts) {
+    s.notes.push_back(
+        fmt::format("Per-queue detail is drawn for at most {} queues; this run has {}.",
+                    kMaxQueueDetailCharts, t.queues().size()));
+    return s;
+  }
+  std::vector<std::string> metrics = memoryMetrics(t);
+  for (const std::string& queue : t.queues()) {
+    ChartSpec c =
+        chart("queue-detail-" + queue, "Queue " + queue + ": memory", "GB", ChartKind::kLine, o);
+    for (size_t i = 0; i < metrics.size(); ++i) {
+      const MetricsTrack::QueueSeries& byQueue = t.queueMetric(metrics[i]);
+      auto it = byQueue.find(queue);
+      if (it == byQueue.end()) continue;
+      std::string name =
+          metrics[i].substr(0, metrics[i].size() - std::string_view(".memory").size());
+      c.series.push_back({name, it->second, paletteColour(i)});
+    }
+    keep(s, std::move(c));
+  }
+  return s;
+}
+
+}  // namespace
+
+const std::set<std::string>& chartedGlobalKeys() {
+  static const std::set<std::string> keys = [] {
+    std::set<std::string> k = {
+        "cluster.allocated.memory", "cluster.available.memory", "cluster.allocated.vcores",
+        "cluster.available.vcores", "cluster.pending.memory",   "cluster.pending.vcores",
+        "running.applications",     "running.containers",       "pending.applications",
+        "completed.applications",
+    };
+    for (const NamedKey& n : kTimecostKeys) k.insert(n.key);
+    for (const NamedKey& n : kThroughputKeys) k.insert(n.key);
+    return k;
+  }();
+  return keys;
+}
+
+std::vector<ChartSection> buildChartSections(const MetricsTrack& track, const JobSet& jobs,
+                                             const ReportOptions& options) {
+  std::vector<ChartSection> out;
+  out.push_back(clusterSection(track, options));
+  out.push_back(queueSection(track, options));
+  out.push_back(pendingSection(track, options));
+  out.push_back(appsSection(track, options));
+  out.push_back(jobsSection(jobs, track, options));
+  out.push_back(schedulerSection(track, options));
+  ChartSection extras = extraQueueSection(track, options);
+  if (!extras.charts.empty()) out.push_back(std::move(extras));
+  ChartSection detail = queueDetailSection(track, options);
+  if (!detail.charts.empty() || !detail.notes.empty()) out.push_back(std::move(detail));
+  return out;
+}
+
+}  // namespace spindle::report
