@@ -101,6 +101,9 @@ check "SLS example: job counts (job.count 2 gives 6 jobs) and tracked job files"
 check "SLS example: decisions.jsonl has one allocation per container" \
   '[ "$(grep -c "\"kind\":\"allocate\"" "$work/sls/decisions.jsonl")" = \
      "$(grep "containers:" "$work/sls.out" | sed "s/[^0-9]*\([0-9]*\) allocated.*/\1/")" ]'
+check "report.html is written and lists every job of the SLS example" \
+  'for id in job_etl_1 job_report_2 job_adhoc_3_1 job_adhoc_3_2 job_stream_4 job_dag_5; do
+     grep -q "$id" "$work/sls/report.html" || exit 1; done && grep -q "<svg" "$work/sls/report.html"'
 check "--print-simulation prints makespan and sim/real ratio" \
   'grep -q "^makespan:" "$work/sls.out" && grep -q "^sim/real ratio:" "$work/sls.out"'
 
@@ -148,7 +151,8 @@ done
   --output-dir "$work/det-c" --seed 6 --no-timings --quiet >/dev/null 2>&1
 "$spindle" sim --tracetype SYNTH --tracelocation "$ex/synth/synth.json" --conf "$ex/synth" \
   --output-dir "$work/det-naive" --seed 5 --no-timings --decision-log --no-heartbeat-skip --quiet >/dev/null 2>&1
-check "same seed: every output file byte-identical" 'diff -r "$work/det-a" "$work/det-b" >/dev/null'
+check "same seed: every output file byte-identical (report.html included)" \
+  '[ -s "$work/det-a/report.html" ] && diff -r "$work/det-a" "$work/det-b" >/dev/null'
 check "other seed: a different SYNTH workload" '! diff -q "$work/det-a/jobs.csv" "$work/det-c/jobs.csv" >/dev/null'
 check "heartbeat skipping changes no output (decision log included)" \
   'diff -r "$work/det-a" "$work/det-naive" >/dev/null'

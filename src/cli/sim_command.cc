@@ -13,6 +13,7 @@
 #include "dao/decision_json.h"
 #include "replay/engine.h"
 #include "replay/job_outputs.h"
+#include "report/html_report.h"
 #include "resource/resource_config.h"
 #include "trace/readers.h"
 
@@ -273,6 +274,11 @@ int runSimCommand(const SimOptions& o) {
   Status w = replay::writeJobRuntimeCsv(o.outputDir + "/jobruntime.csv", (*engine)->jobs());
   if (w.isOk()) w = replay::writeJobsCsv(o.outputDir + "/jobs.csv", (*engine)->jobs());
   if (!w.isOk()) return fail(w.message());
+  // report.html reads realtimetrack.json, which exists only with yarn.sls.metrics.switch ON.
+  if (sls->metricsOn) {
+    Status r = writeHtmlReport(o.outputDir);
+    if (!r.isOk()) return fail(r.message());
+  }
   if (o.printSimulation) printSummary(**engine, *trace);
   return 0;
 }
