@@ -108,6 +108,12 @@ FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId
   return {};
 }
 
+Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
+  const Resource rootAvailable = cluster().total() - tree_.root().usage;
+  return fair::computeMaxAmResource(leaf.fairShare, leaf.maxShare, rootAvailable,
+                                    leaf.maxAMShare(), settings().types.count());
+}
+
 bool FairScheduler::isOverAmShareLimit(const FsApp& fa) {
   const Application& a = *apps().at(fa.id);
   if (a.amRunning() || a.submission().amResource.isZero()) return false;
@@ -115,9 +121,7 @@ bool FairScheduler::isOverAmShareLimit(const FsApp& fa) {
   if (keys.empty()) return true;
   const Resource amResource = a.asks().find(keys.front(), kAnyResourceName)->capability;
   const FsQueue& leaf = *fa.leaf;
-  const Resource rootAvailable = cluster().total() - tree_.root().usage;
-  const Resource limit = fair::computeMaxAmResource(leaf.fairShare, leaf.maxShare, rootAvailable,
-                                                    leaf.maxAMShare(), settings().types.count());
+  const Resource limit = maxAmResource(leaf);
   if (fair::canRunAppAm(policyOf(leaf), leaf.amUsage, amResource, limit, leaf.maxAMShare())) {
     return false;
   }

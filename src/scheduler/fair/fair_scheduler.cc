@@ -35,13 +35,23 @@ Result<SchedulerSettings> fairSettings(const Configuration& conf) {
   return schedulerSettingsFromConfig(conf, "DominantResourceCalculator", /*fairIncrements=*/true);
 }
 
+// The allocation file's text, when given inline (scenario files' "fair-scheduler" member) rather
+// than as a path in yarn.scheduler.fair.allocation.file.
+constexpr std::string_view kAllocationXmlKey = "spindle.fair.allocation-xml";
+
+Result<fair::FairSchedulerConfig> readConfig(const Configuration& conf, const ResourceTypes& types) {
+  if (std::optional<std::string> xml = conf.get(kAllocationXmlKey)) {
+    return fair::parseFairSchedulerConfigText(conf, types, *xml, "fair-scheduler.xml");
+  }
+  return fair::parseFairSchedulerConfig(conf, types);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<FairScheduler>> FairScheduler::create(const Configuration& conf,
                                                              const Clock& clock, Rng& rng) {
   SPINDLE_ASSIGN_OR_RETURN(SchedulerSettings s, fairSettings(conf));
-  SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg,
-                           fair::parseFairSchedulerConfig(conf, s.types));
+  SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, s.types));
   return std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
 }
 
@@ -198,8 +208,7 @@ std::optional<Resource> FairScheduler::headroom(AppId id) const {
 }
 
 Status FairScheduler::refreshConfiguration(const Configuration& conf) {
-  SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg,
-                           fair::parseFairSchedulerConfig(conf, settings().types));
+  SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, settings().types));
   return installConfig(std::move(cfg));
 }
 

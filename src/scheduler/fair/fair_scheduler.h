@@ -84,6 +84,8 @@ class FairScheduler final : public Scheduler {
   const fair::FsQueueTree& queues() const { return tree_; }
   const fair::FairSiteConfig& site() const { return config_.site; }
   const fair::FsApp* fsApp(AppId id) const;
+  // FSLeafQueue.computeMaxAMResource for a leaf: its AM limit now.
+  Resource maxAmResource(const fair::FsQueue& leaf) const;
   // Runs the update pass now (FairScheduler.update): demand and instantaneous fair shares.
   void update();
 
