@@ -114,7 +114,7 @@ Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
                                     leaf.maxAMShare(), settings().types.count());
 }
 
-bool FairScheduler::isOverAmShareLimit(const FsApp& fa) {
+bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
   const Application& a = *apps().at(fa.id);
   if (a.amRunning() || a.submission().amResource.isZero()) return false;
   const std::vector<SchedulerKey> keys = a.asks().activeKeys();
@@ -125,7 +125,7 @@ bool FairScheduler::isOverAmShareLimit(const FsApp& fa) {
   if (fair::canRunAppAm(policyOf(leaf), leaf.amUsage, amResource, limit, leaf.maxAMShare())) {
     return false;
   }
-  recordSkip(a, NodeId{}, keys.front(), SkipReason::kAmLimit,
+  recordSkip(a, node, keys.front(), SkipReason::kAmLimit,
              fmt::format("queue {} AM usage {} plus AM {} exceeds its AM limit {} "
                          "(maxAMShare {})",
                          leaf.path(), leaf.amUsage.toString(), amResource.toString(),
@@ -166,7 +166,7 @@ Locality FairScheduler::allowedLocality(FsApp& fa, const SchedulerKey& key) {
 }
 
 FairScheduler::Assignment FairScheduler::assignApp(FsApp& fa, NodeId nodeId, bool reserved) {
-  if (isOverAmShareLimit(fa)) return {};
+  if (isOverAmShareLimit(fa, nodeId)) return {};
   const Application& a = *apps().at(fa.id);
   const Node& node = cluster().node(nodeId);
   std::vector<SchedulerKey> keys;
@@ -322,7 +322,7 @@ bool FairScheduler::assignReservedContainer(NodeId nodeId) {
   FsApp& fa = it->second;
   const SchedulerKey key = fa.reservedOn.at(nodeId);
   // isValidReservation: the app can still use the reservation.
-  if (!hasContainerForNode(fa, key, nodeId) || isOverAmShareLimit(fa)) {
+  if (!hasContainerForNode(fa, key, nodeId) || isOverAmShareLimit(fa, nodeId)) {
     unreserve(fa, nodeId, "reservation no longer needed or no longer fits the queue");
     return false;
   }

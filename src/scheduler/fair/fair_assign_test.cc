@@ -113,6 +113,30 @@ TEST(FairAssign, WithoutThresholdsEveryNodeServesAtOnce) {
   EXPECT_EQ(fs.allocations(a), 1);
 }
 
+// Continuous scheduling: time-based delays on the injected clock; each MonitorTick also
+// schedules every node.
+TEST(FairAssign, ContinuousSchedulingUsesTimeDelaysAndSchedulesOnTicks) {
+  Fs fs(allocationXml(""), {{"yarn.scheduler.fair.continuous-scheduling-enabled", "true"},
+                            {"yarn.scheduler.fair.locality-delay-node-ms", "1000"},
+                            {"yarn.scheduler.fair.locality-delay-rack-ms", "1000"}});
+  fs.node("h1", "/r1", 8192).node("h3", "/r2", 8192);
+  AppId a = fs.app("root.a");
+  fs.askOnHost(a, 1, "h1", "/r1", 1024, 1);
+  fs.heartbeat("h3");
+  fs.clock().advanceMs(1500);
+  fs.heartbeat("h3");  // relaxed to rack-local: still nothing on another rack
+  EXPECT_EQ(fs.allocations(a), 0);
+  fs.clock().advanceMs(1500);
+  fs.heartbeat("h3");
+  ASSERT_EQ(fs.allocations(a), 1);
+  EXPECT_EQ(lastAllocation(fs)->locality, Locality::kOffSwitch);
+
+  AppId b = fs.app("root.b");
+  fs.ask(b, 1, "*", 1024, 1, 1);
+  fs.tick();
+  EXPECT_EQ(fs.allocations(b), 1) << "the tick's continuous pass allocated without a heartbeat";
+}
+
 const std::vector<std::pair<std::string, std::string>> kAssignAll = {
     {"yarn.scheduler.fair.assignmultiple", "true"},
     {"yarn.scheduler.fair.dynamic.max.assign", "false"}};

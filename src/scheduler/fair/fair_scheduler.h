@@ -127,7 +127,7 @@ class FairScheduler final : public Scheduler {
                       bool reserved);
   Locality allowedLocality(fair::FsApp& fa, const SchedulerKey& key);
   bool hasContainerForNode(const fair::FsApp& fa, const SchedulerKey& key, NodeId node);
-  bool isOverAmShareLimit(const fair::FsApp& fa);
+  bool isOverAmShareLimit(const fair::FsApp& fa, NodeId node);
   bool assignReservedContainer(NodeId node);
   bool isReservable(const fair::FsApp& fa, const Resource& capability) const;
   bool isStarved(const fair::FsApp& fa) const;

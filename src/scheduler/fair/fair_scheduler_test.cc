@@ -197,6 +197,18 @@ TEST(FairScheduler, DefaultPlacementUsesUserQueueAndCreatesIt) {
   EXPECT_FALSE(fs.sched().appsInQueue("nope").has_value());
 }
 
+TEST(FairScheduler, EmptyDynamicQueuesAreRemovedOnUpdate) {
+  Fs fs(allocationXml(R"(<queue name="a"/>)"));
+  AppId app = fs.app("root.x.y", "alice");
+  fs.tick();
+  ASSERT_NE(fs.sched().queues().find("root.x.y"), nullptr);
+  fs.remove(app);
+  fs.tick();
+  EXPECT_EQ(fs.sched().queues().find("root.x.y"), nullptr);
+  EXPECT_EQ(fs.sched().queues().find("root.x"), nullptr);
+  EXPECT_NE(fs.sched().queues().find("root.a"), nullptr) << "configured queues stay";
+}
+
 TEST(FairScheduler, PlacementRejections) {
   Fs fs(allocationXml(R"(
     <queue name="a"/>

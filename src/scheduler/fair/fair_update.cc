@@ -40,6 +40,7 @@ void FairScheduler::maybeUpdate() {
 
 void FairScheduler::update() {
   lastUpdate_ = clock().nowMs();
+  if (tree_.removeEmptyDynamicQueues()) computeSteadyShares();
   updateDemand(tree_.root());
   tree_.root().fairShare = cluster().total();
   computeShares(tree_.root());

@@ -1,5 +1,6 @@
 #include "scheduler/fair/fs_queue.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace spindle::fair {
@@ -7,6 +8,12 @@ namespace spindle::fair {
 FsQueue& FsQueue::addChild(FairQueueConfig cfg, bool dynamic) {
   children_.push_back(std::make_unique<FsQueue>(std::move(cfg), this, dynamic));
   return *children_.back();
+}
+
+void FsQueue::removeChild(const FsQueue* child) {
+  children_.erase(std::remove_if(children_.begin(), children_.end(),
+                                 [&](const auto& c) { return c.get() == child; }),
+                  children_.end());
 }
 
 bool FsQueue::fitsInMaxShare(const Resource& additional) const {
@@ -134,6 +141,26 @@ void FsQueueTree::resolveShares(const Resource& cluster, int typeCount) {
   cluster_ = cluster;
   typeCount_ = typeCount;
   for (FsQueue* q : preorder()) resolveOne(*q);
+}
+
+bool FsQueueTree::removeEmptyDynamicQueues() {
+  bool removed = false;
+  std::function<void(FsQueue&)> prune = [&](FsQueue& q) {
+    std::vector<FsQueue*> children;
+    for (const auto& c : q.children()) children.push_back(c.get());
+    for (FsQueue* c : children) {
+      prune(*c);
+      const bool empty = c->isLeaf() ? c->numApps() == 0 && c->usage.isZero()
+                                     : c->children().empty();
+      if (c->isDynamic() && empty) {
+        byPath_.erase(c->path());
+        q.removeChild(c);
+        removed = true;
+      }
+    }
+  };
+  prune(*root_);
+  return removed;
 }
 
 const FsQueue* FsQueueTree::nearestConfigured(const FsQueue* q) const {

@@ -60,6 +60,7 @@ class FsQueue {
   FsQueue* parent() const { return parent_; }
   const std::vector<std::unique_ptr<FsQueue>>& children() const { return children_; }
   FsQueue& addChild(FairQueueConfig cfg, bool dynamic);
+  void removeChild(const FsQueue* child);
 
   PolicyKind policy() const { return cfg_.policy; }
   float weight() const { return cfg_.weight; }
@@ -116,6 +117,9 @@ class FsQueueTree {
   std::vector<FsQueue*> preorder() const;
   // Resolves every queue's min and max share (percentages are of the cluster).
   void resolveShares(const Resource& cluster, int typeCount);
+  // QueueManager.removeEmptyDynamicQueues (YARN-8191): dynamic leaves without apps and dynamic
+  // parents without children are removed, bottom-up. Returns whether anything was removed.
+  bool removeEmptyDynamicQueues();
   // The nearest queue on the path that the allocation file configures (for ACLs).
   const FsQueue* nearestConfigured(const FsQueue* q) const;
 
