@@ -79,6 +79,96 @@ TEST(FairScheduler, ZeroWeightQueuesGetNoFairShare) {
   EXPECT_EQ(fs.fairMb("root.queueB"), 0);
 }
 
+// FS-12 testFairShareWithMinAlloc: min shares are met first.
+TEST(FairScheduler, MinResourcesRaiseTheShare) {
+  Fs fs(allocationXml(R"(
+    <queue name="queueA"><minResources>1024mb,0vcores</minResources></queue>
+    <queue name="queueB"><minResources>2048mb,0vcores</minResources></queue>)"));
+  fs.node("h1", "/r1", 3072, 8);
+  fs.ask(fs.app("root.queueA"), 1, "*", 1024, 1, 2);
+  fs.ask(fs.app("root.queueB"), 1, "*", 1024, 1, 2);
+  fs.tick();
+  EXPECT_EQ(fs.fairMb("root.queueA"), 1024);
+  EXPECT_EQ(fs.fairMb("root.queueB"), 2048);
+}
+
+// FS-13 testFairShareAndWeightsInNestedUserQueueRule.
+TEST(FairScheduler, NestedUserQueuesSplitTheirParentsShare) {
+  Fs fs(allocationXml(R"(
+    <queue name="parentq" type="parent"><minResources>1024mb,0vcores</minResources></queue>
+    <queuePlacementPolicy>
+      <rule name="nestedUserQueue"><rule name="specified" create="false"/></rule>
+      <rule name="default"/>
+    </queuePlacementPolicy>)"));
+  fs.node("h1", "/r1", 16384, 16);
+  AppId u1 = fs.app("root.parentq", "user1");
+  AppId u2 = fs.app("root.parentq", "user2");
+  AppId u3 = fs.app("root.default", "user3");
+  for (AppId a : {u1, u2, u3}) fs.ask(a, 1, "*", 1024, 1, 10);
+  fs.tick();
+  EXPECT_EQ(fs.sched().findApp(u1)->queue(), "root.parentq.user1");
+  EXPECT_EQ(fs.sched().findApp(u3)->queue(), "root.default");
+  EXPECT_EQ(fs.fairMb("root.parentq.user1"), 4096);
+  EXPECT_EQ(fs.fairMb("root.parentq.user2"), 4096);
+  EXPECT_EQ(fs.steadyMb("root.parentq.user1"), 4096);
+  EXPECT_FLOAT_EQ(fs.queue("root.parentq.user2").weight(), 1.0f);
+}
+
+// FS-14 testSteadyFairShareWithReloadAndNodeAddRemove: steady shares follow node and
+// configuration changes only.
+TEST(FairScheduler, SteadySharesFollowNodesAndReloads) {
+  const char* before = R"(
+    <queue name="root"><schedulingPolicy>drf</schedulingPolicy>
+      <queue name="child1"><weight>1</weight></queue>
+      <queue name="child2"><weight>1</weight></queue>
+    </queue>)";
+  Fs fs(allocationXml(before));
+  EXPECT_EQ(fs.steadyMb("root.child1"), 0);
+  fs.node("h1", "/r1", 6144, 6);
+  EXPECT_EQ(fs.steadyMb("root.child1"), 2048);
+  EXPECT_EQ(fs.steadyMb("root.child2"), 2048);
+  ASSERT_TRUE(fs.sched()
+                  .refreshAllocation(fs.conf(), allocationXml(R"(
+                      <queue name="root"><schedulingPolicy>drf</schedulingPolicy>
+                        <queue name="child1"><weight>1</weight></queue>
+                        <queue name="child2"><weight>2</weight></queue>
+                        <queue name="child3"><weight>2</weight></queue>
+                      </queue>)"))
+                  .isOk());
+  EXPECT_EQ(fs.steadyMb("root.child1"), 1024);
+  EXPECT_EQ(fs.steadyMb("root.child2"), 2048);
+  EXPECT_EQ(fs.steadyMb("root.child3"), 2048);
+  ASSERT_TRUE(fs.sched().handle(NodeRemoved{"h1"}).isOk());
+  EXPECT_EQ(fs.steadyMb("root.child2"), 0);
+}
+
+// FS-4 testChildMaxResources: ad hoc children take their max share from the parent's
+// maxChildResources, re-applied on reload; lowering it does not take anything back.
+TEST(FairScheduler, MaxChildResourcesCapAdHocQueues) {
+  auto xml = [](const char* max) {
+    return allocationXml(std::string("<queue name=\"queueA\" type=\"parent\"><maxChildResources>") +
+                         max + "</maxChildResources></queue>");
+  };
+  Fs fs(xml("2048mb,2vcores"));
+  fs.node("h1", "/r1", 8192, 8);
+  AppId b = fs.app("queueA.queueB");
+  AppId c = fs.app("queueA.queueC");
+  fs.ask(b, 1, "*", 1024, 1, 8);
+  fs.ask(c, 1, "*", 1024, 1, 8);
+  for (int i = 0; i < 8; ++i) fs.heartbeat("h1");
+  EXPECT_EQ(fs.allocations(b), 2);
+  EXPECT_EQ(fs.allocations(c), 2);
+  ASSERT_TRUE(fs.sched().refreshAllocation(fs.conf(), xml("3072mb,3vcores")).isOk());
+  for (int i = 0; i < 4; ++i) fs.heartbeat("h1");
+  EXPECT_EQ(fs.allocations(b), 3);
+  EXPECT_EQ(fs.allocations(c), 3);
+  ASSERT_TRUE(fs.sched().refreshAllocation(fs.conf(), xml("1024mb,1vcores")).isOk());
+  fs.heartbeat("h1");
+  EXPECT_EQ(fs.allocations(b), 3);
+  EXPECT_EQ(fs.allocations(c), 3);
+  EXPECT_EQ(fs.sched().findApp(b)->liveContainers().size(), 3u);
+}
+
 const char* kParentsAB = R"(
   <queue name="parentA"><weight>8</weight>
     <queue name="childA1"/><queue name="childA2"/><queue name="childA3"/><queue name="childA4"/>
