@@ -8,7 +8,7 @@
 //   tree.resolveShares(cluster, types.count());                    // min/max share vs cluster
 //
 // One FsQueue type serves both roles (isLeaf()); a leaf holds apps, a parent holds children.
-// Invariants (FsQueueTree::checkInvariants, with the app map):
+// Invariants (checked by FairScheduler::checkSchedulerInvariants):
 //  1. a leaf's usage is the sum of its apps' used resource, a parent's the sum of its children;
 //  2. a leaf's amUsage is the sum of its apps' AM containers;
 //  3. numRunnable of a leaf is runnableApps.size(), of a parent the sum over its children;
