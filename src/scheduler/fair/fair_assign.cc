@@ -34,12 +34,15 @@ using fair::FsApp;
 using fair::FsQueue;
 
 void FairScheduler::schedule(NodeId node) {
+  killDuePreemptions();
   maybeUpdate();
   attemptScheduling(node);
 }
 
 void FairScheduler::attemptScheduling(NodeId nodeId) {
   const Node& node = cluster().node(nodeId);
+  // Room freed by preemption goes to the apps it was freed for first.
+  assignPreemptedContainers(nodeId);
   if (node.reservation() && assignReservedContainer(nodeId)) return;
   int assigned = 0;
   Resource assignedResource;
@@ -226,15 +229,10 @@ FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey&
 }
 
 bool FairScheduler::isStarved(const FsApp& fa) const {
-  // Fair-share starvation: usage below the app's fair share under the leaf's policy; min-share
-  // starvation: the leaf below its min share while it still demands more.
-  const Resource& used = apps().at(fa.id)->used();
-  const FsQueue& leaf = *fa.leaf;
-  const bool belowFair = fa.leaf->policy() == fair::PolicyKind::kDrf
-                             ? !fa.fairShare.fitsIn(used)
-                             : used.memoryMb() < fa.fairShare.memoryMb();
-  const bool belowMin = !leaf.minShare.fitsIn(leaf.usage) && !leaf.demand.fitsIn(leaf.usage);
-  return belowFair || belowMin;
+  // FSAppAttempt.isStarved: usage below the app's fair share under the leaf policy's
+  // calculator, or a min-share starvation set by the last update (preemption only).
+  return usageBelowShare(fa.leaf->policy(), apps().at(fa.id)->used(), fa.fairShare) ||
+         !fa.minshareStarvation.isZero();
 }
 
 bool FairScheduler::isReservable(const FsApp& fa, const Resource& capability) const {

@@ -73,6 +73,10 @@ FairScheduler::FairScheduler(SchedulerSettings settings, fair::FairSchedulerConf
       groups_(std::make_shared<UserNameGroupsMapping>()),
       dominant_(makeDominantResourceCalculator(this->settings().types)) {
   tree_.resolveShares(cluster().total(), this->settings().types.count());
+  // Only the preemption delay reads it; a malformed value keeps YARN's default.
+  Result<int64_t> hb = this->settings().conf.getLong(
+      "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000);
+  if (hb.isOk()) heartbeatIntervalMs_ = *hb;
 }
 
 const FsApp* FairScheduler::fsApp(AppId id) const {
@@ -130,6 +134,7 @@ Status FairScheduler::admitApp(Application& app) {
   fa.user = app.user();
   fa.leaf = leaf;
   fa.startTime = app.submitTime();
+  fa.lastTimeAtFairShare = app.submitTime();
   auto [it, inserted] = fsApps_.emplace(app.id(), std::move(fa));
   maxRunning_.addApp(tree_, it->second);
   return Status::ok();
@@ -154,6 +159,7 @@ void FairScheduler::onContainerFinished(Application& app, const Container& c) {
   FsQueue* leaf = it->second.leaf;
   leaf->addUsage(c.resource, -1);
   if (c.isAm) leaf->amUsage -= c.resource;
+  forgetPreemptedContainer(c);
 }
 
 // Demand is read by the update pass (FSAppAttempt.updateDemand), not on every ask change.
@@ -162,6 +168,9 @@ void FairScheduler::onAsksChanged(Application&) {}
 void FairScheduler::onClusterChanged() {
   tree_.resolveShares(cluster().total(), settings().types.count());
   computeSteadyShares();
+  for (auto it = nodePreemption_.begin(); it != nodePreemption_.end();) {
+    it = cluster().contains(it->first) ? std::next(it) : nodePreemption_.erase(it);
+  }
   // A lost node takes its reservation with it (the core cancels it).
   for (auto& [id, fa] : fsApps_) {
     for (auto r = fa.reservedOn.begin(); r != fa.reservedOn.end();) {

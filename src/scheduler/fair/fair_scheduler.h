@@ -37,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "scheduler/fair/config/allocation_config.h"
 #include "scheduler/fair/fs_queue.h"
@@ -136,6 +137,30 @@ class FairScheduler final : public Scheduler {
                bool alreadyReserved);
   void unreserve(fair::FsApp& fa, NodeId node, std::string reason);
 
+  // fair_preemption.cc
+  struct NodePreemption {
+    std::set<ContainerId> containers;      // marked victims on the node
+    std::map<AppId, Resource> forApp;      // freed room held for starved apps
+    Resource total;
+  };
+  struct Victims {
+    std::vector<ContainerId> containers;
+    int amCount = 0;
+  };
+  bool shouldAttemptPreemption() const;
+  bool usageBelowShare(fair::PolicyKind policy, const Resource& usage,
+                       const Resource& share) const;
+  void updateStarvedApps(fair::FsQueue& leaf, std::vector<AppId>& starved);
+  Resource fairShareStarvation(fair::FsApp& fa);
+  Resource minShareStarvation(fair::FsQueue& leaf);
+  void preemptForStarvedApps(std::vector<AppId> starved);
+  std::vector<ContainerId> identifyContainersToPreempt(fair::FsApp& starved);
+  std::optional<Victims> victimsOnNode(const Resource& request, NodeId node, int maxAm);
+  bool canContainerBePreempted(const Container& c, const Resource& alreadyConsidering) const;
+  void killDuePreemptions();
+  void assignPreemptedContainers(NodeId node);
+  void forgetPreemptedContainer(const Container& c);
+
   // fair_scheduler.cc
   Result<fair::FsQueue*> placeApp(const Application& app, const std::vector<std::string>& groups);
   Status installConfig(fair::FairSchedulerConfig config);
@@ -147,6 +172,9 @@ class FairScheduler final : public Scheduler {
   std::shared_ptr<const fair::GroupsProvider> groups_;
   std::shared_ptr<const ResourceCalculator> dominant_;
   std::optional<TimeMs> lastUpdate_;
+  std::map<NodeId, NodePreemption> nodePreemption_;
+  std::map<ContainerId, TimeMs> killAt_;  // marked containers and when they are killed
+  int64_t heartbeatIntervalMs_ = 1000;    // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
 };
 
 }  // namespace spindle

@@ -44,6 +44,12 @@ void FairScheduler::update() {
   updateDemand(tree_.root());
   tree_.root().fairShare = cluster().total();
   computeShares(tree_.root());
+  if (!shouldAttemptPreemption()) return;
+  std::vector<AppId> starved;
+  for (FsQueue* q : tree_.preorder()) {
+    if (q->isLeaf()) updateStarvedApps(*q, starved);
+  }
+  preemptForStarvedApps(std::move(starved));
 }
 
 void FairScheduler::updateDemand(FsQueue& q) {
@@ -117,6 +123,7 @@ void FairScheduler::computeSteadyShares() {
 }
 
 void FairScheduler::runMonitors() {
+  killDuePreemptions();
   update();
   if (!config_.site.continuousSchedulingEnabled) return;
   // FairScheduler.continuousSchedulingAttempt: nodes by unallocated resource, largest first

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,13 @@ struct FsApp {
   Resource fairShare;    // instantaneous, from the leaf's policy
   LocalityDelay locality;
   std::map<NodeId, SchedulerKey> reservedOn;  // nodes this app holds a reservation on
+  // 3.x starvation and preemption (fair_preemption.cc).
+  TimeMs lastTimeAtFairShare = 0;     // starts at startTime
+  Resource fairshareStarvation;
+  Resource minshareStarvation;
+  TimeMs nextStarvationCheck = 0;
+  std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
+  Resource markedResource;                    // their sum
 };
 
 class FsQueue {
@@ -77,6 +85,7 @@ class FsQueue {
   Resource fairShare;          // instantaneous
   Resource steadyFairShare;
   int32_t numRunnable = 0;     // including subqueues
+  std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
   std::vector<AppId> runnableApps;     // leaves: in the order they became runnable
   std::vector<AppId> nonRunnableApps;  // leaves: in submission order
 
