@@ -17,7 +17,7 @@
 //        reservation or nothing);
 //     d. otherwise the key waits for locality (LOCALITY_DELAY) and the next key is tried.
 //  3. Allocating: the ask fits the node's unallocated resource. Otherwise reserve when the app
-//     is starved, the ask is at least reservation-threshold.increment-multiple x increment,
+//     is starved (usage below its fair share, or min-share starved), the ask is at least reservation-threshold.increment-multiple x increment,
 //     the node holds no other reservation and, for rack/off-switch, the app holds fewer than
 //     ceil(nodes x reservable-nodes) reservations in that rack / the cluster.
 #include <algorithm>

@@ -27,7 +27,10 @@
 //  4. assignContainer descends: a queue over its max share or a reserved node yields nothing;
 //     a parent tries children in its policy's order; a leaf tries its runnable apps with
 //     pending asks in its policy's order (fair_assign.cc has the per-app steps).
-//  5. With continuous scheduling, every MonitorTick also runs attemptScheduling on each node
+//  5. With yarn.scheduler.fair.preemption (and utilisation above its threshold), the update pass
+//     also finds starved apps and preempts for them (fair_preemption.cc); room freed on a node
+//     is offered to the starved app first on that node's heartbeats.
+//  6. With continuous scheduling, every MonitorTick also runs attemptScheduling on each node
 //     (largest unallocated memory first) and delay scheduling uses the time thresholds.
 // Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every live app has
 // FS state; every reservation an app records is on a node reserved for that app.
