@@ -293,6 +293,13 @@ Status FairScheduler::checkSchedulerInvariants() const {
     }
   }
   if (fsApps_.size() != apps().size()) return internalError("FS: state kept for finished apps");
+  for (const auto& [c, at] : killAt_) {
+    const FsApp* owner = fsApp(c.app());
+    if (findContainer(c) == nullptr || owner == nullptr || !owner->markedForPreemption.count(c)) {
+      return internalError("FS: container {} awaits preemption but is not live and marked",
+                           containerIdString(c));
+    }
+  }
   for (const FsQueue* q : tree_.preorder()) {
     if (!(q->usage == usage[q])) {
       return internalError("FS: queue {} usage {} != sum of its apps {}", q->path(),

@@ -33,7 +33,8 @@
 //  6. With continuous scheduling, every MonitorTick also runs attemptScheduling on each node
 //     (largest unallocated memory first) and delay scheduling uses the time thresholds.
 // Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every live app has
-// FS state; every reservation an app records is on a node reserved for that app.
+// FS state; every reservation an app records is on a node reserved for that app; every
+// container awaiting a preemption kill is live and marked in its app.
 // Single-threaded; deterministic given the clock and events.
 #pragma once
 
