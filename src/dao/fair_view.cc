@@ -1,5 +1,7 @@
 #include "dao/fair_view.h"
 
+#include <algorithm>
+
 #include "dao/rest_views.h"
 
 namespace spindle {

@@ -23,7 +23,6 @@ TEST(FairScheduler, FactoryCreatesItByShortAndClassName) {
     Rng rng(1);
     auto s = createScheduler(conf, clock, rng);
     ASSERT_FALSE(s.isOk()) << "a named allocation file must exist";
-    conf.set("yarn.scheduler.fair.allocation.file", "");
     Configuration plain;
     plain.set("yarn.resourcemanager.scheduler.class", name);
     auto ok = createScheduler(plain, clock, rng);
