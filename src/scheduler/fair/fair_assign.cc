@@ -17,9 +17,10 @@
 //        reservation or nothing);
 //     d. otherwise the key waits for locality (LOCALITY_DELAY) and the next key is tried.
 //  3. Allocating: the ask fits the node's unallocated resource. Otherwise reserve when the app
-//     is starved (usage below its fair share, or min-share starved), the ask is at least reservation-threshold.increment-multiple x increment,
-//     the node holds no other reservation and, for rack/off-switch, the app holds fewer than
-//     ceil(nodes x reservable-nodes) reservations in that rack / the cluster.
+//     is starved (usage below its fair share, or min-share starved), the ask is at least
+//     reservation-threshold.increment-multiple x increment, the node holds neither another
+//     reservation nor preempted room for this app and, for rack/off-switch, the app holds
+//     fewer than ceil(nodes x reservable-nodes) reservations in that rack / the cluster.
 #include <algorithm>
 #include <cmath>
 
@@ -217,7 +218,11 @@ FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey&
     fa.locality.onAllocated(key, locality, clock().nowMs());
     return {Outcome::kAllocated, capability};
   }
-  if (isReservable(fa, capability) && reserve(fa, key, nodeId, locality, reserved)) {
+  // No reservation where preempted room is already held for this app (isPreemptedForApp).
+  const auto held = nodePreemption_.find(nodeId);
+  const bool preemptedForApp = held != nodePreemption_.end() && held->second.forApp.count(fa.id);
+  if (isReservable(fa, capability) && !preemptedForApp &&
+      reserve(fa, key, nodeId, locality, reserved)) {
     return {Outcome::kReserved, capability};
   }
   recordSkip(a, nodeId, key, SkipReason::kNoNodeFits,
