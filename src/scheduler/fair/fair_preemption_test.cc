@@ -113,6 +113,9 @@ TEST(FairPreemption, KillWaitsForWaitTimeBeforeKill) {
   fs.tick();
   EXPECT_EQ(fs.count(DecisionKind::kPreemptMark, greedy), 4);
   EXPECT_EQ(fs.sched().findApp(greedy)->liveContainers().size(), 8u) << "marked, not killed yet";
+  // P3-10: the app is checked again only after waitTimeBeforeKill + 4 heartbeat intervals +
+  // waitTimeBeforeNextStarvationCheck.
+  EXPECT_EQ(fs.sched().fsApp(starving)->nextStarvationCheck, 1000 + 15000 + 4 * 1000 + 10000);
   fs.clock().advanceMs(14999);
   fs.heartbeat("n1");
   EXPECT_EQ(fs.sched().findApp(greedy)->liveContainers().size(), 8u);
