@@ -97,6 +97,33 @@ TEST(FairPreemption, GatedByClusterUtilisation) {
   EXPECT_EQ(o.marked, 0);
 }
 
+// Victims are non-AM containers first; a node whose set would need an AM loses to one that
+// does not.
+TEST(FairPreemption, AmContainersAreAvoided) {
+  Fs fs(allocationXml(preemptionQueues(Mode::kFairShare)),
+        {{"yarn.scheduler.fair.preemption", "true"},
+         {"yarn.scheduler.fair.preemption.cluster-utilization-threshold", "0"},
+         {"yarn.scheduler.fair.waitTimeBeforeKill", "0"}});
+  fs.node("n1", "/r1", 4096, 12).node("n2", "/r1", 4096, 12);
+  AppId greedy = fs.app("root.preemptable.child-1", "u", /*amMb=*/1024);
+  fs.ask(greedy, 1, "*", 1024, 1, 7);
+  for (int i = 0; i < 4; ++i) fs.heartbeat("n1");  // the AM and 3 containers
+  for (int i = 0; i < 4; ++i) fs.heartbeat("n2");
+  ASSERT_EQ(fs.sched().findApp(greedy)->liveContainers().size(), 8u);
+  AppId starving = fs.app("root.preemptable.child-2");
+  fs.ask(starving, 1, "*", 2048, 2, 4);
+  fs.clock().advanceMs(1000);
+  fs.tick();
+  EXPECT_EQ(fs.count(DecisionKind::kPreemptMark, greedy), 4);
+  EXPECT_EQ(fs.sched().findApp(greedy)->liveContainers().size(), 4u);
+  EXPECT_EQ(fs.sched().findApp(greedy)->amUsed(), Resource::of(1024, 1)) << "the AM survives";
+  for (const auto& d : fs.log().decisions()) {
+    if (d.kind == DecisionKind::kPreemptMark) {
+      EXPECT_FALSE(d.am);
+    }
+  }
+}
+
 TEST(FairPreemption, KillWaitsForWaitTimeBeforeKill) {
   Fs fs(allocationXml(preemptionQueues(Mode::kFairShare)),
         {{"yarn.scheduler.fair.preemption", "true"},
