@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "dao/fair_view.h"
 #include "scheduler/fifo/fifo_scheduler.h"
 
 namespace spindle {
@@ -66,6 +67,8 @@ json schedulerView(const Scheduler& s) {
   json info;
   if (auto* fifo = dynamic_cast<const FifoScheduler*>(&s)) {
     info = fifoInfo(*fifo);
+  } else if (auto* fair = dynamic_cast<const FairScheduler*>(&s)) {
+    info = fairSchedulerInfo(*fair);
   } else {
     info = {{"type", s.typeName()}};
   }

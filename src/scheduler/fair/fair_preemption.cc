@@ -1,0 +1,310 @@
+// Fair Scheduler 3.x starvation and preemption (FSLeafQueue.updateStarvedApps,
+// FSAppAttempt.fairShareStarvation, FSPreemptionThread, FSSchedulerNode's preemption list).
+// Reference fair-scheduler.md §4.2; vectors P3-*.
+//
+// Spindle runs the preemption "thread" synchronously after the update pass on a MonitorTick:
+//  1. Only when yarn.scheduler.fair.preemption is on and cluster utilisation (max of memory and
+//     vcores) is above the threshold, each leaf computes its starved apps: runnable apps with
+//     pending demand whose next starvation check is due, in the leaf policy's order; fair-share
+//     starvation per app (usage below min(fairShare x threshold, demand) for longer than the
+//     fair-share timeout), stopping at the first app that is not starved; then the leaf's
+//     min-share starvation (min(minShare, demand) - usage after the min-share timeout), minus
+//     the apps' fair-share starvation, spread over the same apps.
+//  2. Starved apps, smaller starvation first (memory, then vcores, then app id: a total order
+//     standing in for FSStarvedApps' fitsIn comparator), pick victims: for each ANY ask,
+//     floor(starvation.memory / ask.memory) containers (at most the ask's count); for each, the
+//     node whose victims free enough room with the fewest AM containers (non-AM first, AM last;
+//     no victim may take its app below its fair share or come from a queue with
+//     allowPreemptionFrom=false, nor be an AM when am.preemption is off).
+//  3. Victims are marked (PREEMPT_MARK) and killed (exit status PREEMPTED) once
+//     waitTimeBeforeKill has passed on the injected clock; the freed room on their node is held
+//     for the starved app, which is offered the node first on its next heartbeats while it is
+//     still starved. The app is not checked again for
+//     waitTimeBeforeKill + 4 x NM heartbeat interval + waitTimeBeforeNextStarvationCheck.
+// Simplification: victims are chosen for the ANY request of each scheduler key; YARN also visits
+// host and rack requests (VisitedResourceRequestTracker) and retries relaxed-locality asks on
+// other nodes. See docs/compatibility.md.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "scheduler/fair/fair_scheduler.h"
+
+namespace spindle {
+
+using fair::FsApp;
+using fair::FsQueue;
+
+namespace {
+
+// Resources.multiply(r, float): each type truncated.
+Resource times(const Resource& r, float by, int typeCount) {
+  Resource out;
+  for (int i = 0; i < typeCount; ++i) {
+    out.set(i, static_cast<int64_t>(static_cast<double>(r.get(i)) * static_cast<double>(by)));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool FairScheduler::shouldAttemptPreemption() const {
+  if (!config_.site.preemption) return false;
+  const Resource& total = cluster().total();
+  const Resource& used = cluster().allocated();
+  const float mem = total.memoryMb() ? static_cast<float>(used.memoryMb()) /
+                                           static_cast<float>(total.memoryMb())
+                                     : 0.0f;
+  const float cpu = total.vcores() ? static_cast<float>(used.vcores()) /
+                                         static_cast<float>(total.vcores())
+                                   : 0.0f;
+  return config_.site.preemptionUtilizationThreshold < std::max(mem, cpu);
+}
+
+bool FairScheduler::usageBelowShare(fair::PolicyKind policy, const Resource& usage,
+                                    const Resource& share) const {
+  // The policy's calculator: DominantResourceCalculator for DRF, memory otherwise.
+  if (policy == fair::PolicyKind::kDrf) return dominant_->compare(cluster().total(), usage, share) < 0;
+  return usage.memoryMb() < share.memoryMb();
+}
+
+Resource FairScheduler::fairShareStarvation(FsApp& fa) {
+  const TimeMs now = clock().nowMs();
+  const FsQueue& leaf = *fa.leaf;
+  const Resource threshold =
+      times(fa.fairShare, leaf.config().fairSharePreemptionThreshold, settings().types.count());
+  const Resource fairDemand = Resource::componentwiseMin(threshold, fa.demand);
+  const Resource& usage = apps().at(fa.id)->used();
+  const bool starved = usageBelowShare(leaf.policy(), usage, fairDemand);
+  if (!starved) fa.lastTimeAtFairShare = now;
+  if (!starved || now - fa.lastTimeAtFairShare < leaf.config().fairSharePreemptionTimeoutMs) {
+    fa.fairshareStarvation = Resource();
+  } else {
+    fa.fairshareStarvation = (fairDemand - usage).clampedAtZero();
+  }
+  return fa.fairshareStarvation;
+}
+
+Resource FairScheduler::minShareStarvation(FsQueue& leaf) {
+  const TimeMs now = clock().nowMs();
+  if (!leaf.lastTimeAtMinShare) leaf.lastTimeAtMinShare = now;
+  Resource starvation =
+      (Resource::componentwiseMin(leaf.minShare, leaf.demand) - leaf.usage).clampedAtZero();
+  if (starvation.isZero()) leaf.lastTimeAtMinShare = now;
+  if (now - *leaf.lastTimeAtMinShare < leaf.config().minSharePreemptionTimeoutMs) {
+    starvation = Resource();
+  }
+  return starvation;
+}
+
+void FairScheduler::updateStarvedApps(FsQueue& leaf, std::vector<AppId>& starved) {
+  const TimeMs now = clock().nowMs();
+  const fair::SchedulingPolicy policy = policyOf(leaf);
+  std::vector<std::pair<fair::Schedulable, FsApp*>> order;
+  for (AppId id : leaf.runnableApps) {
+    FsApp& fa = fsApps_.at(id);
+    const Resource pending = (fa.demand - apps().at(id)->used()).clampedAtZero();
+    if (pending.isZero() || now < fa.nextStarvationCheck) continue;
+    order.emplace_back(appView(fa), &fa);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    return policy.compare(a.first, b.first) < 0;
+  });
+  Resource fairTotal;
+  for (auto& [view, fa] : order) {
+    const Resource s = fairShareStarvation(*fa);
+    if (s.isZero()) break;
+    starved.push_back(fa->id);
+    fairTotal += s;
+  }
+  Resource remaining = (minShareStarvation(leaf) - fairTotal).clampedAtZero();
+  if (remaining.isZero()) return;
+  for (auto& [view, fa] : order) {
+    if (remaining.isZero()) {
+      fa->minshareStarvation = Resource();
+      continue;
+    }
+    const Resource pending = (fa->demand - apps().at(fa->id)->used()).clampedAtZero();
+    const Resource slice =
+        Resource::componentwiseMin((pending - fa->fairshareStarvation).clampedAtZero(), remaining);
+    remaining = (remaining - slice).clampedAtZero();
+    fa->minshareStarvation = slice;
+    if (std::find(starved.begin(), starved.end(), fa->id) == starved.end()) {
+      starved.push_back(fa->id);
+    }
+  }
+}
+
+void FairScheduler::preemptForStarvedApps(std::vector<AppId> starved) {
+  auto starvation = [&](AppId id) {
+    const FsApp& fa = fsApps_.at(id);
+    return fa.fairshareStarvation + fa.minshareStarvation;
+  };
+  std::stable_sort(starved.begin(), starved.end(), [&](AppId a, AppId b) {
+    const Resource sa = starvation(a), sb = starvation(b);
+    if (sa.memoryMb() != sb.memoryMb()) return sa.memoryMb() < sb.memoryMb();
+    if (sa.vcores() != sb.vcores()) return sa.vcores() < sb.vcores();
+    return a < b;
+  });
+  const fair::FairSiteConfig& s = config_.site;
+  const int64_t allocDelay = s.continuousSchedulingEnabled
+                                 ? 10 * int64_t{s.continuousSchedulingSleepMs}
+                                 : 4 * heartbeatIntervalMs_;
+  for (AppId id : starved) {
+    FsApp& fa = fsApps_.at(id);
+    for (ContainerId c : identifyContainersToPreempt(fa)) {
+      killAt_[c] = clock().nowMs() + s.waitTimeBeforeKillMs;
+    }
+    fa.nextStarvationCheck =
+        clock().nowMs() + s.waitTimeBeforeKillMs + allocDelay + s.waitTimeBeforeNextStarvationCheckMs;
+  }
+  killDuePreemptions();
+}
+
+std::vector<ContainerId> FairScheduler::identifyContainersToPreempt(FsApp& starved) {
+  std::vector<ContainerId> chosen;
+  Resource pending = starved.fairshareStarvation + starved.minshareStarvation;
+  const Application& a = *apps().at(starved.id);
+  for (const SchedulerKey& key : a.asks().activeKeys()) {
+    if (pending.isZero()) break;
+    const ResourceRequest& rr = *a.asks().find(key, kAnyResourceName);
+    if (rr.capability.memoryMb() <= 0) continue;
+    const int64_t k = pending.memoryMb() / rr.capability.memoryMb();
+    const int64_t n = std::min<int64_t>(k, rr.numContainers);
+    if (n <= 0) continue;
+    pending = (pending - rr.capability.times(n)).clampedAtZero();
+    for (int64_t i = 0; i < n; ++i) {
+      std::optional<Victims> best;
+      int maxAm = INT32_MAX;
+      for (NodeId node : cluster().nodeIds()) {
+        std::optional<Victims> v = victimsOnNode(rr.capability, node, maxAm);
+        if (!v) continue;
+        maxAm = v->amCount;
+        best = std::move(v);
+        if (best->containers.empty()) break;  // the node already has room
+        if (maxAm == 0) break;
+      }
+      if (!best || best->containers.empty()) continue;
+      for (ContainerId c : best->containers) {
+        const Container& victim = *findContainer(c);
+        FsApp& owner = fsApps_.at(c.app());
+        owner.markedForPreemption.insert(c);
+        owner.markedResource += victim.resource;
+        NodePreemption& np = nodePreemption_[victim.node];
+        np.containers.insert(c);
+        np.forApp[starved.id] += victim.resource;
+        np.total += victim.resource;
+        chosen.push_back(c);
+        Decision d;
+        d.kind = DecisionKind::kPreemptMark;
+        d.time = clock().nowMs();
+        d.app = c.app();
+        d.container = c;
+        d.node = victim.node;
+        d.queue = owner.leaf->path();
+        d.resource = victim.resource;
+        d.am = victim.isAm;
+        d.reason = fmt::format("preempted for starved {} in {} (starvation {})", starved.name,
+                               starved.leaf->path(),
+                               (starved.fairshareStarvation + starved.minshareStarvation).toString());
+        record(std::move(d));
+      }
+    }
+  }
+  return chosen;
+}
+
+std::optional<FairScheduler::Victims> FairScheduler::victimsOnNode(const Resource& request,
+                                                                   NodeId nodeId, int maxAm) {
+  const Node& node = cluster().node(nodeId);
+  const NodePreemption* np =
+      nodePreemption_.count(nodeId) ? &nodePreemption_.at(nodeId) : nullptr;
+  // Running containers, non-AM first and AM last, minus those already marked.
+  std::vector<const Container*> candidates;
+  for (ContainerId id : node.containers()) {
+    if (np && np->containers.count(id)) continue;
+    candidates.push_back(findContainer(id));
+  }
+  std::stable_partition(candidates.begin(), candidates.end(),
+                        [](const Container* c) { return !c->isAm; });
+  Resource reserved = np ? np->total : Resource();
+  if (node.reservation()) reserved += node.reservation()->resource;
+  Resource potential = (node.unallocated() - reserved).clampedAtZero();
+  Victims v;
+  std::map<AppId, Resource> considering;
+  for (const Container* c : candidates) {
+    if (canContainerBePreempted(*c, considering[c->id.app()])) {
+      v.containers.push_back(c->id);
+      considering[c->id.app()] += c->resource;
+      if (c->isAm && ++v.amCount >= maxAm) return std::nullopt;
+      potential += c->resource;
+    }
+    if (request.fitsIn(potential)) return v;
+  }
+  return std::nullopt;
+}
+
+bool FairScheduler::canContainerBePreempted(const Container& c,
+                                            const Resource& alreadyConsidering) const {
+  const FsApp* owner = fsApp(c.id.app());
+  if (owner == nullptr || !owner->leaf->config().allowPreemptionFrom) return false;
+  if (c.isAm && !config_.site.amPreemption) return false;
+  if (owner->markedForPreemption.count(c.id)) return false;
+  const Resource after =
+      (apps().at(owner->id)->used() - owner->markedResource - c.resource - alreadyConsidering)
+          .clampedAtZero();
+  return !usageBelowShare(owner->leaf->policy(), after, owner->fairShare);
+}
+
+void FairScheduler::killDuePreemptions() {
+  const TimeMs now = clock().nowMs();
+  std::vector<ContainerId> due;
+  for (const auto& [c, at] : killAt_) {
+    if (at <= now) due.push_back(c);
+  }
+  for (ContainerId c : due) {
+    if (findContainer(c) == nullptr) {
+      killAt_.erase(c);
+      continue;
+    }
+    finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::PREEMPTED, DecisionKind::kKill,
+                    "preempted for a starved application");
+  }
+}
+
+void FairScheduler::forgetPreemptedContainer(const Container& c) {
+  killAt_.erase(c.id);
+  auto it = fsApps_.find(c.id.app());
+  if (it != fsApps_.end() && it->second.markedForPreemption.erase(c.id)) {
+    it->second.markedResource -= c.resource;
+  }
+  auto np = nodePreemption_.find(c.node);
+  if (np != nodePreemption_.end()) np->second.containers.erase(c.id);
+}
+
+void FairScheduler::assignPreemptedContainers(NodeId nodeId) {
+  auto np = nodePreemption_.find(nodeId);
+  if (np == nodePreemption_.end()) return;
+  // cleanupPreemptionList: drop apps that are gone or no longer starved.
+  for (auto it = np->second.forApp.begin(); it != np->second.forApp.end();) {
+    auto fa = fsApps_.find(it->first);
+    if (fa == fsApps_.end() || !isStarved(fa->second)) {
+      np->second.total = (np->second.total - it->second).clampedAtZero();
+      it = np->second.forApp.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  const std::vector<std::pair<AppId, Resource>> list(np->second.forApp.begin(),
+                                                    np->second.forApp.end());
+  for (auto [id, pending] : list) {
+    FsApp& fa = fsApps_.at(id);
+    while (!pending.isZero()) {
+      const Assignment a = assignApp(fa, nodeId, /*reserved=*/false);
+      if (a.outcome != Outcome::kAllocated) break;
+      pending = (pending - a.resource).clampedAtZero();
+    }
+  }
+}
+
+}  // namespace spindle

@@ -1,0 +1,320 @@
+// FairScheduler: creation, app admission and removal, usage bookkeeping, headroom, reload and
+// invariants. The update pass is in fair_update.cc, the assignment path in fair_assign.cc.
+#include "scheduler/fair/fair_scheduler.h"
+
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace spindle {
+
+using fair::FsApp;
+using fair::FsQueue;
+
+namespace {
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  while (!s.empty() && isspace(static_cast<unsigned char>(s.front()))) s.erase(0, 1);
+  return s;
+}
+
+// QueueManager.ensureRootPrefix.
+std::string withRoot(std::string_view name) {
+  if (name == "root" || name.rfind("root.", 0) == 0) return std::string(name);
+  std::string out = "root.";
+  out.append(name);
+  return out;
+}
+
+Result<SchedulerSettings> fairSettings(const Configuration& conf) {
+  // FS normalises asks with its increment allocation (yarn.resource-types.*.increment-allocation)
+  // and checks fits on every type.
+  return schedulerSettingsFromConfig(conf, "DominantResourceCalculator", /*fairIncrements=*/true);
+}
+
+// The allocation file's text, when given inline (scenario files' "fair-scheduler" member) rather
+// than as a path in yarn.scheduler.fair.allocation.file.
+constexpr std::string_view kAllocationXmlKey = "spindle.fair.allocation-xml";
+
+Result<fair::FairSchedulerConfig> readConfig(const Configuration& conf, const ResourceTypes& types) {
+  if (std::optional<std::string> xml = conf.get(kAllocationXmlKey)) {
+    return fair::parseFairSchedulerConfigText(conf, types, *xml, "fair-scheduler.xml");
+  }
+  return fair::parseFairSchedulerConfig(conf, types);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<FairScheduler>> FairScheduler::create(const Configuration& conf,
+                                                             const Clock& clock, Rng& rng) {
+  SPINDLE_ASSIGN_OR_RETURN(SchedulerSettings s, fairSettings(conf));
+  SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, s.types));
+  return std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+}
+
+Result<std::unique_ptr<FairScheduler>> FairScheduler::createWithAllocation(
+    const Configuration& conf, std::string_view xml, const Clock& clock, Rng& rng) {
+  SPINDLE_ASSIGN_OR_RETURN(SchedulerSettings s, fairSettings(conf));
+  SPINDLE_ASSIGN_OR_RETURN(
+      fair::FairSchedulerConfig cfg,
+      fair::parseFairSchedulerConfigText(conf, s.types, xml, "fair-scheduler.xml"));
+  return std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+}
+
+FairScheduler::FairScheduler(SchedulerSettings settings, fair::FairSchedulerConfig config,
+                             const Clock& clock, Rng& rng)
+    : Scheduler(std::move(settings), clock, rng),
+      config_(std::move(config)),
+      tree_(fair::FsQueueTree::build(
+          std::make_shared<const fair::AllocationConfig>(config_.allocation))),
+      groups_(std::make_shared<UserNameGroupsMapping>()),
+      dominant_(makeDominantResourceCalculator(this->settings().types)) {
+  tree_.resolveShares(cluster().total(), this->settings().types.count());
+  // Only the preemption delay reads it; a malformed value keeps YARN's default.
+  Result<int64_t> hb = this->settings().conf.getLong(
+      "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000);
+  if (hb.isOk()) heartbeatIntervalMs_ = *hb;
+}
+
+const FsApp* FairScheduler::fsApp(AppId id) const {
+  auto it = fsApps_.find(id);
+  return it == fsApps_.end() ? nullptr : &it->second;
+}
+
+Result<FsQueue*> FairScheduler::placeApp(const Application& app,
+                                         const std::vector<std::string>& groups) {
+  const std::string requested = trimmed(app.submission().queue);
+  const std::string id = appIdString(app.id());
+  if (requested.empty()) {
+    return invalidArgument("application {} submitted by user {} with an empty queue name", id,
+                           app.user());
+  }
+  if (requested.front() == '.' || requested.back() == '.') {
+    return invalidArgument(
+        "application {} submitted by user {} with an illegal queue name {}: the queue name "
+        "cannot start or end with a '.'",
+        id, app.user(), requested);
+  }
+  Result<fair::Placement> placed =
+      fair::assignAppToQueue(config_.allocation.placementPolicy, requested, app.user(), *groups_,
+                             config_.allocation.configuredQueues);
+  if (!placed.isOk()) return placed.status().withContext("queue placement of " + id);
+  const fair::Placement p = *placed;
+  if (p.rejected) {
+    return failedPrecondition("application {} rejected by the queue placement policy", id);
+  }
+  const bool existed = tree_.find(p.queue) != nullptr;
+  Result<FsQueue*> leaf = tree_.leafForPlacement(p.queue);
+  if (!leaf.isOk()) {
+    return leaf.status().withContext(
+        fmt::format("application {} submitted by user {}", id, app.user()));
+  }
+  // QueueManager.createQueue recomputes steady shares after adding queues.
+  if (!existed) computeSteadyShares();
+  const FsQueue* configured = tree_.nearestConfigured(*leaf);
+  if (configured == nullptr ||
+      !config_.allocation.hasAccess(configured->path(), QueueAcl::kSubmitApplications,
+                                    app.user(), groups)) {
+    return failedPrecondition("User {} cannot submit applications to queue {}", app.user(),
+                              (*leaf)->path());
+  }
+  return *leaf;
+}
+
+Status FairScheduler::admitApp(Application& app) {
+  const std::vector<std::string> groups = groups_->groups(app.user());
+  SPINDLE_ASSIGN_OR_RETURN(FsQueue * leaf, placeApp(app, groups));
+  app.setQueue(leaf->path());
+  FsApp fa;
+  fa.id = app.id();
+  fa.name = appIdString(app.id());
+  fa.user = app.user();
+  fa.leaf = leaf;
+  fa.startTime = app.submitTime();
+  fa.lastTimeAtFairShare = app.submitTime();
+  auto [it, inserted] = fsApps_.emplace(app.id(), std::move(fa));
+  maxRunning_.addApp(tree_, it->second);
+  return Status::ok();
+}
+
+void FairScheduler::onAppRemoved(Application& app) {
+  auto it = fsApps_.find(app.id());
+  if (it == fsApps_.end()) return;
+  maxRunning_.removeApp(tree_, fsApps_, it->second);
+  fsApps_.erase(it);
+}
+
+void FairScheduler::onContainerAllocated(Application& app, const Container& c) {
+  FsQueue* leaf = fsApps_.at(app.id()).leaf;
+  leaf->addUsage(c.resource, +1);
+  if (c.isAm) leaf->amUsage += c.resource;
+}
+
+void FairScheduler::onContainerFinished(Application& app, const Container& c) {
+  auto it = fsApps_.find(app.id());
+  if (it == fsApps_.end()) return;
+  FsQueue* leaf = it->second.leaf;
+  leaf->addUsage(c.resource, -1);
+  if (c.isAm) leaf->amUsage -= c.resource;
+  forgetPreemptedContainer(c);
+}
+
+// Demand is read by the update pass (FSAppAttempt.updateDemand), not on every ask change.
+void FairScheduler::onAsksChanged(Application&) {}
+
+void FairScheduler::onClusterChanged() {
+  tree_.resolveShares(cluster().total(), settings().types.count());
+  computeSteadyShares();
+  for (auto it = nodePreemption_.begin(); it != nodePreemption_.end();) {
+    it = cluster().contains(it->first) ? std::next(it) : nodePreemption_.erase(it);
+  }
+  // A lost node takes its reservation with it (the core cancels it).
+  for (auto& [id, fa] : fsApps_) {
+    for (auto r = fa.reservedOn.begin(); r != fa.reservedOn.end();) {
+      const bool held = cluster().contains(r->first) &&
+                        cluster().node(r->first).reservation() &&
+                        cluster().node(r->first).reservation()->container.app() == id;
+      r = held ? std::next(r) : fa.reservedOn.erase(r);
+    }
+  }
+}
+
+std::optional<std::vector<AppId>> FairScheduler::appsInQueue(std::string_view queue) const {
+  const FsQueue* q = tree_.find(withRoot(queue));
+  if (q == nullptr) return std::nullopt;
+  std::vector<AppId> ids;
+  std::function<void(const FsQueue&)> collect = [&](const FsQueue& x) {
+    ids.insert(ids.end(), x.runnableApps.begin(), x.runnableApps.end());
+    ids.insert(ids.end(), x.nonRunnableApps.begin(), x.nonRunnableApps.end());
+    for (const auto& c : x.children()) collect(*c);
+  };
+  collect(*q);
+  return ids;
+}
+
+std::optional<Resource> FairScheduler::headroom(AppId id) const {
+  const Application* a = findApp(id);
+  const FsApp* fa = fsApp(id);
+  if (a == nullptr || fa == nullptr || isFinal(a->state())) return std::nullopt;
+  const FsQueue& leaf = *fa->leaf;
+  Resource clusterFree = cluster().total() - cluster().allocated();
+  // subtractResourcesOnBlacklistedNodes
+  for (NodeId n : cluster().nodeIds()) {
+    const Node& node = cluster().node(n);
+    if (a->blacklist().count(node.name()) || a->blacklist().count(node.rack())) {
+      clusterFree -= node.unallocated();
+    }
+  }
+  Resource queueRoom;
+  for (int i = 0; i < settings().types.count(); ++i) {
+    queueRoom.set(i, saturatingSub(leaf.maxShare.get(i), leaf.usage.get(i)));
+  }
+  const Resource maxAvailable = Resource::componentwiseMin(clusterFree, queueRoom);
+  return policyOf(leaf).headroom(leaf.fairShare, leaf.usage, maxAvailable);
+}
+
+Status FairScheduler::refreshConfiguration(const Configuration& conf) {
+  SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, settings().types));
+  return installConfig(std::move(cfg));
+}
+
+Status FairScheduler::refreshAllocation(const Configuration& conf, std::string_view xml) {
+  SPINDLE_ASSIGN_OR_RETURN(
+      fair::FairSchedulerConfig cfg,
+      fair::parseFairSchedulerConfigText(conf, settings().types, xml, "fair-scheduler.xml"));
+  return installConfig(std::move(cfg));
+}
+
+Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
+  // Validate on a new tree: every live app must still have a leaf to live in.
+  fair::FsQueueTree next =
+      fair::FsQueueTree::build(std::make_shared<const fair::AllocationConfig>(cfg.allocation));
+  next.resolveShares(cluster().total(), settings().types.count());
+  std::map<AppId, FsQueue*> leaves;
+  std::vector<std::string> errors;
+  for (const auto& [id, fa] : fsApps_) {
+    Result<FsQueue*> leaf = next.leafForPlacement(fa.leaf->path());
+    if (leaf.isOk()) {
+      leaves[id] = *leaf;
+    } else {
+      errors.push_back(fmt::format("{} has live app {}: {}", fa.leaf->path(), fa.name,
+                                   leaf.status().message()));
+    }
+  }
+  if (!errors.empty()) {
+    return failedPrecondition("allocation reload refused; nothing changed:\n{}",
+                              fmt::join(errors, "\n"));
+  }
+  // Commit: move every app (and its usage) into the new tree.
+  config_ = std::move(cfg);
+  tree_ = std::move(next);
+  for (auto& [id, fa] : fsApps_) {
+    const Application& a = *apps().at(id);
+    fa.leaf = leaves.at(id);
+    fa.leaf->addUsage(a.used(), +1);
+    fa.leaf->amUsage += a.amUsed();
+    if (fa.runnable) {
+      fa.leaf->runnableApps.push_back(id);
+      fa.leaf->addRunnable(1);
+    } else {
+      fa.leaf->nonRunnableApps.push_back(id);
+    }
+  }
+  maxRunning_.reload(tree_, fsApps_);
+  computeSteadyShares();
+  update();
+  return Status::ok();
+}
+
+Status FairScheduler::checkSchedulerInvariants() const {
+  std::map<const FsQueue*, Resource> usage, amUsage;
+  std::map<const FsQueue*, int32_t> runnable;
+  for (const auto& [id, a] : apps()) {
+    const FsApp* fa = fsApp(id);
+    if (fa == nullptr) return internalError("FS: live app {} has no queue", appIdString(id));
+    const auto& list = fa->runnable ? fa->leaf->runnableApps : fa->leaf->nonRunnableApps;
+    if (std::count(list.begin(), list.end(), id) != 1) {
+      return internalError("FS: app {} not listed once in {}", fa->name, fa->leaf->path());
+    }
+    for (const FsQueue* q = fa->leaf; q != nullptr; q = q->parent()) {
+      usage[q] += a->used();
+      if (fa->runnable) ++runnable[q];
+    }
+    amUsage[fa->leaf] += a->amUsed();
+    for (const auto& [node, key] : fa->reservedOn) {
+      const auto& r = cluster().node(node).reservation();
+      if (!r || r->container.app() != id) {
+        return internalError("FS: {} records a reservation on {} that the node does not hold",
+                             fa->name, cluster().nodeName(node));
+      }
+    }
+  }
+  if (fsApps_.size() != apps().size()) return internalError("FS: state kept for finished apps");
+  for (const auto& [c, at] : killAt_) {
+    const FsApp* owner = fsApp(c.app());
+    if (findContainer(c) == nullptr || owner == nullptr || !owner->markedForPreemption.count(c)) {
+      return internalError("FS: container {} awaits preemption but is not live and marked",
+                           containerIdString(c));
+    }
+  }
+  for (const FsQueue* q : tree_.preorder()) {
+    if (!(q->usage == usage[q])) {
+      return internalError("FS: queue {} usage {} != sum of its apps {}", q->path(),
+                           q->usage.toString(), usage[q].toString());
+    }
+    if (q->isLeaf() && !(q->amUsage == amUsage[q])) {
+      return internalError("FS: queue {} AM usage {} != its AM containers {}", q->path(),
+                           q->amUsage.toString(), amUsage[q].toString());
+    }
+    if (q->numRunnable != runnable[q]) {
+      return internalError("FS: queue {} counts {} runnable apps, has {}", q->path(),
+                           q->numRunnable, runnable[q]);
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace spindle

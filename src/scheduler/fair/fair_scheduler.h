@@ -1,0 +1,184 @@
+// The Fair Scheduler (YARN's FS/FairScheduler.java, 3.x assignment path; reference
+// fair-scheduler.md §1-3 and §6).
+//
+//   Configuration conf;          // yarn-site keys; yarn.scheduler.fair.allocation.file names
+//   conf.set("yarn.resourcemanager.scheduler.class", "fair");   // the allocation file
+//   auto fs = FairScheduler::create(conf, clock, rng).value();
+//   fs->handle(NodeAdded{"h1", "/r1", Resource::of(8192, 8)});
+//   fs->submit({.name = "job", .queue = "default", .user = "alice",
+//               .amResource = Resource::of(1024, 1)});           // placed in root.alice
+//   fs->handle(NodeHeartbeat{"h1", {}});
+//   fs->queues().find("root.alice")->fairShare;
+//
+// Algorithm:
+//  1. Submit: the placement policy picks a queue (or rejects); the leaf is created when missing
+//     and allowed (QueueManager.getLeafQueue(create=true)); the submit ACL is checked up the
+//     ancestor chain; MaxRunningApps files the app as runnable or waiting.
+//  2. Update pass (the update thread): on every MonitorTick, and lazily on the first heartbeat
+//     at or after each yarn.scheduler.fair.update-interval-ms of injected-clock time:
+//     demand bottom-up (capped at max share), then instantaneous fair shares top-down with each
+//     parent's policy; leaves split among runnable apps only.
+//     Steady fair shares are recomputed on node changes and configuration reloads.
+//  3. Node heartbeat (attemptScheduling): an existing reservation on the node is served or
+//     dropped first; otherwise root.assignContainer(node) repeats while the node is not
+//     reserved, once unless yarn.scheduler.fair.assignmultiple (then up to max.assign
+//     containers, or, with dynamic.max.assign, while the total assigned fits in half of the
+//     node's unallocated resource at the start of the heartbeat).
+//  4. assignContainer descends: a queue over its max share or a reserved node yields nothing;
+//     a parent tries children in its policy's order; a leaf tries its runnable apps with
+//     pending asks in its policy's order (fair_assign.cc has the per-app steps).
+//  5. With yarn.scheduler.fair.preemption (and utilisation above its threshold), the update pass
+//     also finds starved apps and preempts for them (fair_preemption.cc); room freed on a node
+//     is offered to the starved app first on that node's heartbeats.
+//  6. With continuous scheduling, every MonitorTick also runs attemptScheduling on each node
+//     (largest unallocated memory first) and delay scheduling uses the time thresholds.
+// Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every live app has
+// FS state; every reservation an app records is on a node reserved for that app; every
+// container awaiting a preemption kill is live and marked in its app.
+// Single-threaded; deterministic given the clock and events.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "scheduler/fair/config/allocation_config.h"
+#include "scheduler/fair/fs_queue.h"
+#include "scheduler/fair/max_running_apps.h"
+#include "scheduler/fair/policy/scheduling_policy.h"
+#include "scheduler/scheduler.h"
+
+namespace spindle {
+
+// Every user's only group is one named after the user (the Unix "user private group"
+// convention). Hadoop asks the OS (ShellBasedUnixGroupsMapping); tests inject their own.
+class UserNameGroupsMapping : public fair::GroupsProvider {
+ public:
+  std::vector<std::string> groups(const std::string& user) const override { return {user}; }
+};
+
+class FairScheduler final : public Scheduler {
+ public:
+  // Reads the yarn-site keys and the allocation file (yarn.scheduler.fair.allocation.file).
+  static Result<std::unique_ptr<FairScheduler>> create(const Configuration& conf,
+                                                       const Clock& clock, Rng& rng);
+  // As create(), with the allocation file's text given directly.
+  static Result<std::unique_ptr<FairScheduler>> createWithAllocation(const Configuration& conf,
+                                                                     std::string_view xml,
+                                                                     const Clock& clock,
+                                                                     Rng& rng);
+  FairScheduler(SchedulerSettings settings, fair::FairSchedulerConfig config, const Clock& clock,
+                Rng& rng);
+
+  const char* typeName() const override { return "fairScheduler"; }
+  std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const override;
+  // FSAppAttempt.getHeadroom: the leaf policy's headroom from the queue's fair share and usage,
+  // bounded by min(cluster free, queue max share - queue usage).
+  std::optional<Resource> headroom(AppId id) const override;
+  // Re-reads the allocation file named by `conf` (and the yarn-site keys). Live apps keep their
+  // queues (missing ones are created as dynamic leaves); an app whose queue would become a
+  // parent is an error and nothing changes.
+  Status refreshConfiguration(const Configuration& conf) override;
+  // As above with the allocation file's text.
+  Status refreshAllocation(const Configuration& conf, std::string_view xml);
+
+  void setGroupsProvider(std::shared_ptr<const fair::GroupsProvider> groups) {
+    groups_ = std::move(groups);
+  }
+  const fair::FsQueueTree& queues() const { return tree_; }
+  const fair::FairSiteConfig& site() const { return config_.site; }
+  const fair::FsApp* fsApp(AppId id) const;
+  // FSLeafQueue.computeMaxAMResource for a leaf: its AM limit now.
+  Resource maxAmResource(const fair::FsQueue& leaf) const;
+  // Runs the update pass now (FairScheduler.update): demand and instantaneous fair shares.
+  void update();
+
+ protected:
+  Status admitApp(Application& app) override;
+  void onAppRemoved(Application& app) override;
+  void schedule(NodeId node) override;
+  void onContainerAllocated(Application& app, const Container& c) override;
+  void onContainerFinished(Application& app, const Container& c) override;
+  void onAsksChanged(Application& app) override;
+  void onClusterChanged() override;
+  void runMonitors() override;
+  Status checkSchedulerInvariants() const override;
+
+ private:
+  enum class Outcome { kNone, kAllocated, kReserved };
+  struct Assignment {
+    Outcome outcome = Outcome::kNone;
+    Resource resource;
+  };
+
+  // fair_update.cc
+  void updateDemand(fair::FsQueue& q);
+  void computeShares(fair::FsQueue& q);
+  void computeSteadyShares();
+  fair::Schedulable queueView(const fair::FsQueue& q) const;
+  fair::Schedulable appView(const fair::FsApp& a) const;
+  fair::SchedulingPolicy policyOf(const fair::FsQueue& q) const;
+  void maybeUpdate();
+
+  // fair_assign.cc
+  void attemptScheduling(NodeId node);
+  bool shouldContinueAssigning(int containers, const Resource& maxToAssign,
+                               const Resource& assigned) const;
+  Assignment assignQueue(fair::FsQueue& q, NodeId node);
+  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node);
+  Assignment assignApp(fair::FsApp& fa, NodeId node, bool reserved);
+  Assignment assignAt(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality locality,
+                      bool reserved);
+  Locality allowedLocality(fair::FsApp& fa, const SchedulerKey& key);
+  bool hasContainerForNode(const fair::FsApp& fa, const SchedulerKey& key, NodeId node);
+  bool isOverAmShareLimit(const fair::FsApp& fa, NodeId node);
+  bool assignReservedContainer(NodeId node);
+  bool isReservable(const fair::FsApp& fa, const Resource& capability) const;
+  bool isStarved(const fair::FsApp& fa) const;
+  bool reservationExceedsThreshold(const fair::FsApp& fa, NodeId node, Locality type) const;
+  bool reserve(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality type,
+               bool alreadyReserved);
+  void unreserve(fair::FsApp& fa, NodeId node, std::string reason);
+
+  // fair_preemption.cc
+  struct NodePreemption {
+    std::set<ContainerId> containers;      // marked victims on the node
+    std::map<AppId, Resource> forApp;      // freed room held for starved apps
+    Resource total;
+  };
+  struct Victims {
+    std::vector<ContainerId> containers;
+    int amCount = 0;
+  };
+  bool shouldAttemptPreemption() const;
+  bool usageBelowShare(fair::PolicyKind policy, const Resource& usage,
+                       const Resource& share) const;
+  void updateStarvedApps(fair::FsQueue& leaf, std::vector<AppId>& starved);
+  Resource fairShareStarvation(fair::FsApp& fa);
+  Resource minShareStarvation(fair::FsQueue& leaf);
+  void preemptForStarvedApps(std::vector<AppId> starved);
+  std::vector<ContainerId> identifyContainersToPreempt(fair::FsApp& starved);
+  std::optional<Victims> victimsOnNode(const Resource& request, NodeId node, int maxAm);
+  bool canContainerBePreempted(const Container& c, const Resource& alreadyConsidering) const;
+  void killDuePreemptions();
+  void assignPreemptedContainers(NodeId node);
+  void forgetPreemptedContainer(const Container& c);
+
+  // fair_scheduler.cc
+  Result<fair::FsQueue*> placeApp(const Application& app, const std::vector<std::string>& groups);
+  Status installConfig(fair::FairSchedulerConfig config);
+
+  fair::FairSchedulerConfig config_;
+  fair::FsQueueTree tree_;
+  fair::MaxRunningApps maxRunning_;
+  std::map<AppId, fair::FsApp> fsApps_;  // live apps, by id
+  std::shared_ptr<const fair::GroupsProvider> groups_;
+  std::shared_ptr<const ResourceCalculator> dominant_;
+  std::optional<TimeMs> lastUpdate_;
+  std::map<NodeId, NodePreemption> nodePreemption_;
+  std::map<ContainerId, TimeMs> killAt_;  // marked containers and when they are killed
+  int64_t heartbeatIntervalMs_ = 1000;    // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
+};
+
+}  // namespace spindle

@@ -1,0 +1,146 @@
+// The Fair Scheduler's queue tree (YARN's FSQueue / FSParentQueue / FSLeafQueue and
+// QueueManager) and the per-app scheduler state it holds (the parts of FSAppAttempt that are
+// not in spindle::Application: runnable flag, demand, fair share, delay-scheduling state).
+//
+//   auto cfg = std::make_shared<const AllocationConfig>(parsed.allocation);
+//   FsQueueTree tree = FsQueueTree::build(cfg);
+//   Result<FsQueue*> leaf = tree.leafForPlacement("root.alice");   // created when missing
+//   tree.resolveShares(cluster, types.count());                    // min/max share vs cluster
+//
+// One FsQueue type serves both roles (isLeaf()); a leaf holds apps, a parent holds children.
+// Invariants (checked by FairScheduler::checkSchedulerInvariants):
+//  1. a leaf's usage is the sum of its apps' used resource, a parent's the sum of its children;
+//  2. a leaf's amUsage is the sum of its apps' AM containers;
+//  3. numRunnable of a leaf is runnableApps.size(), of a parent the sum over its children;
+//  4. every app is in exactly one of its leaf's runnableApps / nonRunnableApps.
+// Not thread-safe; owned by FairScheduler.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/ids.h"
+#include "base/status.h"
+#include "resource/resource.h"
+#include "scheduler/fair/config/allocation_config.h"
+#include "scheduler/fair/locality_delay.h"
+
+namespace spindle::fair {
+
+class FsQueue;
+
+// FSAppAttempt's scheduler-side fields.
+struct FsApp {
+  AppId id;
+  std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
+  std::string user;
+  FsQueue* leaf = nullptr;
+  TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
+  bool runnable = false;
+  Resource demand;       // used + pending, refreshed by the update pass
+  Resource fairShare;    // instantaneous, from the leaf's policy
+  LocalityDelay locality;
+  std::map<NodeId, SchedulerKey> reservedOn;  // nodes this app holds a reservation on
+  // 3.x starvation and preemption (fair_preemption.cc).
+  TimeMs lastTimeAtFairShare = 0;     // starts at startTime
+  Resource fairshareStarvation;
+  Resource minshareStarvation;
+  TimeMs nextStarvationCheck = 0;
+  std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
+  Resource markedResource;                    // their sum
+};
+
+class FsQueue {
+ public:
+  FsQueue(FairQueueConfig cfg, FsQueue* parent, bool dynamic)
+      : cfg_(std::move(cfg)), parent_(parent), dynamic_(dynamic) {}
+
+  const std::string& path() const { return cfg_.path; }
+  const std::string& name() const { return cfg_.name; }
+  const FairQueueConfig& config() const { return cfg_; }
+  bool isLeaf() const { return cfg_.isLeaf(); }
+  bool isDynamic() const { return dynamic_; }
+  FsQueue* parent() const { return parent_; }
+  const std::vector<std::unique_ptr<FsQueue>>& children() const { return children_; }
+  FsQueue& addChild(FairQueueConfig cfg, bool dynamic);
+  void removeChild(const FsQueue* child);
+
+  PolicyKind policy() const { return cfg_.policy; }
+  float weight() const { return cfg_.weight; }
+  int32_t maxRunningApps() const { return cfg_.maxRunningApps; }
+  float maxAMShare() const { return cfg_.maxAMShare; }
+
+  // Resolved against the cluster by FsQueueTree::resolveShares.
+  Resource minShare;
+  ResourceLimit maxShare = ResourceLimit::unbounded();
+  // Aggregates (see the invariants above).
+  Resource usage;
+  Resource amUsage;            // leaves only
+  Resource demand;             // refreshed by the update pass, capped at maxShare
+  Resource fairShare;          // instantaneous
+  Resource steadyFairShare;
+  int32_t numRunnable = 0;     // including subqueues
+  std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
+  std::vector<AppId> runnableApps;     // leaves: in the order they became runnable
+  std::vector<AppId> nonRunnableApps;  // leaves: in submission order
+
+  int32_t numApps() const {
+    return static_cast<int32_t>(runnableApps.size() + nonRunnableApps.size());
+  }
+  // FSQueue.fitsInMaxShare: usage + additional within the max share here and at every ancestor.
+  bool fitsInMaxShare(const Resource& additional) const;
+  // Adds `delta` (may be negative) to usage here and at every ancestor.
+  void addUsage(const Resource& delta, int sign);
+  void addRunnable(int delta);
+
+ private:
+  FairQueueConfig cfg_;
+  FsQueue* parent_;
+  bool dynamic_;
+  std::vector<std::unique_ptr<FsQueue>> children_;  // in file (then creation) order
+};
+
+class FsQueueTree {
+ public:
+  // Every queue of the configuration, in file order. Queues whose policy the config marked as
+  // not allowed (policyAllowed=false) and their subtrees are left out, as YARN does at first
+  // load.
+  static FsQueueTree build(std::shared_ptr<const AllocationConfig> config);
+
+  FsQueue& root() { return *root_; }
+  const FsQueue& root() const { return *root_; }
+  const AllocationConfig& config() const { return *config_; }
+  std::shared_ptr<const AllocationConfig> configPtr() const { return config_; }
+  FsQueue* find(const std::string& path) const;
+  // QueueManager.getLeafQueue(name, create=true): the existing leaf, or a new dynamic leaf with
+  // any missing parents. Errors for a parent, a path under a leaf, or a malformed name.
+  Result<FsQueue*> leafForPlacement(const std::string& path);
+  // Existing queues by type, for placement rules and classifyPlacementTarget.
+  QueueCatalog existing() const;
+  // Root first, children in order.
+  std::vector<FsQueue*> preorder() const;
+  // Resolves every queue's min and max share (percentages are of the cluster).
+  void resolveShares(const Resource& cluster, int typeCount);
+  // QueueManager.removeEmptyDynamicQueues (YARN-8191): dynamic leaves without apps and dynamic
+  // parents without children are removed, bottom-up. Returns whether anything was removed.
+  bool removeEmptyDynamicQueues();
+  // The nearest queue on the path that the allocation file configures (for ACLs).
+  const FsQueue* nearestConfigured(const FsQueue* q) const;
+
+ private:
+  FairQueueConfig dynamicConfig(const FsQueue& parent, const std::string& name, bool leaf) const;
+  void resolveOne(FsQueue& q);
+
+  std::shared_ptr<const AllocationConfig> config_;
+  std::unique_ptr<FsQueue> root_;
+  std::map<std::string, FsQueue*> byPath_;
+  Resource cluster_;
+  int typeCount_ = 2;
+};
+
+}  // namespace spindle::fair
