@@ -4,7 +4,9 @@
 //
 //   ClusterLabels labels{{"x", {.exclusive = false}}};
 //   Result<CapacityConfig> cfg = parseCapacityConfig(conf, settings.types, settings.bounds, labels);
-//   if (!cfg.ok()) ... cfg.status().message() lists every error, each naming the property;
+//   if (!cfg.isOk()) ... cfg.status().message() lists every error, one per line, each as
+//                        "file:line: property 'yarn.scheduler.capacity.root.a.capacity': ...";
+//   for (const std::string& w : cfg->warnings) log(w);  // ignored keys, adjusted values
 //   const QueueConfig& a = cfg->queue("root.a");
 //   double abs = a.partition("").absoluteCapacity;   // fraction of the cluster (percent/weight)
 //
@@ -113,7 +115,10 @@ struct QueueConfig {
   double userLimitFactor = 1.0;              // -1 = disabled (cap is the queue's max)
   double minimumUserLimitPercent = 100;      // percent; floats and values > 100 accepted
   std::map<std::string, double> userWeights; // user-settings.<user>.weight
-  int32_t maximumApplications = 10000;       // resolved (reference §1.2 derivation)
+  // Resolved (reference §1.2 derivation). A queue whose capacity is absolute gets 0 from the
+  // derivation here (its absoluteCapacity is not known yet): when configuredMaximumApplications
+  // is -1 and globalQueueMaxApplication is unset, re-derive it once the cluster is known.
+  int32_t maximumApplications = 10000;
   int32_t configuredMaximumApplications = -1;  // the maximum-applications key; -1 = derived
                                                // (absolute-mode queues re-derive at run time)
   int32_t maxApplicationsPerUser = 10000;    // derived: min(maxApps, maxApps x MULP/100 x ULF)
@@ -196,9 +201,11 @@ Result<CapacityConfig> parseCapacityConfig(const Configuration& conf, const Reso
                                            const AllocationBounds& clusterBounds,
                                            const ClusterLabels& labels);
 
-// Checks what a refresh may not change (reference §1.4 item 5: a queue's maximum allocation may
-// not shrink; a queue may not change from parent to leaf while...). Queue removal with running
-// apps is checked by the scheduler, which knows the apps. Returns every error together.
+// Checks what a refresh may not change, judging by the two configurations alone: a queue present
+// in both may not lower its (resolved) maximum allocation in any type (reference §1.2 / §1.4
+// item 5; YARN's "Trying to reinitialize root.a the maximum allocation size can not be
+// decreased! ..."). Queue removal and leaf/parent conversion depend on the queue's state and
+// running applications, so the scheduler checks them. Returns every error together.
 Status checkCapacityRefresh(const CapacityConfig& before, const CapacityConfig& after);
 
 }  // namespace spindle

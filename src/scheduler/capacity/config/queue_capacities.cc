@@ -75,7 +75,10 @@ void readRootPartition(BuildContext& ctx, const std::string& label, PartitionCon
     std::optional<std::string> value = ctx.conf.get(key);
     if (!value) continue;
     auto parsed = parseCapacityText(*value, ctx.types);
-    if (parsed && parsed->mode == CapacityMode::kPercent && parsed->number == 100.0f) continue;
+    bool hundred = parsed && parsed->mode == CapacityMode::kPercent &&
+                   (parsed->number == 100.0f ||
+                    (parsed->number == -1.0f && std::string_view(suffix) == "maximum-capacity"));
+    if (hundred) continue;
     ctx.problems.error(key, "Cannot set {}, root queue has a fixed capacity of 100.0f (got '{}')",
                        suffix, trimView(*value));
   }
@@ -203,6 +206,11 @@ void readPartitions(BuildContext& ctx, QueueConfig& q) {
     readCapacity(ctx, q, label, p);
     bool maxSet = readMaximumCapacity(ctx, q, label, p);
     checkQueueAbsoluteConsistency(ctx, q, label, p, maxSet);
+    if (!q.canAccess(label) && isPositive(p.capacity)) {
+      ctx.problems.warn(labelKey(q.path, label, "capacity"),
+                        "queue {} cannot access label {} (see {}), so this capacity is unused",
+                        q.path, label, queueKey(q.path, "accessible-node-labels"));
+    }
   }
 }
 

@@ -40,8 +40,19 @@ void checkStaticTarget(BuildContext& ctx, const std::string& key, const std::str
   if (queue.find('%') != std::string::npos) return;
   const QueueConfig* q = ctx.out.find(queue);
   if (q != nullptr && q->isLeaf()) return;
-  ctx.problems.error(key, "mapping contains invalid or non-leaf queue {} (entry '{}'){}", queue,
-                     entry, q == nullptr ? ": no such queue" : ": it is a parent queue");
+  std::string why = q != nullptr ? "it is a parent queue" : "no such queue";
+  if (q == nullptr) {
+    int leaves = 0;
+    int parents = 0;
+    for (const auto& [path, each] : ctx.out.queues) {
+      if (each.name != queue) continue;
+      (each.isLeaf() ? leaves : parents)++;
+    }
+    if (leaves + parents > 1) why = "the short name is ambiguous; use the full path";
+    else if (parents == 1) why = "it is a parent queue";
+  }
+  ctx.problems.error(key, "mapping contains invalid or non-leaf queue {} (entry '{}'): {}", queue,
+                     entry, why);
 }
 
 }  // namespace
