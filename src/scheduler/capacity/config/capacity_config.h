@@ -13,6 +13,16 @@
 // fraction; minimum-user-limit-percent stays a percent; user-limit-factor is a multiplier.
 // Absolute-mode capacities ([memory=..,vcores=..]) are resolved against the cluster at run time
 // (the scheduler, src/scheduler/capacity/); their fractions here are 0 (100 for maximum) as in YARN.
+//
+// Float fidelity: YARN keeps capacities as Java floats (QueueCapacities). Every capacity
+// fraction here is computed in float exactly as YARN computes it (percent / 100f, weight / sum,
+// capacity x parent) and then widened to double, so 8.5 % reads 0.085000000894... (0.085f).
+// Compare with EXPECT_FLOAT_EQ or a tolerance, never with ==.
+//
+// Not read here (other components): reservation keys (reservable, reservation-*), auto-created
+// queues (auto-create-child-queue.*, auto-queue-creation-v2.*, leaf-queue-template.*),
+// lifetimes, preemption monitor keys, and the system-wide preemption switches that YARN applies
+// on top of disable_preemption.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +30,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -56,6 +68,10 @@ struct PartitionConfig {
   // Derived for percent and weight modes (absolute mode: filled at run time):
   double absoluteCapacity = 0;     // capacity x parent's absoluteCapacity
   double absoluteMaximumCapacity = 1;  // maximumCapacity x parent's absoluteMaximumCapacity
+  // Capacity relative to the parent as YARN's QueueCapacities.getCapacity reports it: percent
+  // mode value / 100, weight mode weight / sum of the siblings' weights (for this partition),
+  // absolute mode 0 (1 for root).
+  double relativeCapacity = 0;
 };
 
 // "u1,u2 g1,g2" (users, a space, groups); "*" = everyone; " " = nobody.
@@ -64,8 +80,16 @@ struct AccessControlList {
   std::set<std::string> users;
   std::set<std::string> groups;
   bool allows(const std::string& user, const std::vector<std::string>& userGroups) const;
+  // Hadoop's getAclString: "*", or "u1,u2 g1,g2" (sorted); " " for nobody.
   std::string toString() const;
 };
+// Hadoop's AccessControlList(String): users, then after the first space groups, each list
+// comma-separated and trimmed; a part that is exactly "*" allows everyone. Unlike Hadoop, a
+// name containing whitespace or '*' (e.g. "u1, u2 g1", which Hadoop reads as groups "u2 g1")
+// is an error, since it is always a typo.
+Result<AccessControlList> parseAccessControlList(std::string_view text);
+
+enum class QueueAcl { kSubmitApplications, kAdministerQueue };
 
 enum class QueueStateConfig { kRunning, kStopped };
 
@@ -90,17 +114,23 @@ struct QueueConfig {
   double minimumUserLimitPercent = 100;      // percent; floats and values > 100 accepted
   std::map<std::string, double> userWeights; // user-settings.<user>.weight
   int32_t maximumApplications = 10000;       // resolved (reference §1.2 derivation)
+  int32_t configuredMaximumApplications = -1;  // the maximum-applications key; -1 = derived
+                                               // (absolute-mode queues re-derive at run time)
   int32_t maxApplicationsPerUser = 10000;    // derived: min(maxApps, maxApps x MULP/100 x ULF)
   int32_t maxParallelApps = INT32_MAX;       // resolved: lowest along the branch
-  QueueStateConfig state = QueueStateConfig::kRunning;
+  QueueStateConfig state = QueueStateConfig::kRunning;  // resolved: unset inherits the parent's
   AccessControlList submitAcl;               // as configured (inheritance is checked at use)
   AccessControlList administerAcl;
   std::string orderingPolicy = "fifo";       // leaf: fifo, fair, fifo-with-partitions...;
                                              // parent: utilization, priority-utilization
   bool fairSizeBasedWeight = false;          // ordering-policy.fair.enable-size-based-weight
+  std::set<std::string> exclusiveEnforcedPartitions;  // ordering-policy.exclusive-enforced-partitions
   int32_t priority = 0;                      // queue priority (priority-utilization parents)
   int32_t defaultApplicationPriority = 0;
-  ResourceLimit maximumAllocation;           // maximum-allocation-mb/-vcores; unbounded = cluster
+  // Resolved maximum allocation (QueueAllocationSettings): the parent's (root: the cluster's
+  // yarn.scheduler.maximum-allocation-*), overridden by maximum-allocation or, when that is
+  // unset, by maximum-allocation-mb / -vcores. Every type of the registry is bounded.
+  ResourceLimit maximumAllocation = ResourceLimit::unbounded();
   bool disablePreemption = false;            // resolved (inherited)
   bool intraQueueDisablePreemption = false;  // resolved (inherited)
   bool allowZeroCapacitySum = false;
@@ -113,6 +143,8 @@ struct QueueMapping {
   MappingKind kind = MappingKind::kUser;
   std::string source;  // user or group name, or "%user" (u:%user:...)
   std::string queue;   // target, placeholders unresolved
+  std::string parentQueue;  // part of `queue` before its last '.', "" when none
+  std::string leafQueue;    // part of `queue` after its last '.'
 };
 
 struct CapacityConfig {
@@ -122,6 +154,14 @@ struct CapacityConfig {
   const QueueConfig& queue(const std::string& path) const { return queues.at(path); }
   // A queue by full path or (unique) short leaf name.
   const QueueConfig* find(const std::string& nameOrPath) const;
+  // YARN's ConfiguredYarnAuthorizer: granted when the ACL of the queue or of any ancestor allows
+  // the user. (Submission is allowed with kSubmitApplications or kAdministerQueue, as RMAppManager
+  // checks both.) False for an unknown queue.
+  bool hasAccess(const std::string& path, QueueAcl acl, const std::string& user,
+                 const std::vector<std::string>& userGroups) const;
+  // Notes that did not stop parsing (root's accessible-node-labels ignored, offswitch limit
+  // raised to 1, properties naming queues that are not in the tree, ...), each naming the key.
+  std::vector<std::string> warnings;
 
   std::string resourceCalculator;  // class name of yarn.scheduler.capacity.resource-calculator
   int32_t nodeLocalityDelay = 40;
@@ -134,9 +174,13 @@ struct CapacityConfig {
   bool scheduleAsynchronously = false;
   int32_t asyncMaximumThreads = 1;
   int32_t asyncMaximumPendingBacklogs = 100;
+  int64_t asyncSchedulingIntervalMs = 5;      // schedule-asynchronously.scheduling-interval-ms
   int32_t maximumApplications = 10000;       // system-wide
   int32_t globalQueueMaxApplication = -1;
   double maximumAmResourcePercent = 0.1;
+  double userLimitFactor = 1.0;               // global default of the per-queue key
+  double minimumUserLimitPercent = 100;       // global default of the per-queue key
+  int32_t defaultMaxParallelApps = INT32_MAX;  // yarn.scheduler.capacity.max-parallel-apps
   std::vector<QueueMapping> queueMappings;
   bool queueMappingsOverride = false;
   std::vector<std::pair<std::string, std::string>> appNameMappings;  // appName -> queue

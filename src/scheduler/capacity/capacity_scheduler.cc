@@ -1,0 +1,608 @@
+#include "scheduler/capacity/capacity_scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "scheduler/capacity/queue_placement.h"
+
+namespace spindle {
+
+const char* toString(CsAppPhase p) {
+  switch (p) {
+    case CsAppPhase::kNonRunnable: return "NON_RUNNABLE";
+    case CsAppPhase::kPending: return "PENDING";
+    case CsAppPhase::kActive: return "ACTIVE";
+  }
+  return "?";
+}
+
+CapacityScheduler::CapacityScheduler(SchedulerSettings settings, CapacityConfig config,
+                                     GroupsProvider groups, const Clock& clock, Rng& rng)
+    : Scheduler(std::move(settings), clock, rng),
+      config_(std::move(config)),
+      groups_(std::move(groups)) {
+  // Both keys were validated by create(); hand-built schedulers (tests) may omit them.
+  auto acl = this->settings().conf.getBool("yarn.acl.enable", false);
+  aclEnabled_ = acl.isOk() && *acl;
+  auto maxPriority = this->settings().conf.getInt("yarn.cluster.max-application-priority", 0);
+  clusterMaxPriority_ = maxPriority.isOk() ? *maxPriority : 0;
+  if (config_.clusterMaxApplicationPriority > clusterMaxPriority_) {
+    clusterMaxPriority_ = config_.clusterMaxApplicationPriority;
+  }
+  tree_ = QueueTree::build(config_);
+}
+
+CapacityScheduler::~CapacityScheduler() = default;
+
+// --- Cluster sync ----------------------------------------------------------------------------
+
+void CapacityScheduler::sync() const {
+  if (dirty_) const_cast<CapacityScheduler*>(this)->syncNow();
+}
+
+void CapacityScheduler::onClusterChanged() { dirty_ = true; }
+
+void CapacityScheduler::syncNow() {
+  dirty_ = false;
+  if (!cluster().nodeLabels().empty() || !parsedLabels_.empty()) reparseForLabels();
+  partitions_.clear();
+  partitions_[kDefaultPartition] = Resource();
+  for (const auto& [name, label] : cluster().nodeLabels()) partitions_[name] = Resource();
+  for (NodeId id : cluster().nodeIds()) {
+    const Node& n = cluster().node(id);
+    partitions_[n.partition()] += n.total();
+  }
+  tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
+  if (config_.scheduleAsynchronously) rebuildNodeIndex();
+  for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);
+}
+
+const QueueTree& CapacityScheduler::queues() const {
+  sync();
+  return *tree_;
+}
+
+const CsQueue* CapacityScheduler::findQueue(const std::string& nameOrPath) const {
+  sync();
+  return tree_->find(nameOrPath);
+}
+
+const CsApp* CapacityScheduler::csApp(AppId id) const {
+  auto it = csApps_.find(id);
+  return it == csApps_.end() ? nullptr : &it->second;
+}
+
+Resource CapacityScheduler::partitionResource(const std::string& partition) const {
+  sync();
+  auto it = partitions_.find(partition);
+  return it == partitions_.end() ? Resource() : it->second;
+}
+
+const std::map<std::string, Resource>& CapacityScheduler::partitionResources() const {
+  sync();
+  return partitions_;
+}
+
+// --- Admission ---------------------------------------------------------------------------------
+
+Result<CsQueue*> CapacityScheduler::placeApp(const Application& app) const {
+  PlacementRequest req{app.queue(), app.user(), groups_.groupsOf(app.user()),
+                       app.submission().name};
+  const std::string target =
+      placeQueue(config_, req, [this](const std::string& q) { return tree_->find(q) != nullptr; });
+  CsQueue* q = tree_->find(target);
+  if (q == nullptr) {
+    return invalidArgument("Application {} submitted by user {} to unknown queue: {}",
+                           appIdString(app.id()), app.user(), target);
+  }
+  if (!q->isLeaf()) {
+    return invalidArgument("Application {} submitted by user {} to non-leaf queue: {}",
+                           appIdString(app.id()), app.user(), target);
+  }
+  return q;
+}
+
+namespace {
+
+bool aclAllows(const AccessControlList& acl, const std::string& user,
+               const std::vector<std::string>& groups) {
+  if (acl.everyone || acl.users.count(user)) return true;
+  for (const std::string& g : groups) {
+    if (acl.groups.count(g)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status CapacityScheduler::checkSubmitAccess(const CsQueue& leaf, const std::string& user) const {
+  if (!aclEnabled_) return Status::ok();
+  const auto groups = groups_.groupsOf(user);
+  for (const CsQueue* q = &leaf; q != nullptr; q = q->parent()) {
+    if (aclAllows(q->config().submitAcl, user, groups) ||
+        aclAllows(q->config().administerAcl, user, groups)) {
+      return Status::ok();
+    }
+  }
+  return failedPrecondition("User {} does not have permission to submit to queue {}", user,
+                            leaf.path());
+}
+
+Status CapacityScheduler::admitApp(Application& app) {
+  sync();
+  SPINDLE_ASSIGN_OR_RETURN(CsQueue * leaf, placeApp(app));
+  const std::string id = appIdString(app.id());
+  for (const CsQueue* q = leaf; q != nullptr; q = q->parent()) {
+    if (q->state != QueueRunState::kRunning) {
+      return failedPrecondition("Queue {} is {}. Cannot accept submission of application: {}",
+                                leaf->path(), toString(q->state), id);
+    }
+  }
+  if (Status acl = checkSubmitAccess(*leaf, app.user()); !acl.isOk()) {
+    return failedPrecondition("User {} does not have permission to submit {} to queue {}",
+                              app.user(), id, leaf->path());
+  }
+  if (leaf->numApplications >= leaf->config().maximumApplications) {
+    return failedPrecondition(
+        "Queue {} already has {} applications, cannot accept submission of application: {}",
+        leaf->path(), leaf->numApplications, id);
+  }
+  auto uit = leaf->users.find(app.user());
+  const int userApps = uit == leaf->users.end() ? 0 : uit->second.totalApps();
+  if (userApps >= leaf->config().maxApplicationsPerUser) {
+    return failedPrecondition(
+        "Queue {} already has {} applications from user {} cannot accept submission of "
+        "application: {}",
+        leaf->path(), userApps, app.user(), id);
+  }
+  app.setQueue(leaf->path());
+  CsApp& s = csApps_[app.id()];
+  s.app = &app;
+  s.leaf = leaf;
+  int32_t prio = app.priority() == 0 ? leaf->config().defaultApplicationPriority : app.priority();
+  s.priority = std::min(prio, clusterMaxPriority_);
+  app.setPriority(s.priority);
+  s.amPartition = app.submission().amNodeLabelExpression.empty()
+                      ? leaf->config().defaultNodeLabelExpression
+                      : app.submission().amNodeLabelExpression;
+  if (!app.submission().amResource.isZero()) {
+    s.amResource = normalizeRequest(calculator(), app.submission().amResource, settings().bounds);
+  }
+  leaf->user(app.user());
+  for (CsQueue* q = leaf; q != nullptr; q = q->parent()) ++q->numApplications;
+  if (canBeRunnable(*leaf, app.user())) {
+    makeRunnable(s);
+  } else {
+    s.phase = CsAppPhase::kNonRunnable;
+    leaf->nonRunnableApps.insert(app.id());
+    ++leaf->user(app.user()).nonRunnableApps;
+    nonRunnable_.insert(app.id());
+  }
+  return Status::ok();
+}
+
+bool CapacityScheduler::canBeRunnable(const CsQueue& leaf, const std::string& user) const {
+  for (const CsQueue* q = &leaf; q != nullptr; q = q->parent()) {
+    if (q->numRunnable >= q->config().maxParallelApps) return false;
+  }
+  auto limit = config_.perUserMaxParallelApps.find(user);
+  const int32_t userMax =
+      limit == config_.perUserMaxParallelApps.end() ? config_.userMaxParallelApps : limit->second;
+  auto it = userRunnable_.find(user);
+  return (it == userRunnable_.end() ? 0 : it->second) < userMax;
+}
+
+void CapacityScheduler::makeRunnable(CsApp& s) {
+  CsQueue& leaf = *s.leaf;
+  s.phase = CsAppPhase::kPending;
+  for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) ++q->numRunnable;
+  ++userRunnable_[s.app->user()];
+  ++leaf.user(s.app->user()).pendingApps;
+  s.orderKey = AppOrderKey{-static_cast<double>(s.priority), 0, s.app->id()};
+  leaf.pendingApps.insert(s.orderKey);
+  activateApplications(leaf);
+}
+
+void CapacityScheduler::activateApplications(CsQueue& leaf) {
+  const ResourceCalculator& rc = calculator();
+  const Resource& minAlloc = settings().bounds.minimum;
+  const Resource cluster = partitionResource(kDefaultPartition);
+  const double mulp = leaf.config().minimumUserLimitPercent;
+  const double ulf = leaf.config().userLimitFactor;
+  leaf.amLimits.clear();
+  auto amLimitFor = [&](const std::string& p) {
+    auto it = leaf.amLimits.find(p);
+    if (it != leaf.amLimits.end()) return it->second;
+    const ResolvedCapacity& c = leaf.cap(p);
+    Resource limit = queueAmLimit(rc, c.effectiveMin, leaf.currentLimit, p.empty(),
+                                  c.maxAmPercent, minAlloc);
+    leaf.amLimits[p] = limit;
+    return limit;
+  };
+  amLimitFor(kDefaultPartition);
+  for (auto it = leaf.pendingApps.begin(); it != leaf.pendingApps.end();) {
+    CsApp& s = csApps_.at(it->app);
+    const std::string& p = s.amPartition;
+    const Resource limit = amLimitFor(p);
+    QueueUsage& usage = leaf.usage(p);
+    const bool escape = leaf.activeApps.empty() || rc.lessThanOrEqual(cluster, usage.amUsed, Resource());
+    if (!rc.fitsIn(s.amResource + usage.amUsed, limit) && !escape) {
+      ++it;
+      continue;
+    }
+    CsUser& user = leaf.user(s.app->user());
+    const ResolvedCapacity& c = leaf.cap(p);
+    const Resource userLimit = userAmLimit(rc, cluster, c.effectiveMin, c.maxAmPercent, mulp, ulf,
+                                           leaf.activeUsers, user.weight, limit, minAlloc);
+    if (!rc.fitsIn(s.amResource + user.amUsedIn(p), userLimit) && !escape) {
+      ++it;
+      continue;
+    }
+    it = leaf.pendingApps.erase(it);
+    --user.pendingApps;
+    ++user.activeApps;
+    s.phase = CsAppPhase::kActive;
+    leaf.activeApps.insert(s.app->id());
+    user.amUsed[p] += s.amResource;
+    for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) q->usage(p).amUsed += s.amResource;
+    s.orderKey = orderKeyFor(s);
+    setSchedulable(s, s.app->asks().hasPending());
+  }
+}
+
+void CapacityScheduler::promoteNonRunnable() {
+  for (auto it = nonRunnable_.begin(); it != nonRunnable_.end();) {
+    CsApp& s = csApps_.at(*it);
+    if (!canBeRunnable(*s.leaf, s.app->user())) {
+      ++it;
+      continue;
+    }
+    it = nonRunnable_.erase(it);
+    s.leaf->nonRunnableApps.erase(s.app->id());
+    --s.leaf->user(s.app->user()).nonRunnableApps;
+    makeRunnable(s);
+  }
+}
+
+void CapacityScheduler::updateDraining(CsQueue* q) {
+  for (; q != nullptr; q = q->parent()) {
+    if (q->state == QueueRunState::kDraining && q->numApplications == 0) {
+      q->state = QueueRunState::kStopped;
+    }
+  }
+}
+
+void CapacityScheduler::removeFromLeaf(CsApp& s) {
+  CsQueue& leaf = *s.leaf;
+  CsUser& user = leaf.user(s.app->user());
+  const AppId id = s.app->id();
+  setSchedulable(s, false);
+  setUserActive(s, false);
+  switch (s.phase) {
+    case CsAppPhase::kNonRunnable:
+      leaf.nonRunnableApps.erase(id);
+      nonRunnable_.erase(id);
+      --user.nonRunnableApps;
+      break;
+    case CsAppPhase::kPending:
+      leaf.pendingApps.erase(AppOrderKey{-static_cast<double>(s.priority), 0, id});
+      --user.pendingApps;
+      break;
+    case CsAppPhase::kActive:
+      leaf.activeApps.erase(id);
+      --user.activeApps;
+      user.amUsed[s.amPartition] -= s.amResource;
+      for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) {
+        q->usage(s.amPartition).amUsed -= s.amResource;
+      }
+      break;
+  }
+  if (s.phase != CsAppPhase::kNonRunnable) {
+    for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) --q->numRunnable;
+    --userRunnable_[s.app->user()];
+  }
+  for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) --q->numApplications;
+}
+
+void CapacityScheduler::onAppRemoved(Application& app) {
+  auto it = csApps_.find(app.id());
+  if (it == csApps_.end()) return;
+  CsApp& s = it->second;
+  // The base already cleared the cluster's reservations and the app's reserved total; drop
+  // ours from the queue and user aggregates.
+  while (!s.reservations.empty()) dropReservationRecord(s, s.reservations.begin()->first);
+  refreshPending(s);  // asks were cleared: pending goes to zero everywhere
+  CsQueue* leaf = s.leaf;
+  removeFromLeaf(s);
+  csApps_.erase(it);
+  activateApplications(*leaf);
+  promoteNonRunnable();
+  updateDraining(leaf);
+}
+
+// --- Usage bookkeeping --------------------------------------------------------------------------
+
+void CapacityScheduler::addUsage(CsApp& s, const std::string& partition, const Resource& r,
+                                 bool reservation, int sign) {
+  CsUser& user = s.leaf->user(s.app->user());
+  auto apply = [sign, &r](Resource& x) {
+    if (sign > 0) x += r; else x -= r;
+  };
+  apply(user.used[partition]);
+  apply(s.used[partition]);
+  for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
+    QueueUsage& u = q->usage(partition);
+    apply(u.used);
+    if (reservation) apply(u.reserved);
+  }
+}
+
+std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceRequest& any) const {
+  if (!any.nodeLabelExpression.empty()) return any.nodeLabelExpression;
+  if (any.key == kAmKey && !s.app->amRunning() && !s.amResource.isZero()) return s.amPartition;
+  return s.leaf->config().defaultNodeLabelExpression;
+}
+
+void CapacityScheduler::refreshPending(CsApp& s) {
+  std::map<std::string, Resource> now;
+  const AskTable& asks = s.app->asks();
+  if (asks.hasPending()) {
+    for (const SchedulerKey& k : asks.activeKeys()) {
+      const ResourceRequest* any = asks.find(k, kAnyResourceName);
+      now[keyPartition(s, *any)] += any->capability.times(any->numContainers);
+    }
+  }
+  for (auto& [p, r] : s.pending) {
+    for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) q->usage(p).pending -= r;
+  }
+  for (auto& [p, r] : now) {
+    for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) q->usage(p).pending += r;
+  }
+  s.pending = std::move(now);
+  const bool has = asks.hasPending();
+  setUserActive(s, has);
+  setSchedulable(s, has && s.phase == CsAppPhase::kActive);
+}
+
+void CapacityScheduler::setUserActive(CsApp& s, bool on) {
+  if (s.hasPendingAsks == on) return;
+  s.hasPendingAsks = on;
+  CsQueue& leaf = *s.leaf;
+  CsUser& user = leaf.user(s.app->user());
+  const bool wasActive = user.appsWithPending > 0;
+  user.appsWithPending += on ? 1 : -1;
+  const bool isActive = user.appsWithPending > 0;
+  if (wasActive != isActive) {
+    leaf.activeUsers += isActive ? 1 : -1;
+    leaf.activeUsersWeight += isActive ? user.weight : -user.weight;
+  }
+}
+
+AppOrderKey CapacityScheduler::orderKeyFor(const CsApp& s) const {
+  const QueueConfig& qc = s.leaf->config();
+  if (qc.orderingPolicy == "fair") {
+    // FairOrderingPolicy: cached used memory; size-based weight divides by log2(1 + demand).
+    double magnitude = static_cast<double>(s.app->used().memoryMb());
+    if (qc.fairSizeBasedWeight) {
+      const double demand =
+          static_cast<double>(s.app->used().memoryMb() + s.app->asks().pending().memoryMb());
+      const double weight = std::log1p(demand) / std::log(2.0);
+      magnitude = weight > 0 ? magnitude / weight : magnitude;
+    }
+    return AppOrderKey{magnitude, 0, s.app->id()};
+  }
+  return AppOrderKey{-static_cast<double>(s.priority), 0, s.app->id()};
+}
+
+void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
+  if (s.schedulable) s.leaf->schedulable.erase(s.orderKey);
+  s.schedulable = on;
+  if (on) {
+    s.orderKey = orderKeyFor(s);
+    s.leaf->schedulable.insert(s.orderKey);
+  }
+}
+
+void CapacityScheduler::reorder(CsApp& s) {
+  if (s.schedulable && s.leaf->config().orderingPolicy == "fair") setSchedulable(s, true);
+}
+
+void CapacityScheduler::onAsksChanged(Application& app) {
+  auto it = csApps_.find(app.id());
+  if (it != csApps_.end()) refreshPending(it->second);
+}
+
+void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {
+  CsApp& s = csApps_.at(app.id());
+  addUsage(s, cluster().node(c.node).partition(), c.resource, false, +1);
+  refreshPending(s);
+  reorder(s);
+  if (config_.scheduleAsynchronously) indexNode(c.node);
+}
+
+void CapacityScheduler::onContainerFinished(Application& app, const Container& c) {
+  auto it = csApps_.find(app.id());
+  if (it == csApps_.end()) return;
+  addUsage(it->second, cluster().node(c.node).partition(), c.resource, false, -1);
+  reorder(it->second);
+  if (config_.scheduleAsynchronously && cluster().contains(c.node)) indexNode(c.node);
+}
+
+// --- Reservations -------------------------------------------------------------------------------
+
+void CapacityScheduler::reserve(CsApp& s, NodeId node, const SchedulerKey& key,
+                                const Resource& r) {
+  const std::string& partition = cluster().node(node).partition();
+  auto existing = s.reservations.find(node);
+  Decision d;
+  d.kind = DecisionKind::kReserve;
+  d.app = s.app->id();
+  d.node = node;
+  d.queue = s.leaf->path();
+  d.key = key;
+  d.resource = r;
+  if (existing != s.reservations.end()) {
+    ++s.reReservations[key];
+    d.reason = fmt::format("re-reserved {} on {} (re-reservations {})", r.toString(),
+                           cluster().nodeName(node), s.reReservations[key]);
+    d.numbers = {{"reReservations", double(s.reReservations[key])}};
+  } else {
+    s.reservations[node] = CsReservation{key, r, partition};
+    ++s.reservedCount[key];
+    s.reReservations[key] = 0;
+    addUsage(s, partition, r, true, +1);
+    s.app->addReserved(r);
+    mutableCluster().reserve(node, ContainerId{s.app->attemptId(), 0}, r);
+    d.reason = fmt::format("reserved {} on {}: it does not fit the node's free {}", r.toString(),
+                           cluster().nodeName(node), cluster().node(node).unallocated().toString());
+  }
+  record(std::move(d));
+}
+
+void CapacityScheduler::dropReservationRecord(CsApp& s, NodeId node) {
+  auto it = s.reservations.find(node);
+  if (it == s.reservations.end()) return;
+  const CsReservation r = it->second;
+  s.reservations.erase(it);
+  if (--s.reservedCount[r.key] <= 0) s.reservedCount.erase(r.key);
+  addUsage(s, r.partition, r.resource, true, -1);
+}
+
+void CapacityScheduler::unreserve(CsApp& s, NodeId node, const std::string& why) {
+  auto it = s.reservations.find(node);
+  if (it == s.reservations.end()) return;
+  const CsReservation r = it->second;
+  dropReservationRecord(s, node);
+  s.app->removeReserved(r.resource);
+  mutableCluster().unreserve(node);
+  Decision d;
+  d.kind = DecisionKind::kUnreserve;
+  d.app = s.app->id();
+  d.node = node;
+  d.queue = s.leaf->path();
+  d.key = r.key;
+  d.resource = r.resource;
+  d.reason = why;
+  record(std::move(d));
+}
+
+// --- Views ------------------------------------------------------------------------------------
+
+std::optional<std::vector<AppId>> CapacityScheduler::appsInQueue(std::string_view queue) const {
+  sync();
+  const CsQueue* q = tree_->find(std::string(queue));
+  if (q == nullptr) return std::nullopt;
+  std::vector<AppId> ids;
+  for (const auto& [id, s] : csApps_) {
+    for (const CsQueue* p = s.leaf; p != nullptr; p = p->parent()) {
+      if (p == q) {
+        ids.push_back(id);
+        break;
+      }
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+Resource CapacityScheduler::userLimit(const CsQueue& leaf, const std::string& user,
+                                      const std::string& partition) const {
+  sync();
+  const ResourceCalculator& rc = calculator();
+  const Resource R = partitionResource(partition);
+  UserLimitInputs in;
+  in.partitionResource = R;
+  in.queueGuaranteed = leaf.cap(partition).effectiveMin;
+  in.queueMaxDown = rc.roundDown(leaf.cap(partition).effectiveMax, settings().bounds.minimum);
+  in.minAlloc = settings().bounds.minimum;
+  double ratio = 0;
+  for (const auto& [name, u] : leaf.users) {
+    ratio += static_cast<float>(rc.ratio(u.usedIn(partition), R));
+  }
+  in.consumedRatio = static_cast<float>(ratio);
+  in.activeUsersUsed = leaf.activeUsersUsed(partition);
+  in.activeUsersWeight = leaf.activeUsersWeight;
+  in.minimumUserLimitPercent = leaf.config().minimumUserLimitPercent;
+  in.userLimitFactor = leaf.config().userLimitFactor;
+  const Resource ul = computeUserLimit(rc, in);
+  return userLimitForWeight(rc, ul, leaf.userWeight(user), settings().bounds.minimum);
+}
+
+std::optional<Resource> CapacityScheduler::headroom(AppId id) const {
+  const CsApp* s = csApp(id);
+  if (s == nullptr) return std::nullopt;
+  sync();
+  const CsQueue& leaf = *s->leaf;
+  const std::string p = kDefaultPartition;
+  auto uit = leaf.users.find(s->app->user());
+  const Resource userUsed = uit == leaf.users.end() ? Resource() : uit->second.usedIn(p);
+  return capacityHeadroom(calculator(), userLimit(leaf, s->app->user(), p), userUsed,
+                          leaf.currentLimit, leaf.usage(p).used, partitionResource(p),
+                          tree_->root()->usage(p).used, settings().bounds.minimum);
+}
+
+// --- Invariants ---------------------------------------------------------------------------------
+
+Status CapacityScheduler::checkSchedulerInvariants() const {
+  sync();
+  SPINDLE_RETURN_IF_ERROR(tree_->check());
+  std::map<const CsQueue*, std::map<std::string, Resource>> perLeaf;
+  for (const auto& [id, s] : csApps_) {
+    std::map<std::string, Resource> used;
+    for (ContainerId c : s.app->liveContainers()) {
+      const Container* ct = findContainer(c);
+      used[cluster().node(ct->node).partition()] += ct->resource;
+    }
+    int reservations = 0;
+    for (const auto& [node, r] : s.reservations) {
+      used[r.partition] += r.resource;
+      const auto& nr = cluster().node(node).reservation();
+      if (!nr || nr->container.app() != id) {
+        return internalError("{}: reservation on {} is not the node's", appIdString(id),
+                             cluster().nodeName(node));
+      }
+      ++reservations;
+    }
+    int counted = 0;
+    for (const auto& [k, n] : s.reservedCount) counted += n;
+    if (counted != reservations) {
+      return internalError("{}: reserved counts {} != reservations {}", appIdString(id), counted,
+                           reservations);
+    }
+    for (const auto& [p, r] : used) {
+      auto it = s.used.find(p);
+      if ((it == s.used.end() ? Resource() : it->second) != r) {
+        return internalError("{}: used on '{}' {} != containers and reservations {}",
+                             appIdString(id), p, it == s.used.end() ? "0" : it->second.toString(),
+                             r.toString());
+      }
+      perLeaf[s.leaf][p] += r;
+    }
+    const bool schedulable = s.phase == CsAppPhase::kActive && s.app->asks().hasPending();
+    if (schedulable != s.schedulable || s.leaf->schedulable.count(s.orderKey) != (s.schedulable ? 1u : 0u)) {
+      return internalError("{}: schedulable index out of step", appIdString(id));
+    }
+    if (s.hasPendingAsks != s.app->asks().hasPending()) {
+      return internalError("{}: active-user flag out of step", appIdString(id));
+    }
+  }
+  for (const CsQueue* leaf : tree_->leaves()) {
+    int active = 0;
+    for (const auto& [name, u] : leaf->users) active += u.appsWithPending > 0 ? 1 : 0;
+    if (active != leaf->activeUsers) {
+      return internalError("leaf {}: active users {} != {}", leaf->path(), leaf->activeUsers,
+                           active);
+    }
+    for (const auto& [p, u] : leaf->usages) {
+      auto it = perLeaf[leaf].find(p);
+      const Resource apps = it == perLeaf[leaf].end() ? Resource() : it->second;
+      if (apps != u.used) {
+        return internalError("leaf {} partition '{}': used {} != its apps' {}", leaf->path(), p,
+                             u.used.toString(), apps.toString());
+      }
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace spindle

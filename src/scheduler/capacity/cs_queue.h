@@ -1,0 +1,167 @@
+// The Capacity Scheduler's runtime queue tree: YARN's ParentQueue / LeafQueue state without the
+// allocation logic (capacity_allocation.cc holds that). Each queue keeps, per partition, its
+// resolved capacities and its usage aggregates; a leaf also keeps its users and its apps.
+//
+//   QueueTree tree = QueueTree::build(config);          // from a validated CapacityConfig
+//   tree.resolve(rc, partitionResources, minAlloc);      // on every cluster change
+//   CsQueue* a1 = tree.find("root.a.a1");                // by path or unique leaf name
+//   a1->usage("").used;                                  // allocated + reserved, as YARN
+//
+// Invariants (QueueTree::check, run from CapacityScheduler::checkSchedulerInvariants):
+//  1. for a parent and partition p: used, reserved, pending and amUsed equal the sums over its
+//     children;
+//  2. for a leaf and partition p: used equals the sum over its users' used, and equals the sum
+//     of its apps' containers on p-nodes plus their reservations on p-nodes;
+//  3. reserved <= used componentwise; nothing is negative;
+//  4. numApplications = active + pending + non-runnable apps (a parent: sum of its children).
+// Not thread-safe; owned by the CapacityScheduler.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/ids.h"
+#include "resource/resource.h"
+#include "resource/resource_calculator.h"
+#include "scheduler/capacity/config/capacity_config.h"
+
+namespace spindle {
+
+// One partition's capacities of a queue, resolved (QueueCapacities in YARN). Fractions, as the
+// CSQueue getters; the REST view prints them in percent.
+struct ResolvedCapacity {
+  double capacity = 0;        // of the parent
+  double maxCapacity = 1;     // of the parent
+  double absCapacity = 0;     // of the partition
+  double absMaxCapacity = 1;  // of the partition
+  double maxAmPercent = 0.1;
+  double weight = -1;
+  Resource effectiveMin;      // absCapacity x partition resource (configured in absolute mode)
+  Resource effectiveMax;      // absMaxCapacity x partition resource
+};
+
+// One partition's usage of a queue (YARN's ResourceUsage).
+struct QueueUsage {
+  Resource used;      // containers + reservations on nodes of the partition
+  Resource reserved;  // reservations only (also counted in used)
+  Resource pending;   // outstanding asks for the partition
+  Resource amUsed;    // AM resources of active apps whose AM partition this is
+};
+
+// A user of a leaf queue (UsersManager.User).
+struct CsUser {
+  std::string name;
+  double weight = 1;
+  std::map<std::string, Resource> used;    // by partition, with reservations
+  std::map<std::string, Resource> amUsed;  // by AM partition
+  int activeApps = 0;
+  int pendingApps = 0;      // runnable, waiting for the AM limit
+  int nonRunnableApps = 0;  // over max-parallel-apps
+  int appsWithPending = 0;  // active apps with outstanding asks: the user is "active" when > 0
+  int totalApps() const { return activeApps + pendingApps + nonRunnableApps; }
+  Resource usedIn(const std::string& p) const {
+    auto it = used.find(p);
+    return it == used.end() ? Resource() : it->second;
+  }
+  Resource amUsedIn(const std::string& p) const {
+    auto it = amUsed.find(p);
+    return it == amUsed.end() ? Resource() : it->second;
+  }
+};
+
+// The position of an app in a leaf's ordering policy: (primary, secondary, id) ascending.
+// fifo: (-priority, 0); fair: (used memory or size-weighted magnitude, 0).
+struct AppOrderKey {
+  double primary = 0;
+  int64_t secondary = 0;
+  AppId app;
+  auto operator<=>(const AppOrderKey&) const = default;
+};
+
+enum class QueueRunState { kRunning, kStopped, kDraining };
+const char* toString(QueueRunState s);  // "RUNNING", "STOPPED", "DRAINING"
+
+class CsQueue {
+ public:
+  CsQueue(const QueueConfig& cfg, CsQueue* parent) : cfg_(cfg), parent_(parent) {}
+
+  const std::string& path() const { return cfg_.path; }
+  const std::string& name() const { return cfg_.name; }
+  const QueueConfig& config() const { return cfg_; }
+  void setConfig(const QueueConfig& cfg) { cfg_ = cfg; }
+  bool isLeaf() const { return children_.empty(); }
+  CsQueue* parent() const { return parent_; }
+  const std::vector<CsQueue*>& children() const { return children_; }
+  void addChild(CsQueue* c) { children_.push_back(c); }
+  int depth() const { return parent_ ? parent_->depth() + 1 : 0; }
+
+  QueueRunState state = QueueRunState::kRunning;
+
+  // Per partition ("" always present after resolve()).
+  std::map<std::string, ResolvedCapacity> caps;
+  std::map<std::string, QueueUsage> usages;
+  const ResolvedCapacity& cap(const std::string& p) const;
+  QueueUsage& usage(const std::string& p) { return usages[p]; }
+  const QueueUsage& usage(const std::string& p) const;
+
+  // Apps in the subtree: active + pending + non-runnable.
+  int numApplications = 0;
+  int numRunnable = 0;  // active + pending in the subtree (max-parallel-apps)
+
+  // --- Leaf state ---
+  std::map<std::string, CsUser> users;
+  CsUser& user(const std::string& name);
+  std::set<AppOrderKey> schedulable;  // active apps with outstanding asks, in policy order
+  std::set<AppOrderKey> pendingApps;  // runnable, waiting for the AM limit (FIFO by priority)
+  std::set<AppId> activeApps;
+  std::set<AppId> nonRunnableApps;
+  int activeUsers = 0;
+  double activeUsersWeight = 0;
+  Resource activeUsersUsed(const std::string& p) const;
+  double userWeight(const std::string& user) const;
+  // The default partition's current limit (YARN's queueResourceLimitsInfo.queueCurrentLimit),
+  // set on every cluster change to the queue's max, capped by its parent's, rounded down.
+  Resource currentLimit;
+  // The leaf's maximum allocation (maximum-allocation-mb/-vcores or the cluster's).
+  Resource maximumAllocation;
+  // AM limits per partition as of the last activation pass (REST view).
+  std::map<std::string, Resource> amLimits;
+
+ private:
+  QueueConfig cfg_;
+  CsQueue* parent_;
+  std::vector<CsQueue*> children_;
+};
+
+class QueueTree {
+ public:
+  static std::unique_ptr<QueueTree> build(const CapacityConfig& cfg);
+
+  CsQueue* root() const { return root_; }
+  // By full path, or by short name when that names exactly one queue.
+  CsQueue* find(const std::string& nameOrPath) const;
+  const std::vector<CsQueue*>& preorder() const { return preorder_; }
+  const std::vector<CsQueue*>& leaves() const { return leaves_; }
+
+  // Resolves every queue's capacities for every partition in `partitions` (name -> resource),
+  // top down (percent, weight and absolute modes), and each leaf's current limit and maximum
+  // allocation.
+  void resolve(const ResourceCalculator& rc, const std::map<std::string, Resource>& partitions,
+               const Resource& minAlloc, const Resource& clusterMaxAlloc);
+
+  // Invariants 1, 3 and 4 (the app-level parts of 2 are checked by the scheduler).
+  Status check() const;
+
+ private:
+  std::vector<std::unique_ptr<CsQueue>> owned_;
+  std::map<std::string, CsQueue*> byPath_;
+  std::map<std::string, std::vector<CsQueue*>> byName_;
+  std::vector<CsQueue*> preorder_;
+  std::vector<CsQueue*> leaves_;
+  CsQueue* root_ = nullptr;
+};
+
+}  // namespace spindle
