@@ -178,17 +178,23 @@ Status Runner::apply(const Step& step) {
         } else if constexpr (std::is_same_v<B, SubmitStep>) {
           if (apps_.count(b.app)) return invalidArgument("app '{}' was already submitted", b.app);
           AppSubmission sub{b.app, b.queue, b.user, b.priority, b.am, b.amLabel, b.type};
+          const size_t before = log_.decisions().size();
           auto id = s.submit(sub);
           if (id) {
             apps_[b.app] = *id;
-          } else if (id.status().code() == StatusCode::kInvalidArgument) {
-            return id.status();
-          } else {
-            // A rejection (queue full, ACL) is a decision, not bad input; the handle still
-            // names the rejected app.
-            apps_[b.app] = AppId(static_cast<uint32_t>(s.apps().size() + s.finishedAppIds().size()));
+            return Status::ok();
           }
-          return Status::ok();
+          // A rejection (unknown or stopped queue, ACL, too many apps) is recorded as
+          // app-rejected: a decision the scenario checks, not bad input. The handle then names
+          // the rejected app. Any other error is bad input.
+          for (size_t i = before; i < log_.decisions().size(); ++i) {
+            const Decision& d = log_.decisions()[i];
+            if (d.kind == DecisionKind::kAppRejected) {
+              apps_[b.app] = d.app;
+              return Status::ok();
+            }
+          }
+          return id.status();
         } else if constexpr (std::is_same_v<B, AskStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           return s.handle(AppAllocate{id, b.requests, {}, {}, {}});
