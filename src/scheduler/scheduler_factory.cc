@@ -2,6 +2,7 @@
 
 #include <fmt/ranges.h>
 
+#include "scheduler/capacity/capacity_scheduler.h"
 #include "scheduler/fifo/fifo_scheduler.h"
 
 namespace spindle {
@@ -19,9 +20,18 @@ Result<std::unique_ptr<Scheduler>> makeFifo(const Configuration& conf, const Clo
   return std::unique_ptr<Scheduler>(std::move(s));
 }
 
+Result<std::unique_ptr<Scheduler>> makeCapacity(const Configuration& conf, const Clock& clock,
+                                                Rng& rng) {
+  SPINDLE_ASSIGN_OR_RETURN(auto s, CapacityScheduler::create(conf, clock, rng));
+  return std::unique_ptr<Scheduler>(std::move(s));
+}
+
 constexpr Entry kRegistry[] = {
     {"fifo", "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler",
      makeFifo},
+    {"capacity",
+     "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler",
+     makeCapacity},
 };
 
 }  // namespace

@@ -11,6 +11,47 @@ namespace {
 constexpr const char* kDefaultCalculator =
     "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator";
 
+// Node labels the capacity keys mention (accessible-node-labels.<l>.*, accessible-node-labels
+// and default-node-label-expression values). Labels are added to the cluster after the
+// scheduler starts (rmadmin -addToClusterNodeLabels, or a scenario step), so the first parse
+// accepts them provisionally; reparseForLabels() validates against the real labels later.
+ClusterLabels labelsMentioned(const Configuration& conf) {
+  ClusterLabels labels;
+  const std::string marker = ".accessible-node-labels";
+  for (const std::string& key : conf.namesWithPrefix(kCapacityPrefix)) {
+    const auto at = key.find(marker);
+    if (at == std::string::npos) {
+      if (key.ends_with(".default-node-label-expression")) {
+        const std::string v = conf.get(key, "");
+        if (!v.empty() && v.find(' ') == std::string::npos) labels[v] = NodeLabelInfo{};
+      }
+      continue;
+    }
+    const std::string rest = key.substr(at + marker.size());
+    if (rest.empty()) {
+      for (const std::string& l : conf.getStrings(key)) {
+        if (l != "*") labels[l] = NodeLabelInfo{};
+      }
+    } else if (rest.front() == '.') {
+      const auto dot = rest.find('.', 1);
+      if (dot != std::string::npos) labels[rest.substr(1, dot - 1)] = NodeLabelInfo{};
+    }
+  }
+  return labels;
+}
+
+// YARN ships capacity-scheduler.xml with one queue, root.default at 100 %; Spindle applies the
+// same when the configuration names no queues at all.
+Configuration withShippedDefaults(const Configuration& conf) {
+  Configuration out = conf;
+  const std::string rootQueues = std::string(kCapacityPrefix) + "root.queues";
+  if (!conf.contains(rootQueues)) {
+    out.set(rootQueues, "default");
+    out.set(std::string(kCapacityPrefix) + "root.default.capacity", "100");
+  }
+  return out;
+}
+
 ClusterLabels labelsOf(const Cluster& cluster) {
   ClusterLabels labels;
   for (const auto& [name, l] : cluster.nodeLabels()) labels[name] = NodeLabelInfo{l.exclusive};
@@ -28,10 +69,14 @@ Result<std::unique_ptr<CapacityScheduler>> CapacityScheduler::create(const Confi
   SPINDLE_RETURN_IF_ERROR(conf.getBool("yarn.acl.enable", false).status());
   SPINDLE_RETURN_IF_ERROR(conf.getInt("yarn.cluster.max-application-priority", 0).status());
   SPINDLE_ASSIGN_OR_RETURN(GroupsProvider groups, GroupsProvider::fromConfig(conf));
+  s.conf = withShippedDefaults(conf);
+  const ClusterLabels provisional = labelsMentioned(s.conf);
   SPINDLE_ASSIGN_OR_RETURN(CapacityConfig cfg,
-                           parseCapacityConfig(conf, s.types, s.bounds, ClusterLabels{}));
-  return std::make_unique<CapacityScheduler>(std::move(s), std::move(cfg), std::move(groups),
-                                             clock, rng);
+                           parseCapacityConfig(s.conf, s.types, s.bounds, provisional));
+  auto cs = std::make_unique<CapacityScheduler>(std::move(s), std::move(cfg), std::move(groups),
+                                                clock, rng);
+  cs->parsedLabels_ = provisional;
+  return cs;
 }
 
 Status CapacityScheduler::refreshConfiguration(const Configuration& conf) {

@@ -113,7 +113,10 @@ struct QueueConfig {
   double userLimitFactor = 1.0;              // -1 = disabled (cap is the queue's max)
   double minimumUserLimitPercent = 100;      // percent; floats and values > 100 accepted
   std::map<std::string, double> userWeights; // user-settings.<user>.weight
-  int32_t maximumApplications = 10000;       // resolved (reference §1.2 derivation)
+  // Resolved (reference §1.2 derivation). A queue whose capacity is absolute gets 0 from the
+  // derivation here (its absoluteCapacity is not known yet): when configuredMaximumApplications
+  // is -1 and globalQueueMaxApplication is unset, re-derive it once the cluster is known.
+  int32_t maximumApplications = 10000;
   int32_t configuredMaximumApplications = -1;  // the maximum-applications key; -1 = derived
                                                // (absolute-mode queues re-derive at run time)
   int32_t maxApplicationsPerUser = 10000;    // derived: min(maxApps, maxApps x MULP/100 x ULF)

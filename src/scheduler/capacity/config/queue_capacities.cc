@@ -203,6 +203,11 @@ void readPartitions(BuildContext& ctx, QueueConfig& q) {
     readCapacity(ctx, q, label, p);
     bool maxSet = readMaximumCapacity(ctx, q, label, p);
     checkQueueAbsoluteConsistency(ctx, q, label, p, maxSet);
+    if (!q.canAccess(label) && isPositive(p.capacity)) {
+      ctx.problems.warn(labelKey(q.path, label, "capacity"),
+                        "queue {} cannot access label {} (see {}), so this capacity is unused",
+                        q.path, label, queueKey(q.path, "accessible-node-labels"));
+    }
   }
 }
 

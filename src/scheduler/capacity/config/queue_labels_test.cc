@@ -98,6 +98,15 @@ TEST(QueueLabels, LabelKeysWithUnknownSuffixAreWarnedAbout) {
                                          "setting"));
 }
 
+TEST(QueueLabels, CapacityForAnInaccessibleLabelIsWarnedAbout) {
+  CapacityConfig cfg = parseOk(labelled()
+                                   .set("root.a.accessible-node-labels", "y")
+                                   .set("root.a.accessible-node-labels.x.capacity", "100"));
+  ASSERT_EQ(cfg.warnings.size(), 1u);
+  EXPECT_THAT(cfg.warnings[0], HasSubstr("root.a.accessible-node-labels.x.capacity': queue root.a "
+                                         "cannot access label x"));
+}
+
 TEST(QueueLabels, ExclusiveEnforcedPartitionsMustExist) {
   CapacityConfig cfg = parseOk(
       labelled()
