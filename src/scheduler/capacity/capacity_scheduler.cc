@@ -55,7 +55,21 @@ void CapacityScheduler::syncNow() {
     partitions_[n.partition()] += n.total();
   }
   tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
-  for (CsQueue* q : tree_->preorder()) updateChildKey(*q);
+  defaultPartitionResource_ = partitions_[kDefaultPartition];
+  size_t maxDepth = 0;
+  for (CsQueue* q : tree_->preorder()) {
+    if (q->parent() != nullptr) {
+      CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
+      k.priority = q->config().priority;
+      auto pc = q->config().partitions.find(kDefaultPartition);
+      k.hasConfiguredMin = pc != q->config().partitions.end() &&
+                           pc->second.capacity.mode == CapacityMode::kAbsolute;
+    }
+    updateChildKey(*q);
+    maxDepth = std::max(maxDepth, static_cast<size_t>(q->depth()));
+  }
+  // Sized once: nested calls hold references into it.
+  if (sortScratch_.size() < maxDepth + 1) sortScratch_.resize(maxDepth + 1);
   recomputeUserRatios();
   if (config_.scheduleAsynchronously) rebuildNodeIndex();
   for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);
@@ -383,8 +397,7 @@ void CapacityScheduler::recomputeUserRatios() {
 void CapacityScheduler::updateChildKey(CsQueue& q) {
   if (q.parent() == nullptr) return;
   const ResourceCalculator& rc = calculator();
-  auto rit = partitions_.find(kDefaultPartition);
-  const Resource R = rit == partitions_.end() ? Resource() : rit->second;
+  const Resource& R = defaultPartitionResource_;
   const ResolvedCapacity& cap = q.cap(kDefaultPartition);
   const QueueUsage& u = q.usage(kDefaultPartition);
   CsQueue::ChildKey& k = q.parent()->childKeys[q.indexInParent];
@@ -393,11 +406,7 @@ void CapacityScheduler::updateChildKey(CsQueue& q) {
                        ? 0.0f
                        : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
   k.absUsedCapacity = rc.isInvalidDivisor(R) ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
-  k.priority = q.config().priority;
   k.pending = !u.pending.isZero();
-  auto pc = q.config().partitions.find(kDefaultPartition);
-  k.hasConfiguredMin = pc != q.config().partitions.end() &&
-                       pc->second.capacity.mode == CapacityMode::kAbsolute;
 }
 
 std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceRequest& any) const {
@@ -410,10 +419,10 @@ void CapacityScheduler::refreshPending(CsApp& s) {
   PartitionMap<Resource> now;
   const AskTable& asks = s.app->asks();
   if (asks.hasPending()) {
-    for (const SchedulerKey& k : asks.activeKeys()) {
-      const ResourceRequest* any = asks.find(k, kAnyResourceName);
-      now[keyPartition(s, *any)] += any->capability.times(any->numContainers);
-    }
+    asks.forEachActiveKey([&](const SchedulerKey&, const ResourceRequest& any) {
+      now[keyPartition(s, any)] += any.capability.times(any.numContainers);
+      return true;
+    });
   }
   if (now != s.pending) {
     bool defaultTouched = false;
@@ -678,6 +687,21 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     }
     if (s.hasPendingAsks != s.app->asks().hasPending()) {
       return internalError("{}: active-user flag out of step", appIdString(id));
+    }
+  }
+  for (const CsQueue* q : tree_->preorder()) {
+    if (q->parent() == nullptr) continue;
+    const CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
+    if (k.pending != !q->usage(kDefaultPartition).pending.isZero() ||
+        k.absCapacity != static_cast<float>(q->cap(kDefaultPartition).absCapacity)) {
+      return internalError("queue {}: cached ordering key out of step", q->path());
+    }
+  }
+  if (config_.scheduleAsynchronously) {
+    for (const auto& [key, node] : nodeIndex_) {
+      if (!cluster().contains(node) || key != -cluster().node(node).unallocated().memoryMb()) {
+        return internalError("async node index out of step for {}", cluster().nodeName(node));
+      }
     }
   }
   for (const CsQueue* leaf : tree_->leaves()) {
