@@ -221,6 +221,27 @@ TEST(Scenario, RejectedSubmissionIsADecisionNotBadInput) {
       << bad.status().message();
 }
 
+TEST(Scenario, RefreshConfigMergesOntoTheConfigurationInForce) {
+  json doc = base();
+  doc["scheduler"] = "capacity";
+  doc["configuration"] = json::parse(R"({"capacity-scheduler": {
+      "yarn.scheduler.capacity.root.queues": "a,b", "yarn.scheduler.capacity.root.a.capacity": 50,
+      "yarn.scheduler.capacity.root.b.capacity": 50}})");
+  doc["steps"] = json::parse(R"([
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.a.capacity": 25, "yarn.scheduler.capacity.root.b.capacity": 75}}}},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.a.capacity": 90}}}, "expectError": "Illegal capacity sum"},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.b.maximum-capacity": 80}}}},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.b.maximum-capacity": null}}}},
+    {"expect": {"state": {"queue:a.capacity": 25, "queue:b.capacity": 75, "queue:b.maxCapacity": 100}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+}
+
 TEST(Scenario, ReservedStepsNameTheMissingFeature) {
   json doc = base();
   doc["steps"] = json::parse(R"([{"submitReservation": {}}])");
