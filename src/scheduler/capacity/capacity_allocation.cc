@@ -102,33 +102,60 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   }
   if (!hasPendingFor(q, mode)) return {};
   if (!canAssignToThisQueue(q, limits, q.usage(partition_).reserved, mode)) return {};
-  // A snapshot of the children's values, sorted once (§2.3).
+  // A snapshot of the children's values, taken once (§2.3); the default partition reads the
+  // parent's childKeys cache.
   std::vector<QueueSortEntry> entries;
   entries.reserve(q.children().size());
-  for (CsQueue* c : q.children()) {
-    if (!hasPendingFor(*c, mode)) continue;  // it would return nothing
-    const ResolvedCapacity& cap = c->cap(partition_);
-    const Resource used = c->usage(partition_).used;
+  for (size_t i = 0; i < q.children().size(); ++i) {
+    CsQueue* c = q.children()[i];
     QueueSortEntry e;
     e.queue = c;
-    e.accessible = c->config().canAccess(partition_);
-    e.absCapacity = static_cast<float>(cap.absCapacity);
-    e.usedCapacity = rc_.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
-                         ? 0.0f
-                         : static_cast<float>(rc_.divide(R_, used, cap.effectiveMin));
-    e.absUsedCapacity =
-        rc_.isInvalidDivisor(R_) ? 0.0f : static_cast<float>(rc_.divide(R_, used, R_));
-    e.priority = c->config().priority;
-    auto pc = c->config().partitions.find(partition_);
-    if (pc != c->config().partitions.end() &&
-        pc->second.capacity.mode == CapacityMode::kAbsolute) {
-      e.configuredMin = pc->second.capacity.absolute;
+    if (partition_.empty()) {
+      const CsQueue::ChildKey& k = q.childKeys[i];
+      if (!k.pending || mode != Mode::kRespectExclusivity) {
+        if (!hasPendingFor(*c, mode)) continue;  // it would return nothing
+      }
+      e.absCapacity = k.absCapacity;
+      e.usedCapacity = k.usedCapacity;
+      e.absUsedCapacity = k.absUsedCapacity;
+      e.priority = k.priority;
+      if (k.hasConfiguredMin) {
+        e.configuredMin = c->config().partitions.at(kDefaultPartition).capacity.absolute;
+      }
+    } else {
+      if (!hasPendingFor(*c, mode)) continue;
+      const ResolvedCapacity& cap = c->cap(partition_);
+      const Resource used = c->usage(partition_).used;
+      e.accessible = c->config().canAccess(partition_);
+      e.absCapacity = static_cast<float>(cap.absCapacity);
+      e.usedCapacity = rc_.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
+                           ? 0.0f
+                           : static_cast<float>(rc_.divide(R_, used, cap.effectiveMin));
+      e.absUsedCapacity =
+          rc_.isInvalidDivisor(R_) ? 0.0f : static_cast<float>(rc_.divide(R_, used, R_));
+      e.priority = c->config().priority;
+      auto pc = c->config().partitions.find(partition_);
+      if (pc != c->config().partitions.end() &&
+          pc->second.capacity.mode == CapacityMode::kAbsolute) {
+        e.configuredMin = pc->second.capacity.absolute;
+      }
     }
     entries.push_back(e);
   }
-  sortChildQueues(entries, partition_, q.config().orderingPolicy == "priority-utilization");
+  const bool respectPriority = q.config().orderingPolicy == "priority-utilization";
   Outcome last;
-  for (const QueueSortEntry& e : entries) {
+  // Selection in comparator order (a stable sort, lazily: usually the first child assigns).
+  for (size_t done = 0; done < entries.size(); ++done) {
+    size_t best = done;
+    for (size_t j = done + 1; j < entries.size(); ++j) {
+      if (compareQueues(entries[j], entries[best], partition_, respectPriority) < 0) best = j;
+    }
+    if (best != done) {
+      QueueSortEntry chosen = entries[best];
+      entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(best));
+      entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(done), chosen);
+    }
+    const QueueSortEntry& e = entries[done];
     CsQueue& child = *e.queue;
     // getResourceLimitsOfChild: min(parent limit, parent max) - parent used + child used.
     Limits childLimits;
@@ -163,9 +190,7 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const std::string&
     in.queueGuaranteed = leaf.cap(partition_).effectiveMin;
     in.queueMaxDown = R_;
     in.minAlloc = minAlloc_;
-    double ratio = 0;
-    for (const auto& [n, u] : leaf.users) ratio += static_cast<float>(rc_.ratio(u.usedIn(partition_), R_));
-    in.consumedRatio = static_cast<float>(ratio);
+    in.consumedRatio = leaf.usageRatio(partition_);
     in.activeUsersUsed = leaf.activeUsersUsed(partition_);
     in.activeUsersWeight = leaf.activeUsersWeight;
     in.minimumUserLimitPercent = leaf.config().minimumUserLimitPercent;
@@ -180,8 +205,8 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const std::string&
 // LeafQueue.canAssignToUser (§2.4 b): fails when the user's used is strictly above its limit.
 bool CapacityAllocator::canAssignToUser(const CsQueue& leaf, const CsApp& s,
                                         const Resource& limit, Limits& limits) const {
-  auto it = leaf.users.find(s.app->user());
-  const Resource used = it == leaf.users.end() ? Resource() : it->second.usedIn(partition_);
+  (void)leaf;
+  const Resource used = s.user->usedIn(partition_);
   if (!rc_.greaterThan(cluster_, used, limit)) return true;
   if (continueLooking_ && rc_.lessThanOrEqual(cluster_, used - s.totalReserved(), limit)) {
     limits.amountNeededUnreserve = used - limit;

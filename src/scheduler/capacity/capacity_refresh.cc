@@ -39,6 +39,8 @@ Status CapacityScheduler::refreshWithConfig(CapacityConfig next) {
     fresh->nonRunnableApps = std::move(old->nonRunnableApps);
     fresh->numApplications = old->numApplications;
     fresh->numRunnable = static_cast<int>(fresh->activeApps.size() + fresh->pendingApps.size());
+    fresh->activeUsed = old->activeUsed;
+    fresh->usageRatioSum = old->usageRatioSum;
     fresh->activeUsers = 0;
     fresh->activeUsersWeight = 0;
     for (const auto& [name, u] : fresh->users) {
@@ -74,7 +76,10 @@ Status CapacityScheduler::refreshWithConfig(CapacityConfig next) {
       q->state = QueueRunState::kDraining;
     }
   }
-  for (auto& [id, s] : csApps_) s.leaf = tree->find(s.leaf->path());
+  for (auto& [id, s] : csApps_) {
+    s.leaf = tree->find(s.leaf->path());
+    s.user = &s.leaf->user(s.app->user());
+  }
   // The ordering policy may have changed: re-key every schedulable app.
   for (CsQueue* leaf : tree->leaves()) leaf->schedulable.clear();
   for (auto& [id, s] : csApps_) {

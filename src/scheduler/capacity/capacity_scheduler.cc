@@ -53,6 +53,8 @@ void CapacityScheduler::syncNow() {
     partitions_[n.partition()] += n.total();
   }
   tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
+  for (CsQueue* q : tree_->preorder()) updateChildKey(*q);
+  recomputeUserRatios();
   if (config_.scheduleAsynchronously) rebuildNodeIndex();
   for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);
 }
@@ -168,7 +170,7 @@ Status CapacityScheduler::admitApp(Application& app) {
   if (!app.submission().amResource.isZero()) {
     s.amResource = normalizeRequest(calculator(), app.submission().amResource, settings().bounds);
   }
-  leaf->user(app.user());
+  s.user = &leaf->user(app.user());
   for (CsQueue* q = leaf; q != nullptr; q = q->parent()) ++q->numApplications;
   if (canBeRunnable(*leaf, app.user())) {
     makeRunnable(s);
@@ -324,17 +326,62 @@ void CapacityScheduler::onAppRemoved(Application& app) {
 
 void CapacityScheduler::addUsage(CsApp& s, const std::string& partition, const Resource& r,
                                  bool reservation, int sign) {
-  CsUser& user = s.leaf->user(s.app->user());
   auto apply = [sign, &r](Resource& x) {
     if (sign > 0) x += r; else x -= r;
   };
-  apply(user.used[partition]);
+  apply(s.user->used[partition]);
   apply(s.used[partition]);
+  userUsageChanged(*s.leaf, *s.user, partition, sign > 0 ? r : Resource() - r);
   for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
     QueueUsage& u = q->usage(partition);
     apply(u.used);
     if (reservation) apply(u.reserved);
+    if (partition.empty()) updateChildKey(*q);
   }
+}
+
+void CapacityScheduler::userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p,
+                                         const Resource& delta) {
+  if (user.appsWithPending > 0) leaf.activeUsed[p] += delta;
+  auto rit = partitions_.find(p);
+  const Resource R = rit == partitions_.end() ? Resource() : rit->second;
+  float& ratio = user.usageRatio[p];
+  const float next = calculator().isInvalidDivisor(R)
+                         ? 0.0f
+                         : static_cast<float>(calculator().ratio(user.usedIn(p), R));
+  leaf.usageRatioSum[p] += next - ratio;
+  ratio = next;
+}
+
+// On a cluster change every ratio is recomputed (UsersManager.updateUsageRatio per user).
+void CapacityScheduler::recomputeUserRatios() {
+  for (CsQueue* leaf : tree_->leaves()) {
+    leaf->usageRatioSum.clear();
+    for (auto& [name, user] : leaf->users) {
+      user.usageRatio.clear();
+      for (const auto& [p, used] : user.used) userUsageChanged(*leaf, user, p, Resource());
+    }
+  }
+}
+
+void CapacityScheduler::updateChildKey(CsQueue& q) {
+  if (q.parent() == nullptr) return;
+  const ResourceCalculator& rc = calculator();
+  auto rit = partitions_.find(kDefaultPartition);
+  const Resource R = rit == partitions_.end() ? Resource() : rit->second;
+  const ResolvedCapacity& cap = q.cap(kDefaultPartition);
+  const QueueUsage& u = q.usage(kDefaultPartition);
+  CsQueue::ChildKey& k = q.parent()->childKeys[q.indexInParent];
+  k.absCapacity = static_cast<float>(cap.absCapacity);
+  k.usedCapacity = rc.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
+                       ? 0.0f
+                       : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
+  k.absUsedCapacity = rc.isInvalidDivisor(R) ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
+  k.priority = q.config().priority;
+  k.pending = !u.pending.isZero();
+  auto pc = q.config().partitions.find(kDefaultPartition);
+  k.hasConfiguredMin = pc != q.config().partitions.end() &&
+                       pc->second.capacity.mode == CapacityMode::kAbsolute;
 }
 
 std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceRequest& any) const {
@@ -344,7 +391,7 @@ std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceReques
 }
 
 void CapacityScheduler::refreshPending(CsApp& s) {
-  std::map<std::string, Resource> now;
+  PartitionMap<Resource> now;
   const AskTable& asks = s.app->asks();
   if (asks.hasPending()) {
     for (const SchedulerKey& k : asks.activeKeys()) {
@@ -352,13 +399,21 @@ void CapacityScheduler::refreshPending(CsApp& s) {
       now[keyPartition(s, *any)] += any->capability.times(any->numContainers);
     }
   }
-  for (auto& [p, r] : s.pending) {
-    for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) q->usage(p).pending -= r;
+  if (now != s.pending) {
+    bool defaultTouched = false;
+    for (auto& [p, r] : s.pending) {
+      for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) q->usage(p).pending -= r;
+      defaultTouched = defaultTouched || p.empty();
+    }
+    for (auto& [p, r] : now) {
+      for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) q->usage(p).pending += r;
+      defaultTouched = defaultTouched || p.empty();
+    }
+    s.pending = std::move(now);
+    if (defaultTouched) {
+      for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) updateChildKey(*q);
+    }
   }
-  for (auto& [p, r] : now) {
-    for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) q->usage(p).pending += r;
-  }
-  s.pending = std::move(now);
   const bool has = asks.hasPending();
   setUserActive(s, has);
   setSchedulable(s, has && s.phase == CsAppPhase::kActive);
@@ -368,13 +423,16 @@ void CapacityScheduler::setUserActive(CsApp& s, bool on) {
   if (s.hasPendingAsks == on) return;
   s.hasPendingAsks = on;
   CsQueue& leaf = *s.leaf;
-  CsUser& user = leaf.user(s.app->user());
+  CsUser& user = *s.user;
   const bool wasActive = user.appsWithPending > 0;
   user.appsWithPending += on ? 1 : -1;
   const bool isActive = user.appsWithPending > 0;
   if (wasActive != isActive) {
     leaf.activeUsers += isActive ? 1 : -1;
     leaf.activeUsersWeight += isActive ? user.weight : -user.weight;
+    for (const auto& [p, used] : user.used) {
+      if (isActive) leaf.activeUsed[p] += used; else leaf.activeUsed[p] -= used;
+    }
   }
 }
 
@@ -395,6 +453,7 @@ AppOrderKey CapacityScheduler::orderKeyFor(const CsApp& s) const {
 }
 
 void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
+  if (s.schedulable == on && (!on || s.leaf->config().orderingPolicy != "fair")) return;
   if (s.schedulable) s.leaf->schedulable.erase(s.orderKey);
   s.schedulable = on;
   if (on) {
@@ -515,11 +574,7 @@ Resource CapacityScheduler::userLimit(const CsQueue& leaf, const std::string& us
   in.queueGuaranteed = leaf.cap(partition).effectiveMin;
   in.queueMaxDown = rc.roundDown(leaf.cap(partition).effectiveMax, settings().bounds.minimum);
   in.minAlloc = settings().bounds.minimum;
-  double ratio = 0;
-  for (const auto& [name, u] : leaf.users) {
-    ratio += static_cast<float>(rc.ratio(u.usedIn(partition), R));
-  }
-  in.consumedRatio = static_cast<float>(ratio);
+  in.consumedRatio = leaf.usageRatio(partition);
   in.activeUsersUsed = leaf.activeUsersUsed(partition);
   in.activeUsersWeight = leaf.activeUsersWeight;
   in.minimumUserLimitPercent = leaf.config().minimumUserLimitPercent;
@@ -534,8 +589,7 @@ std::optional<Resource> CapacityScheduler::headroom(AppId id) const {
   sync();
   const CsQueue& leaf = *s->leaf;
   const std::string p = kDefaultPartition;
-  auto uit = leaf.users.find(s->app->user());
-  const Resource userUsed = uit == leaf.users.end() ? Resource() : uit->second.usedIn(p);
+  const Resource userUsed = s->user->usedIn(p);
   return capacityHeadroom(calculator(), userLimit(leaf, s->app->user(), p), userUsed,
                           leaf.currentLimit, leaf.usage(p).used, partitionResource(p),
                           tree_->root()->usage(p).used, settings().bounds.minimum);
@@ -587,6 +641,24 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     }
   }
   for (const CsQueue* leaf : tree_->leaves()) {
+    for (const auto& [p, R] : partitions_) {
+      Resource activeUsed;
+      float ratio = 0;
+      for (const auto& [name, u] : leaf->users) {
+        if (u.appsWithPending > 0) activeUsed += u.usedIn(p);
+        ratio += calculator().isInvalidDivisor(R)
+                     ? 0.0f
+                     : static_cast<float>(calculator().ratio(u.usedIn(p), R));
+      }
+      if (activeUsed != leaf->activeUsersUsed(p)) {
+        return internalError("leaf {} partition '{}': active users' used {} != {}", leaf->path(),
+                             p, leaf->activeUsersUsed(p).toString(), activeUsed.toString());
+      }
+      if (std::abs(ratio - leaf->usageRatio(p)) > 1e-3f) {
+        return internalError("leaf {} partition '{}': usage ratio {} != {}", leaf->path(), p,
+                             leaf->usageRatio(p), ratio);
+      }
+    }
     int active = 0;
     for (const auto& [name, u] : leaf->users) active += u.appsWithPending > 0 ? 1 : 0;
     if (active != leaf->activeUsers) {

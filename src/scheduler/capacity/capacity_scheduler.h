@@ -125,6 +125,11 @@ class CapacityScheduler final : public Scheduler {
   AppOrderKey orderKeyFor(const CsApp& s) const;
   void setSchedulable(CsApp& s, bool on);
   void setUserActive(CsApp& s, bool on);
+  // Updates the leaf's usage-ratio and active-used sums after user.used[p] changed by delta.
+  void userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p, const Resource& delta);
+  void recomputeUserRatios();
+  // Recomputes q's entry in its parent's childKeys (default partition).
+  void updateChildKey(CsQueue& q);
 
   // --- Reservations ---
   void reserve(CsApp& s, NodeId node, const SchedulerKey& key, const Resource& r);

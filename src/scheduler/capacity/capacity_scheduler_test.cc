@@ -70,7 +70,7 @@ TEST(CapacityAmLimit, AppsWaitForTheQueueAndUserAmLimits) {
   EXPECT_EQ(cs.phase(app0), CsAppPhase::kActive);
   EXPECT_EQ(cs.phase(app1), CsAppPhase::kActive);
   EXPECT_EQ(cs.phase(app2), CsAppPhase::kPending) << "user AM limit 8 GB";
-  EXPECT_EQ(cs.queue("a").amLimits.at("").memoryMb(), 16 * GB);
+  EXPECT_EQ(cs.queue("a").amLimits.find("")->second.memoryMb(), 16 * GB);
   cs.finish(app0);
   EXPECT_EQ(cs.phase(app2), CsAppPhase::kActive) << "activated when app_0 finished";
   AppId app3 = cs.submit("a", "user_0", 4 * GB);

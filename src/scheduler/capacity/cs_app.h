@@ -31,6 +31,7 @@ struct CsReservation {
 struct CsApp {
   Application* app = nullptr;  // owned by the Scheduler base; stable while the app lives
   CsQueue* leaf = nullptr;
+  CsUser* user = nullptr;      // in leaf->users (std::map nodes are stable)
   int32_t priority = 0;        // effective (default-application-priority, capped)
   CsAppPhase phase = CsAppPhase::kPending;
   std::string amPartition;
@@ -38,8 +39,8 @@ struct CsApp {
   AppOrderKey orderKey;        // position in the leaf's ordering policy (when schedulable)
   bool schedulable = false;    // in leaf->schedulable
   bool hasPendingAsks = false; // counted in the user's appsWithPending
-  std::map<std::string, Resource> pending;              // by partition
-  std::map<std::string, Resource> used;                 // by node partition, with reservations
+  PartitionMap<Resource> pending;                       // by partition
+  PartitionMap<Resource> used;                          // by node partition, with reservations
   std::map<NodeId, CsReservation> reservations;         // nodes this app has reserved
   std::map<SchedulerKey, int> reservedCount;
   std::map<SchedulerKey, int64_t> reReservations;

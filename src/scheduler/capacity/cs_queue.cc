@@ -39,14 +39,6 @@ double CsQueue::userWeight(const std::string& user) const {
   return it == cfg_.userWeights.end() ? 1.0 : it->second;
 }
 
-Resource CsQueue::activeUsersUsed(const std::string& p) const {
-  Resource sum;
-  for (const auto& [name, u] : users) {
-    if (u.appsWithPending > 0) sum += u.usedIn(p);
-  }
-  return sum;
-}
-
 std::unique_ptr<QueueTree> QueueTree::build(const CapacityConfig& cfg) {
   auto tree = std::make_unique<QueueTree>();
   for (const std::string& path : cfg.preorder) {

@@ -30,6 +30,46 @@
 
 namespace spindle {
 
+// A map from partition name to T for the handful of partitions a cluster has: a vector
+// searched linearly (the default partition is nearly always first), which the hot path reads
+// far faster than a std::map. Iteration is in insertion order.
+template <typename T>
+class PartitionMap {
+ public:
+  using Entry = std::pair<std::string, T>;
+  using iterator = typename std::vector<Entry>::iterator;
+  using const_iterator = typename std::vector<Entry>::const_iterator;
+  T& operator[](const std::string& p) {
+    for (Entry& e : v_) {
+      if (e.first == p) return e.second;
+    }
+    v_.emplace_back(p, T{});
+    return v_.back().second;
+  }
+  iterator find(const std::string& p) {
+    for (auto it = v_.begin(); it != v_.end(); ++it) {
+      if (it->first == p) return it;
+    }
+    return v_.end();
+  }
+  const_iterator find(const std::string& p) const {
+    for (auto it = v_.begin(); it != v_.end(); ++it) {
+      if (it->first == p) return it;
+    }
+    return v_.end();
+  }
+  iterator begin() { return v_.begin(); }
+  iterator end() { return v_.end(); }
+  const_iterator begin() const { return v_.begin(); }
+  const_iterator end() const { return v_.end(); }
+  bool empty() const { return v_.empty(); }
+  void clear() { v_.clear(); }
+  bool operator==(const PartitionMap&) const = default;
+
+ private:
+  std::vector<Entry> v_;
+};
+
 // One partition's capacities of a queue, resolved (QueueCapacities in YARN). Fractions, as the
 // CSQueue getters; the REST view prints them in percent.
 struct ResolvedCapacity {
@@ -55,8 +95,9 @@ struct QueueUsage {
 struct CsUser {
   std::string name;
   double weight = 1;
-  std::map<std::string, Resource> used;    // by partition, with reservations
-  std::map<std::string, Resource> amUsed;  // by AM partition
+  PartitionMap<Resource> used;    // by partition, with reservations
+  PartitionMap<Resource> amUsed;  // by AM partition
+  PartitionMap<float> usageRatio;  // used / partition resource (UsersManager)
   int activeApps = 0;
   int pendingApps = 0;      // runnable, waiting for the AM limit
   int nonRunnableApps = 0;  // over max-parallel-apps
@@ -95,14 +136,32 @@ class CsQueue {
   bool isLeaf() const { return children_.empty(); }
   CsQueue* parent() const { return parent_; }
   const std::vector<CsQueue*>& children() const { return children_; }
-  void addChild(CsQueue* c) { children_.push_back(c); }
+  void addChild(CsQueue* c) {
+    c->indexInParent = static_cast<int>(children_.size());
+    children_.push_back(c);
+    childKeys.emplace_back();
+  }
+
+  // The default partition's ordering data of each child (parallel to children()), kept in step
+  // with usage by the scheduler, so that choosing a child reads one small array instead of ten
+  // queues (the hot path of every allocation).
+  struct ChildKey {
+    float absCapacity = 0;
+    float usedCapacity = 0;
+    float absUsedCapacity = 0;
+    int priority = 0;
+    bool pending = false;
+    bool hasConfiguredMin = false;
+  };
+  std::vector<ChildKey> childKeys;
+  int indexInParent = -1;
   int depth() const { return parent_ ? parent_->depth() + 1 : 0; }
 
   QueueRunState state = QueueRunState::kRunning;
 
   // Per partition ("" always present after resolve()).
-  std::map<std::string, ResolvedCapacity> caps;
-  std::map<std::string, QueueUsage> usages;
+  PartitionMap<ResolvedCapacity> caps;
+  PartitionMap<QueueUsage> usages;
   const ResolvedCapacity& cap(const std::string& p) const;
   QueueUsage& usage(const std::string& p) { return usages[p]; }
   const QueueUsage& usage(const std::string& p) const;
@@ -120,7 +179,18 @@ class CsQueue {
   std::set<AppId> nonRunnableApps;
   int activeUsers = 0;
   double activeUsersWeight = 0;
-  Resource activeUsersUsed(const std::string& p) const;
+  // Kept in step incrementally, as YARN's UsersManager does (invariants checked by the
+  // scheduler): Σ users' usageRatio, and Σ active users' used, per partition.
+  PartitionMap<float> usageRatioSum;
+  PartitionMap<Resource> activeUsed;
+  Resource activeUsersUsed(const std::string& p) const {
+    auto it = activeUsed.find(p);
+    return it == activeUsed.end() ? Resource() : it->second;
+  }
+  float usageRatio(const std::string& p) const {
+    auto it = usageRatioSum.find(p);
+    return it == usageRatioSum.end() ? 0.0f : it->second;
+  }
   double userWeight(const std::string& user) const;
   // The default partition's current limit (YARN's queueResourceLimitsInfo.queueCurrentLimit),
   // set on every cluster change to the queue's max, capped by its parent's, rounded down.
@@ -128,7 +198,7 @@ class CsQueue {
   // The leaf's maximum allocation (maximum-allocation-mb/-vcores or the cluster's).
   Resource maximumAllocation;
   // AM limits per partition as of the last activation pass (REST view).
-  std::map<std::string, Resource> amLimits;
+  PartitionMap<Resource> amLimits;
 
  private:
   QueueConfig cfg_;

@@ -4,7 +4,9 @@
 //
 //   ClusterLabels labels{{"x", {.exclusive = false}}};
 //   Result<CapacityConfig> cfg = parseCapacityConfig(conf, settings.types, settings.bounds, labels);
-//   if (!cfg.ok()) ... cfg.status().message() lists every error, each naming the property;
+//   if (!cfg.isOk()) ... cfg.status().message() lists every error, one per line, each as
+//                        "file:line: property 'yarn.scheduler.capacity.root.a.capacity': ...";
+//   for (const std::string& w : cfg->warnings) log(w);  // ignored keys, adjusted values
 //   const QueueConfig& a = cfg->queue("root.a");
 //   double abs = a.partition("").absoluteCapacity;   // fraction of the cluster (percent/weight)
 //
@@ -199,9 +201,11 @@ Result<CapacityConfig> parseCapacityConfig(const Configuration& conf, const Reso
                                            const AllocationBounds& clusterBounds,
                                            const ClusterLabels& labels);
 
-// Checks what a refresh may not change (reference §1.4 item 5: a queue's maximum allocation may
-// not shrink; a queue may not change from parent to leaf while...). Queue removal with running
-// apps is checked by the scheduler, which knows the apps. Returns every error together.
+// Checks what a refresh may not change, judging by the two configurations alone: a queue present
+// in both may not lower its (resolved) maximum allocation in any type (reference §1.2 / §1.4
+// item 5; YARN's "Trying to reinitialize root.a the maximum allocation size can not be
+// decreased! ..."). Queue removal and leaf/parent conversion depend on the queue's state and
+// running applications, so the scheduler checks them. Returns every error together.
 Status checkCapacityRefresh(const CapacityConfig& before, const CapacityConfig& after);
 
 }  // namespace spindle

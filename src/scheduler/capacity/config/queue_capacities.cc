@@ -75,7 +75,10 @@ void readRootPartition(BuildContext& ctx, const std::string& label, PartitionCon
     std::optional<std::string> value = ctx.conf.get(key);
     if (!value) continue;
     auto parsed = parseCapacityText(*value, ctx.types);
-    if (parsed && parsed->mode == CapacityMode::kPercent && parsed->number == 100.0f) continue;
+    bool hundred = parsed && parsed->mode == CapacityMode::kPercent &&
+                   (parsed->number == 100.0f ||
+                    (parsed->number == -1.0f && std::string_view(suffix) == "maximum-capacity"));
+    if (hundred) continue;
     ctx.problems.error(key, "Cannot set {}, root queue has a fixed capacity of 100.0f (got '{}')",
                        suffix, trimView(*value));
   }

@@ -198,11 +198,15 @@ TEST(QueueCapacities, MaximumCapacityAbove100OrWeightIsAnError) {
 }
 
 TEST(QueueCapacities, RootCapacityIsFixed) {
-  parseOk(CsConf().queues("root", "a").cap("root.a", "100").cap("root", "100"));
+  parseOk(CsConf().queues("root", "a").cap("root.a", "100").cap("root", "100")
+              .maxCap("root", "-1"));
   std::string error = parseError(CsConf().queues("root", "a").cap("root.a", "100")
                                      .cap("root", "50"));
   EXPECT_THAT(error, HasSubstr("yarn.scheduler.capacity.root.capacity': Cannot set capacity, root "
                                "queue has a fixed capacity of 100.0f"));
+  error = parseError(CsConf().queues("root", "a").cap("root.a", "100").maxCap("root", "1w"));
+  EXPECT_THAT(error, HasSubstr("root.maximum-capacity': Cannot set maximum-capacity, root queue "
+                               "has a fixed capacity of 100.0f (got '1w')"));
 }
 
 TEST(QueueCapacities, CapacityAboveMaximumIsIllegalSetting) {

@@ -243,6 +243,11 @@ void readMaximumAllocation(BuildContext& ctx, QueueConfig& q) {
   } else {
     int64_t mb = ctx.problems.take(ctx.conf.getLong(mbKey, -1), int64_t{-1});
     int64_t vcores = ctx.problems.take(ctx.conf.getLong(vcoresKey, -1), int64_t{-1});
+    for (auto [key, value] : {std::pair{&mbKey, &mb}, std::pair{&vcoresKey, &vcores}}) {
+      if (*value == -1 || *value > 0) continue;
+      ctx.problems.error(*key, "must be > 0, or -1 for the parent's maximum; got {}", *value);
+      *value = -1;
+    }
     if (mb != -1) max.set(kMemoryIndex, mb);
     if (vcores != -1) max.set(kVcoresIndex, vcores);
     bool mbTooLarge = mb != -1 && mb > clusterMax.memoryMb();

@@ -265,6 +265,12 @@ TEST(QueueSettings, MaximumAllocationAboveClusterIsAnError) {
                                "larger than the cluster setting for queue root.b"));
 }
 
+TEST(QueueSettings, NonPositiveMaximumAllocationIsAnError) {
+  std::string error = parseError(twoLeaves().set("root.a.maximum-allocation-vcores", "0"));
+  EXPECT_THAT(error, HasSubstr("root.a.maximum-allocation-vcores': must be > 0, or -1 for the "
+                               "parent's maximum; got 0"));
+}
+
 TEST(QueueSettings, PreemptionSwitchesAreInherited) {
   CapacityConfig cfg = parseOk(CsConf()
                                    .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
