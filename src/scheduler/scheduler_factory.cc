@@ -38,8 +38,8 @@ constexpr Entry kRegistry[] = {
 
 Result<std::unique_ptr<Scheduler>> createScheduler(const Configuration& conf, const Clock& clock,
                                                    Rng& rng) {
-  // Until the Capacity Scheduler (YARN's default) is registered, the default is FIFO.
-  std::string name = conf.get(kSchedulerClassKey, "fifo");
+  // YARN's default scheduler is the Capacity Scheduler (YarnConfiguration.DEFAULT_RM_SCHEDULER).
+  std::string name = conf.get(kSchedulerClassKey, "capacity");
   std::string trimmed = name;
   while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
   while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(0, 1);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/ranges.h>
+
 #include "scheduler/capacity/queue_placement.h"
 
 namespace spindle {
@@ -229,6 +231,13 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     QueueUsage& usage = leaf.usage(p);
     const bool escape = leaf.activeApps.empty() || rc.lessThanOrEqual(cluster, usage.amUsed, Resource());
     if (!rc.fitsIn(s.amResource + usage.amUsed, limit) && !escape) {
+      recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit,
+                 fmt::format("queue {} AM limit {}: {} used by AMs, this AM needs {}",
+                             leaf.path(), limit.toString(), usage.amUsed.toString(),
+                             s.amResource.toString()),
+                 {{"amResourceMb", double(s.amResource.memoryMb())},
+                  {"queueAmLimitMb", double(limit.memoryMb())},
+                  {"queueAmUsedMb", double(usage.amUsed.memoryMb())}});
       ++it;
       continue;
     }
@@ -237,6 +246,13 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     const Resource userLimit = userAmLimit(rc, cluster, c.effectiveMin, c.maxAmPercent, mulp, ulf,
                                            leaf.activeUsers, user.weight, limit, minAlloc);
     if (!rc.fitsIn(s.amResource + user.amUsedIn(p), userLimit) && !escape) {
+      recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit,
+                 fmt::format("user {} AM limit {} in queue {}: {} used by AMs, this AM needs {}",
+                             user.name, userLimit.toString(), leaf.path(),
+                             user.amUsedIn(p).toString(), s.amResource.toString()),
+                 {{"amResourceMb", double(s.amResource.memoryMb())},
+                  {"userAmLimitMb", double(userLimit.memoryMb())},
+                  {"userAmUsedMb", double(user.amUsedIn(p).memoryMb())}});
       ++it;
       continue;
     }
@@ -464,6 +480,30 @@ void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
 
 void CapacityScheduler::reorder(CsApp& s) {
   if (s.schedulable && s.leaf->config().orderingPolicy == "fair") setSchedulable(s, true);
+}
+
+// SchedulerUtils.validateResourceRequest: a label expression must name a cluster label the
+// app's queue can access (InvalidLabelResourceRequestException).
+Status CapacityScheduler::validateAsks(const Application& app,
+                                       const std::vector<ResourceRequest>& asks) const {
+  const CsApp* s = csApp(app.id());
+  if (s == nullptr) return Status::ok();
+  for (const ResourceRequest& rr : asks) {
+    const std::string& label = rr.nodeLabelExpression;
+    if (label.empty()) continue;
+    if (!cluster().hasNodeLabel(label)) {
+      return invalidArgument("Invalid resource request, node label '{}' does not exist in the "
+                             "cluster (ask '{}' at priority {})",
+                             label, rr.resourceName, rr.key.priority);
+    }
+    if (!s->leaf->config().canAccess(label)) {
+      return invalidArgument(
+          "Invalid resource request, queue={} doesn't have permission to access all labels in "
+          "resource request. labelExpression of resource request={}. Queue labels={}",
+          s->leaf->name(), label, fmt::join(s->leaf->config().accessibleLabels, ","));
+    }
+  }
+  return Status::ok();
 }
 
 void CapacityScheduler::onAsksChanged(Application& app) {

@@ -94,6 +94,9 @@ class CapacityScheduler final : public Scheduler {
   void onContainerFinished(Application& app, const Container& c) override;
   void onAsksChanged(Application& app) override;
   void onClusterChanged() override;
+  Status onNodeLabelsAdded() override;
+  Status validateAsks(const Application& app,
+                      const std::vector<ResourceRequest>& asks) const override;
   void runMonitors() override;
   Status checkSchedulerInvariants() const override;
 

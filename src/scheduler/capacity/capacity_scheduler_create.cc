@@ -89,6 +89,19 @@ Status CapacityScheduler::refreshConfiguration(const Configuration& conf) {
   return refreshWithConfig(*next);
 }
 
+// At start-up (no nodes, no apps yet) the labels complete the scheduler's initialisation, so
+// capacity keys naming a label the cluster lacks fail it, as YARN's queue init does
+// ("NodeLabelManager doesn't include label = z"). Later additions only re-parse lazily.
+Status CapacityScheduler::onNodeLabelsAdded() {
+  dirty_ = true;
+  if (cluster().numNodes() > 0 || !apps().empty()) return Status::ok();
+  ClusterLabels labels = labelsOf(cluster());
+  auto next = parseCapacityConfig(settings().conf, settings().types, settings().bounds, labels);
+  if (!next.isOk()) return next.status();
+  parsedLabels_ = labels;
+  return refreshWithConfig(*next);
+}
+
 void CapacityScheduler::reparseForLabels() {
   ClusterLabels labels = labelsOf(cluster());
   const bool same = labels.size() == parsedLabels_.size() &&
