@@ -201,6 +201,47 @@ TEST(Scenario, CapacitySchedulerNameIsAccepted) {
   EXPECT_TRUE(parseScenario(doc, "t.json").isOk());
 }
 
+TEST(Scenario, RejectedSubmissionIsADecisionNotBadInput) {
+  json doc = base();
+  doc["scheduler"] = "capacity";
+  doc["configuration"] = json::parse(R"({"capacity-scheduler": {
+      "yarn.scheduler.capacity.root.queues": "a", "yarn.scheduler.capacity.root.a.capacity": 100}})");
+  doc["steps"] = json::parse(R"([{"submit": {"app": "x", "queue": "nosuch", "am": null}},
+    {"submit": {"app": "y", "queue": "a", "am": null}},
+    {"expect": {"state": {"app:x.state": "FAILED", "app:y.state": "ACCEPTED", "appsInQueue:a": 1}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+  // An AM above the maximum allocation is bad input: no app-rejected decision is recorded.
+  doc["steps"] = json::parse(R"([{"submit": {"app": "z", "queue": "a",
+                                             "am": {"memory-mb": 999999}}}])");
+  auto bad = run(doc);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().message().find("exceeds the maximum allocation"), std::string::npos)
+      << bad.status().message();
+}
+
+TEST(Scenario, RefreshConfigMergesOntoTheConfigurationInForce) {
+  json doc = base();
+  doc["scheduler"] = "capacity";
+  doc["configuration"] = json::parse(R"({"capacity-scheduler": {
+      "yarn.scheduler.capacity.root.queues": "a,b", "yarn.scheduler.capacity.root.a.capacity": 50,
+      "yarn.scheduler.capacity.root.b.capacity": 50}})");
+  doc["steps"] = json::parse(R"([
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.a.capacity": 25, "yarn.scheduler.capacity.root.b.capacity": 75}}}},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.a.capacity": 90}}}, "expectError": "Illegal capacity sum"},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.b.maximum-capacity": 80}}}},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.b.maximum-capacity": null}}}},
+    {"expect": {"state": {"queue:a.capacity": 25, "queue:b.capacity": 75, "queue:b.maxCapacity": 100}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+}
+
 TEST(Scenario, ReservedStepsNameTheMissingFeature) {
   json doc = base();
   doc["steps"] = json::parse(R"([{"submitReservation": {}}])");
