@@ -182,8 +182,8 @@ class CapacityViewBuilder {
     j["numActiveApplications"] = q.activeApps.size();
     j["numPendingApplications"] = q.pendingApps.size() + q.nonRunnableApps.size();
     j["numContainers"] = j["allocatedContainers"];
-    j["maxApplications"] = qc.maximumApplications;
-    j["maxApplicationsPerUser"] = qc.maxApplicationsPerUser;
+    j["maxApplications"] = q.maxApplications;
+    j["maxApplicationsPerUser"] = q.maxApplicationsPerUser;
     j["userLimit"] = static_cast<float>(qc.minimumUserLimitPercent);
     j["userLimitFactor"] = static_cast<float>(qc.userLimitFactor);
     j["users"] = {{"user", users}};

@@ -56,6 +56,7 @@ void CapacityScheduler::syncNow() {
   }
   tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
   defaultPartitionResource_ = partitions_[kDefaultPartition];
+  for (CsQueue* q : tree_->leaves()) updateMaximumApplications(*q);
   size_t maxDepth = 0;
   for (CsQueue* q : tree_->preorder()) {
     if (q->parent() != nullptr) {
@@ -99,6 +100,36 @@ Resource CapacityScheduler::partitionResource(const std::string& partition) cons
 const std::map<std::string, Resource>& CapacityScheduler::partitionResources() const {
   sync();
   return partitions_;
+}
+
+// AbstractLeafQueue.updateMaximumApplications: absolute-mode queues derive maximum-applications
+// from the capacity resolved against the cluster (the parser could not).
+void CapacityScheduler::updateMaximumApplications(CsQueue& q) {
+  const QueueConfig& qc = q.config();
+  q.maxApplications = qc.maximumApplications;
+  q.maxApplicationsPerUser = qc.maxApplicationsPerUser;
+  bool absolute = false;
+  for (const auto& [label, pc] : qc.partitions) {
+    absolute = absolute || pc.capacity.mode == CapacityMode::kAbsolute;
+  }
+  if (!absolute || qc.configuredMaximumApplications >= 0) return;
+  int32_t maxApps = 0;
+  for (const auto& [p, cap] : q.caps) {
+    const float byLabel =
+        static_cast<float>(config_.maximumApplications) * static_cast<float>(cap.absCapacity);
+    maxApps = std::max(maxApps, static_cast<int32_t>(byLabel));
+  }
+  q.maxApplications = maxApps;
+  if (qc.userLimitFactor == -1) {
+    q.maxApplicationsPerUser = maxApps;
+  } else {
+    const float perUser = static_cast<float>(maxApps) *
+                          (static_cast<float>(qc.minimumUserLimitPercent) / 100.0f) *
+                          static_cast<float>(qc.userLimitFactor);
+    q.maxApplicationsPerUser =
+        std::min(maxApps, perUser >= static_cast<float>(INT32_MAX) ? INT32_MAX
+                                                                   : static_cast<int32_t>(perUser));
+  }
 }
 
 // --- Admission ---------------------------------------------------------------------------------
@@ -160,14 +191,14 @@ Status CapacityScheduler::admitApp(Application& app) {
     return failedPrecondition("User {} does not have permission to submit {} to queue {}",
                               app.user(), id, leaf->path());
   }
-  if (leaf->numApplications >= leaf->config().maximumApplications) {
+  if (leaf->numApplications >= leaf->maxApplications) {
     return failedPrecondition(
         "Queue {} already has {} applications, cannot accept submission of application: {}",
         leaf->path(), leaf->numApplications, id);
   }
   auto uit = leaf->users.find(app.user());
   const int userApps = uit == leaf->users.end() ? 0 : uit->second.totalApps();
-  if (userApps >= leaf->config().maxApplicationsPerUser) {
+  if (userApps >= leaf->maxApplicationsPerUser) {
     return failedPrecondition(
         "Queue {} already has {} applications from user {} cannot accept submission of "
         "application: {}",

@@ -112,6 +112,7 @@ class CapacityScheduler final : public Scheduler {
   // --- Admission (capacity_scheduler.cc) ---
   Result<CsQueue*> placeApp(const Application& app) const;
   Status checkSubmitAccess(const CsQueue& leaf, const std::string& user) const;
+  void updateMaximumApplications(CsQueue& q);
   bool canBeRunnable(const CsQueue& leaf, const std::string& user) const;
   void makeRunnable(CsApp& s);
   void activateApplications(CsQueue& leaf);
