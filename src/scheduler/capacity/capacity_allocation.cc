@@ -178,9 +178,9 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   return {};
 }
 
-Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const std::string& user, Mode mode) {
-  for (const auto& [name, ul] : userLimits_) {
-    if (name == user) return ul;
+Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const CsUser& user, Mode mode) {
+  for (const auto& [u, ul] : userLimits_) {
+    if (u == &user) return ul;
   }
   Resource ul;
   {
@@ -197,9 +197,9 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const std::string&
     in.minimumUserLimitPercent = leaf.config().minimumUserLimitPercent;
     in.userLimitFactor = leaf.config().userLimitFactor;
     in.mode = mode;
-    ul = userLimitForWeight(rc_, computeUserLimit(rc_, in), leaf.userWeight(user), minAlloc_);
+    ul = userLimitForWeight(rc_, computeUserLimit(rc_, in), user.weight, minAlloc_);
   }
-  userLimits_.emplace_back(user, ul);
+  userLimits_.emplace_back(&user, ul);
   return ul;
 }
 
@@ -242,7 +242,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
       }
       if (!continueLooking_ || reserved.isZero()) needQueueCheck = false;
     }
-    const Resource ul = userLimitFor(q, s.app->user(), mode);
+    const Resource ul = userLimitFor(q, *s.user, mode);
     if (!canAssignToUser(q, s, ul, limits)) {
       const Resource used = q.users.at(s.app->user()).usedIn(partition_);
       skip(s, {}, SkipReason::kUserLimit,
