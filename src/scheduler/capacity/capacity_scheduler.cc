@@ -204,6 +204,13 @@ Status CapacityScheduler::admitApp(Application& app) {
         "application: {}",
         leaf->path(), userApps, app.user(), id);
   }
+  const std::string& amLabel = app.submission().amNodeLabelExpression;
+  if (!amLabel.empty() && (!cluster().hasNodeLabel(amLabel) || !leaf->config().canAccess(amLabel))) {
+    return invalidArgument(
+        "Invalid resource request, queue={} doesn't have permission to access all labels in "
+        "resource request. labelExpression of resource request={}. Queue labels={}",
+        leaf->name(), amLabel, fmt::join(leaf->config().accessibleLabels, ","));
+  }
   app.setQueue(leaf->path());
   CsApp& s = csApps_[app.id()];
   s.app = &app;

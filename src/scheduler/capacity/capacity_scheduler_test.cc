@@ -57,6 +57,38 @@ TEST(CapacityUserLimit, SecondUserIsServedOnceTheFirstIsOverItsLimit) {
   EXPECT_EQ(cs.queue("a").activeUsers, 1) << "app_0 has no outstanding asks left";
 }
 
+TEST(CapacityUserLimit, UserWeightsScaleTheLimit) {
+  // UsersManager: W sums the weights of active users; each user's limit is UL x its weight.
+  CsConf c = twoQueues();
+  c.set("root.a.minimum-user-limit-percent", "25").set("root.a.user-limit-factor", "2");
+  c.set("root.a.user-settings.alice.weight", "2");
+  Cs cs(c);
+  cs.node("h1", "/r1", 16 * GB);
+  AppId alice = cs.submit("a", "alice");
+  AppId bob = cs.submit("a", "bob");
+  cs.ask(alice, 1, "*", GB, 8).ask(bob, 1, "*", GB, 8);
+  const CsQueue& a = cs.queue("a");
+  EXPECT_DOUBLE_EQ(a.activeUsersWeight, 3.0);
+  // Q = 8 GB: max(ceil(1 GB / 3), 25 % of 8 GB = 2 GB) = 2 GB; alice x2.
+  EXPECT_EQ(cs.sched().userLimit(a, "bob", "").memoryMb(), 2 * GB);
+  EXPECT_EQ(cs.sched().userLimit(a, "alice", "").memoryMb(), 4 * GB);
+}
+
+TEST(CapacityAdmission, AnAmLabelTheQueueCannotAccessIsRefused) {
+  CsConf c = twoQueues();
+  c.set("root.b.accessible-node-labels", " ");
+  Cs cs(c);
+  cs.labels({{"x", true}});
+  AppSubmission sub;
+  sub.queue = "b";
+  sub.user = "u";
+  sub.amResource = Resource::of(GB, 1);
+  sub.amNodeLabelExpression = "x";
+  auto r = cs.sched().submit(sub);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.status().message().find("doesn't have permission to access"), std::string::npos);
+}
+
 TEST(CapacityAmLimit, AppsWaitForTheQueueAndUserAmLimits) {
   // CS-AM-5 (testActiveApplicationLimits): a = 10 % of 160 GB, MULP 50, ULF 5:
   // queue AM limit 16 GB, user AM limit 8 GB.
