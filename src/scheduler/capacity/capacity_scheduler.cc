@@ -42,7 +42,18 @@ void CapacityScheduler::sync() const {
   if (dirty_) const_cast<CapacityScheduler*>(this)->syncNow();
 }
 
-void CapacityScheduler::onClusterChanged() { dirty_ = true; }
+// A removed node's reservation was already released by the base (cluster and app totals);
+// drop it from the queue and user aggregates too.
+void CapacityScheduler::onClusterChanged() {
+  dirty_ = true;
+  for (auto it = reservedNodes_.begin(); it != reservedNodes_.end();) {
+    const auto [node, app] = *it;
+    ++it;
+    if (cluster().contains(node) && cluster().node(node).reservation()) continue;
+    auto s = csApps_.find(app);
+    if (s != csApps_.end()) dropReservationRecord(s->second, node);
+  }
+}
 
 void CapacityScheduler::syncNow() {
   dirty_ = false;
@@ -594,6 +605,7 @@ void CapacityScheduler::reserve(CsApp& s, NodeId node, const SchedulerKey& key,
     d.numbers = {{"reReservations", double(s.reReservations[key])}};
   } else {
     s.reservations[node] = CsReservation{key, r, partition};
+    reservedNodes_[node] = s.app->id();
     ++s.reservedCount[key];
     s.reReservations[key] = 0;
     addUsage(s, partition, r, true, +1);
@@ -610,6 +622,7 @@ void CapacityScheduler::dropReservationRecord(CsApp& s, NodeId node) {
   if (it == s.reservations.end()) return;
   const CsReservation r = it->second;
   s.reservations.erase(it);
+  reservedNodes_.erase(node);
   if (--s.reservedCount[r.key] <= 0) s.reservedCount.erase(r.key);
   addUsage(s, r.partition, r.resource, true, -1);
 }
@@ -697,6 +710,15 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     int reservations = 0;
     for (const auto& [node, r] : s.reservations) {
       used[r.partition] += r.resource;
+      if (!cluster().contains(node)) {
+        return internalError("{}: reservation on removed node {}", appIdString(id),
+                             cluster().nodeName(node));
+      }
+      auto rn = reservedNodes_.find(node);
+      if (rn == reservedNodes_.end() || rn->second != id) {
+        return internalError("{}: reservation on {} missing from the index", appIdString(id),
+                             cluster().nodeName(node));
+      }
       const auto& nr = cluster().node(node).reservation();
       if (!nr || nr->container.app() != id) {
         return internalError("{}: reservation on {} is not the node's", appIdString(id),

@@ -159,6 +159,7 @@ class CapacityScheduler final : public Scheduler {
   std::unordered_map<AppId, CsApp> csApps_;
   std::map<std::string, int> userRunnable_;  // runnable apps per user, all queues
   std::set<AppId> nonRunnable_;              // submission order
+  std::map<NodeId, AppId> reservedNodes_;    // every CsApp reservation, by node
 
   // Lazily recomputed cluster data (see sync()).
   mutable bool dirty_ = true;

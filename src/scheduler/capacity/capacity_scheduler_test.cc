@@ -180,6 +180,23 @@ TEST(CapacityReservation, ReserveReReserveThenFulfilWhenSpaceFrees) {
   EXPECT_FALSE(cs.sched().cluster().node(*cs.sched().cluster().findNode("h1")).reservation());
 }
 
+TEST(CapacityReservation, ALostNodeTakesItsReservationWithIt) {
+  Cs cs(oneContainerPerHeartbeat(twoQueues()));
+  cs.node("h1", "/r1", 4 * GB).node("h2", "/r1", 8 * GB);
+  AppId x = cs.submit("a", "ux");
+  AppId y = cs.submit("a", "uy");
+  cs.ask(x, 1, "*", 3 * GB, 1);
+  cs.heartbeat("h1");
+  cs.ask(y, 1, "*", 2 * GB, 1);
+  cs.heartbeat("h1");
+  ASSERT_EQ(cs.queue("a").usage("").reserved.memoryMb(), 2 * GB);
+  ASSERT_TRUE(cs.sched().handle(NodeRemoved{"h1"}).isOk());
+  EXPECT_TRUE(cs.sched().checkInvariants().isOk()) << cs.sched().checkInvariants().message();
+  EXPECT_EQ(cs.queue("a").usage("").reserved.memoryMb(), 0);
+  EXPECT_EQ(cs.queue("a").usage("").used.memoryMb(), 0);
+  EXPECT_EQ(cs.heartbeat("h2"), 1) << "y's ask is placed on the remaining node";
+}
+
 TEST(CapacityReservation, ContinueLookingSwapsAReservationForRoomElsewhere) {
   // reservations-continue-look-all-nodes (default true): y holds one reservation for its only
   // ask, so shouldAllocOrReserveNewContainer is false; on another node with room the allocator
