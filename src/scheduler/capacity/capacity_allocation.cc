@@ -143,7 +143,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
     }
     entries.push_back(e);
   }
-  const bool respectPriority = q.config().orderingPolicy == "priority-utilization";
+  const bool respectPriority = q.priorityUtilization;
   Outcome last;
   // Selection in comparator order (a stable sort, lazily: usually the first child assigns).
   for (size_t done = 0; done < entries.size(); ++done) {

@@ -512,7 +512,7 @@ void CapacityScheduler::setUserActive(CsApp& s, bool on) {
 
 AppOrderKey CapacityScheduler::orderKeyFor(const CsApp& s) const {
   const QueueConfig& qc = s.leaf->config();
-  if (qc.orderingPolicy == "fair") {
+  if (s.leaf->fairPolicy) {
     // FairOrderingPolicy: cached used memory; size-based weight divides by log2(1 + demand).
     double magnitude = static_cast<double>(s.app->used().memoryMb());
     if (qc.fairSizeBasedWeight) {
@@ -527,7 +527,7 @@ AppOrderKey CapacityScheduler::orderKeyFor(const CsApp& s) const {
 }
 
 void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
-  if (s.schedulable == on && (!on || s.leaf->config().orderingPolicy != "fair")) return;
+  if (s.schedulable == on && (!on || !s.leaf->fairPolicy)) return;
   if (s.schedulable) s.leaf->schedulable.erase(s.orderKey);
   s.schedulable = on;
   if (on) {
@@ -537,7 +537,7 @@ void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
 }
 
 void CapacityScheduler::reorder(CsApp& s) {
-  if (s.schedulable && s.leaf->config().orderingPolicy == "fair") setSchedulable(s, true);
+  if (s.schedulable && s.leaf->fairPolicy) setSchedulable(s, true);
 }
 
 // SchedulerUtils.validateResourceRequest: a label expression must name a cluster label the

@@ -127,12 +127,17 @@ const char* toString(QueueRunState s);  // "RUNNING", "STOPPED", "DRAINING"
 
 class CsQueue {
  public:
-  CsQueue(const QueueConfig& cfg, CsQueue* parent) : cfg_(cfg), parent_(parent) {}
+  CsQueue(const QueueConfig& cfg, CsQueue* parent) : cfg_(cfg), parent_(parent) {
+    fairPolicy = cfg_.orderingPolicy == "fair";
+    priorityUtilization = cfg_.orderingPolicy == "priority-utilization";
+  }
 
   const std::string& path() const { return cfg_.path; }
   const std::string& name() const { return cfg_.name; }
   const QueueConfig& config() const { return cfg_; }
-  void setConfig(const QueueConfig& cfg) { cfg_ = cfg; }
+  // The ordering policy, decoded once (hot path).
+  bool fairPolicy = false;           // leaf: `fair`
+  bool priorityUtilization = false;  // parent: `priority-utilization`
   bool isLeaf() const { return children_.empty(); }
   CsQueue* parent() const { return parent_; }
   const std::vector<CsQueue*>& children() const { return children_; }
