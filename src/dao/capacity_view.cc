@@ -1,5 +1,9 @@
 #include "dao/capacity_view.h"
 
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
 #include "dao/rest_views.h"
 
 namespace spindle {
@@ -44,16 +48,23 @@ class CapacityViewBuilder {
  private:
   json res(const Resource& r) const { return resourceInfo(cs_.cluster().types(), r); }
 
-  static float pct(double fraction) { return static_cast<float>(fraction * 100.0); }
+  // YARN's JAXB writes Java floats with Float.toString's shortest digits (0.1, not
+  // 0.10000000149); the float is printed that way and read back as a double.
+  static double fl(float f) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof(buf), f);
+    return std::strtod(std::string(buf, r.ptr).c_str(), nullptr);
+  }
+  static double pct(double fraction) { return fl(static_cast<float>(fraction * 100.0)); }
 
   // usedCapacity: used / guaranteed; absoluteUsedCapacity: used / partition (CSQueueUtils).
-  float usedCapacity(const CsQueue& q, const std::string& p) const {
+  double usedCapacity(const CsQueue& q, const std::string& p) const {
     const Resource R = cs_.partitionResource(p);
     const Resource& g = q.cap(p).effectiveMin;
     if (!rc_.greaterThan(R, g, Resource()) || rc_.isInvalidDivisor(g)) return 0;
     return pct(rc_.divide(R, q.usage(p).used, g));
   }
-  float absUsedCapacity(const CsQueue& q, const std::string& p) const {
+  double absUsedCapacity(const CsQueue& q, const std::string& p) const {
     const Resource R = cs_.partitionResource(p);
     if (rc_.isInvalidDivisor(R)) return 0;
     return pct(rc_.divide(R, q.usage(p).used, R));
@@ -81,8 +92,8 @@ class CapacityViewBuilder {
                       {"absoluteUsedCapacity", absUsedCapacity(q, p)},
                       {"absoluteMaxCapacity", pct(c.absMaxCapacity)},
                       {"maxAMLimitPercentage", pct(c.maxAmPercent)},
-                      {"weight", static_cast<float>(c.weight)},
-                      {"normalizedWeight", c.weight >= 0 ? static_cast<float>(c.capacity) : 0.0f},
+                      {"weight", fl(static_cast<float>(c.weight))},
+                      {"normalizedWeight", c.weight >= 0 ? fl(static_cast<float>(c.capacity)) : 0.0},
                       {"configuredMinResource", res(configuredMin)},
                       {"configuredMaxResource", res(configuredMax)},
                       {"effectiveMinResource", res(c.effectiveMin)},
@@ -128,8 +139,8 @@ class CapacityViewBuilder {
               {"absoluteCapacity", pct(c.absCapacity)},
               {"absoluteMaxCapacity", pct(c.absMaxCapacity)},
               {"absoluteUsedCapacity", absUsedCapacity(q, p)},
-              {"weight", static_cast<float>(c.weight)},
-              {"normalizedWeight", c.weight >= 0 ? static_cast<float>(c.capacity) : 0.0f},
+              {"weight", fl(static_cast<float>(c.weight))},
+              {"normalizedWeight", c.weight >= 0 ? fl(static_cast<float>(c.capacity)) : 0.0},
               {"numApplications", q.numApplications},
               {"maxParallelApps", q.config().maxParallelApps},
               {"usedResources", u.used.toString()},
@@ -175,19 +186,19 @@ class CapacityViewBuilder {
                        {"numPendingApplications", user.pendingApps + user.nonRunnableApps},
                        {"AMResourceUsed", res(user.amUsedIn(p))},
                        {"userResourceLimit", res(cs_.userLimit(q, name, p))},
-                       {"userWeight", static_cast<float>(user.weight)},
+                       {"userWeight", fl(static_cast<float>(user.weight))},
                        {"isActive", user.appsWithPending > 0}});
     }
     j["type"] = "capacitySchedulerLeafQueueInfo";
     j["numActiveApplications"] = q.activeApps.size();
     j["numPendingApplications"] = q.pendingApps.size() + q.nonRunnableApps.size();
     j["numContainers"] = j["allocatedContainers"];
-    j["maxApplications"] = qc.maximumApplications;
-    j["maxApplicationsPerUser"] = qc.maxApplicationsPerUser;
-    j["userLimit"] = static_cast<float>(qc.minimumUserLimitPercent);
-    j["userLimitFactor"] = static_cast<float>(qc.userLimitFactor);
+    j["maxApplications"] = q.maxApplications;
+    j["maxApplicationsPerUser"] = q.maxApplicationsPerUser;
+    j["userLimit"] = fl(static_cast<float>(qc.minimumUserLimitPercent));
+    j["userLimitFactor"] = fl(static_cast<float>(qc.userLimitFactor));
     j["users"] = {{"user", users}};
-    j["configuredMaxAMResourceLimit"] = static_cast<float>(c.maxAmPercent);
+    j["configuredMaxAMResourceLimit"] = fl(static_cast<float>(c.maxAmPercent));
     j["AMResourceLimit"] = res(amLimit);
     j["usedAMResource"] = res(q.usage(p).amUsed);
     j["userAMResourceLimit"] = res(userAm);

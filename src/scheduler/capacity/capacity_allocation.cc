@@ -104,8 +104,9 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   if (!canAssignToThisQueue(q, limits, q.usage(partition_).reserved, mode)) return {};
   // A snapshot of the children's values, taken once (§2.3); the default partition reads the
   // parent's childKeys cache.
-  std::vector<QueueSortEntry> entries;
-  entries.reserve(q.children().size());
+  // Scratch space per tree depth, reused across calls (no allocation per call).
+  std::vector<QueueSortEntry>& entries = cs_.sortScratch_.at(static_cast<size_t>(q.depth()));
+  entries.clear();
   for (size_t i = 0; i < q.children().size(); ++i) {
     CsQueue* c = q.children()[i];
     QueueSortEntry e;
@@ -120,7 +121,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
       e.absUsedCapacity = k.absUsedCapacity;
       e.priority = k.priority;
       if (k.hasConfiguredMin) {
-        e.configuredMin = c->config().partitions.at(kDefaultPartition).capacity.absolute;
+        e.configuredMin = &c->config().partitions.at(kDefaultPartition).capacity.absolute;
       }
     } else {
       if (!hasPendingFor(*c, mode)) continue;
@@ -137,7 +138,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
       auto pc = c->config().partitions.find(partition_);
       if (pc != c->config().partitions.end() &&
           pc->second.capacity.mode == CapacityMode::kAbsolute) {
-        e.configuredMin = pc->second.capacity.absolute;
+        e.configuredMin = &pc->second.capacity.absolute;
       }
     }
     entries.push_back(e);
@@ -177,18 +178,18 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   return {};
 }
 
-Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const std::string& user, Mode mode) {
-  for (const auto& [name, ul] : userLimits_) {
-    if (name == user) return ul;
+Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const CsUser& user, Mode mode) {
+  for (const auto& [u, ul] : userLimits_) {
+    if (u == &user) return ul;
   }
   Resource ul;
-  if (mode == Mode::kRespectExclusivity) {
-    ul = cs_.userLimit(leaf, user, partition_);
-  } else {
+  {
+    const ResolvedCapacity& cap = leaf.cap(partition_);
     UserLimitInputs in;
     in.partitionResource = R_;
-    in.queueGuaranteed = leaf.cap(partition_).effectiveMin;
-    in.queueMaxDown = R_;
+    in.queueGuaranteed = cap.effectiveMin;
+    in.queueMaxDown = mode == Mode::kRespectExclusivity ? rc_.roundDown(cap.effectiveMax, minAlloc_)
+                                                        : R_;
     in.minAlloc = minAlloc_;
     in.consumedRatio = leaf.usageRatio(partition_);
     in.activeUsersUsed = leaf.activeUsersUsed(partition_);
@@ -196,9 +197,9 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const std::string&
     in.minimumUserLimitPercent = leaf.config().minimumUserLimitPercent;
     in.userLimitFactor = leaf.config().userLimitFactor;
     in.mode = mode;
-    ul = userLimitForWeight(rc_, computeUserLimit(rc_, in), leaf.userWeight(user), minAlloc_);
+    ul = userLimitForWeight(rc_, computeUserLimit(rc_, in), user.weight, minAlloc_);
   }
-  userLimits_.emplace_back(user, ul);
+  userLimits_.emplace_back(&user, ul);
   return ul;
 }
 
@@ -241,7 +242,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
       }
       if (!continueLooking_ || reserved.isZero()) needQueueCheck = false;
     }
-    const Resource ul = userLimitFor(q, s.app->user(), mode);
+    const Resource ul = userLimitFor(q, *s.user, mode);
     if (!canAssignToUser(q, s, ul, limits)) {
       const Resource used = q.users.at(s.app->user()).usedIn(partition_);
       skip(s, {}, SkipReason::kUserLimit,
@@ -263,12 +264,14 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
 }
 
 CapacityAllocator::Outcome CapacityAllocator::assignApp(CsApp& s, Limits& limits, Mode mode) {
-  for (const SchedulerKey& key : s.app->asks().activeKeys()) {
+  Outcome result = Outcome::of(State::kAppSkipped);
+  s.app->asks().forEachActiveKey([&](const SchedulerKey& key, const ResourceRequest&) {
     Outcome o = allocateKey(s, key, limits, mode);
-    if (o.state == State::kPrioritySkipped) continue;
-    return o;
-  }
-  return Outcome::of(State::kAppSkipped);
+    if (o.state == State::kPrioritySkipped) return true;
+    result = o;
+    return false;
+  });
+  return result;
 }
 
 std::string CapacityAllocator::keyPartition(const CsApp& s, const SchedulerKey& key) const {

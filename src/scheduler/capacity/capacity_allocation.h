@@ -67,7 +67,7 @@ class CapacityAllocator {
                             SchedulingMode mode) const;
   bool canAssignToUser(const CsQueue& leaf, const CsApp& s, const Resource& limit,
                        Limits& limits) const;
-  Resource userLimitFor(const CsQueue& leaf, const std::string& user, SchedulingMode mode);
+  Resource userLimitFor(const CsQueue& leaf, const CsUser& user, SchedulingMode mode);
   bool acceptable(CsApp& s, const SchedulerKey& key, const Resource& net, SchedulingMode mode);
   std::optional<NodeId> findNodeToUnreserve(const CsApp& s, const SchedulerKey& key,
                                             const Resource& amount) const;
@@ -88,7 +88,7 @@ class CapacityAllocator {
   int numNodes_;
   bool continueLooking_;  // reservations-continue-look-all-nodes, default partition only
   // Per leaf call: user -> limit (YARN's local userLimits map).
-  std::vector<std::pair<std::string, Resource>> userLimits_;
+  std::vector<std::pair<const CsUser*, Resource>> userLimits_;
 };
 
 }  // namespace spindle

@@ -31,13 +31,18 @@ void CapacityScheduler::rebuildNodeIndex() {
 }
 
 // One global pass: visit nodes by most unallocated memory; each node at most once; stop after
-// min(#nodes, kMaxIdleVisits) consecutive visits that assigned nothing.
+// min(#nodes, kMaxIdleVisits) consecutive visits that assigned nothing, or when the node with
+// the most free memory has less than the minimum allocation.
 void CapacityScheduler::globalPass() {
   sync();
   const int idleLimit = std::min<int>(cluster().numNodes(), kMaxIdleVisits);
   std::vector<NodeId> visited;
   int idle = 0;
+  const int64_t minMemory = settings().bounds.minimum.memoryMb();
   while (idle < idleLimit && !nodeIndex_.empty()) {
+    // The index is ordered by free memory: once the best node cannot hold the minimum
+    // allocation, no node can take (or fulfil a reservation of) anything.
+    if (-nodeIndex_.begin()->first < minMemory) break;
     const NodeId node = nodeIndex_.begin()->second;
     unindexNode(node);  // visited this pass; re-indexed below
     visited.push_back(node);

@@ -55,7 +55,22 @@ void CapacityScheduler::syncNow() {
     partitions_[n.partition()] += n.total();
   }
   tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
-  for (CsQueue* q : tree_->preorder()) updateChildKey(*q);
+  defaultPartitionResource_ = partitions_[kDefaultPartition];
+  for (CsQueue* q : tree_->leaves()) updateMaximumApplications(*q);
+  size_t maxDepth = 0;
+  for (CsQueue* q : tree_->preorder()) {
+    if (q->parent() != nullptr) {
+      CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
+      k.priority = q->config().priority;
+      auto pc = q->config().partitions.find(kDefaultPartition);
+      k.hasConfiguredMin = pc != q->config().partitions.end() &&
+                           pc->second.capacity.mode == CapacityMode::kAbsolute;
+    }
+    updateChildKey(*q);
+    maxDepth = std::max(maxDepth, static_cast<size_t>(q->depth()));
+  }
+  // Sized once: nested calls hold references into it.
+  if (sortScratch_.size() < maxDepth + 1) sortScratch_.resize(maxDepth + 1);
   recomputeUserRatios();
   if (config_.scheduleAsynchronously) rebuildNodeIndex();
   for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);
@@ -85,6 +100,36 @@ Resource CapacityScheduler::partitionResource(const std::string& partition) cons
 const std::map<std::string, Resource>& CapacityScheduler::partitionResources() const {
   sync();
   return partitions_;
+}
+
+// AbstractLeafQueue.updateMaximumApplications: absolute-mode queues derive maximum-applications
+// from the capacity resolved against the cluster (the parser could not).
+void CapacityScheduler::updateMaximumApplications(CsQueue& q) {
+  const QueueConfig& qc = q.config();
+  q.maxApplications = qc.maximumApplications;
+  q.maxApplicationsPerUser = qc.maxApplicationsPerUser;
+  bool absolute = false;
+  for (const auto& [label, pc] : qc.partitions) {
+    absolute = absolute || pc.capacity.mode == CapacityMode::kAbsolute;
+  }
+  if (!absolute || qc.configuredMaximumApplications >= 0) return;
+  int32_t maxApps = 0;
+  for (const auto& [p, cap] : q.caps) {
+    const float byLabel =
+        static_cast<float>(config_.maximumApplications) * static_cast<float>(cap.absCapacity);
+    maxApps = std::max(maxApps, static_cast<int32_t>(byLabel));
+  }
+  q.maxApplications = maxApps;
+  if (qc.userLimitFactor == -1) {
+    q.maxApplicationsPerUser = maxApps;
+  } else {
+    const float perUser = static_cast<float>(maxApps) *
+                          (static_cast<float>(qc.minimumUserLimitPercent) / 100.0f) *
+                          static_cast<float>(qc.userLimitFactor);
+    q.maxApplicationsPerUser =
+        std::min(maxApps, perUser >= static_cast<float>(INT32_MAX) ? INT32_MAX
+                                                                   : static_cast<int32_t>(perUser));
+  }
 }
 
 // --- Admission ---------------------------------------------------------------------------------
@@ -146,14 +191,14 @@ Status CapacityScheduler::admitApp(Application& app) {
     return failedPrecondition("User {} does not have permission to submit {} to queue {}",
                               app.user(), id, leaf->path());
   }
-  if (leaf->numApplications >= leaf->config().maximumApplications) {
+  if (leaf->numApplications >= leaf->maxApplications) {
     return failedPrecondition(
         "Queue {} already has {} applications, cannot accept submission of application: {}",
         leaf->path(), leaf->numApplications, id);
   }
   auto uit = leaf->users.find(app.user());
   const int userApps = uit == leaf->users.end() ? 0 : uit->second.totalApps();
-  if (userApps >= leaf->config().maxApplicationsPerUser) {
+  if (userApps >= leaf->maxApplicationsPerUser) {
     return failedPrecondition(
         "Queue {} already has {} applications from user {} cannot accept submission of "
         "application: {}",
@@ -383,8 +428,7 @@ void CapacityScheduler::recomputeUserRatios() {
 void CapacityScheduler::updateChildKey(CsQueue& q) {
   if (q.parent() == nullptr) return;
   const ResourceCalculator& rc = calculator();
-  auto rit = partitions_.find(kDefaultPartition);
-  const Resource R = rit == partitions_.end() ? Resource() : rit->second;
+  const Resource& R = defaultPartitionResource_;
   const ResolvedCapacity& cap = q.cap(kDefaultPartition);
   const QueueUsage& u = q.usage(kDefaultPartition);
   CsQueue::ChildKey& k = q.parent()->childKeys[q.indexInParent];
@@ -393,11 +437,7 @@ void CapacityScheduler::updateChildKey(CsQueue& q) {
                        ? 0.0f
                        : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
   k.absUsedCapacity = rc.isInvalidDivisor(R) ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
-  k.priority = q.config().priority;
   k.pending = !u.pending.isZero();
-  auto pc = q.config().partitions.find(kDefaultPartition);
-  k.hasConfiguredMin = pc != q.config().partitions.end() &&
-                       pc->second.capacity.mode == CapacityMode::kAbsolute;
 }
 
 std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceRequest& any) const {
@@ -410,10 +450,10 @@ void CapacityScheduler::refreshPending(CsApp& s) {
   PartitionMap<Resource> now;
   const AskTable& asks = s.app->asks();
   if (asks.hasPending()) {
-    for (const SchedulerKey& k : asks.activeKeys()) {
-      const ResourceRequest* any = asks.find(k, kAnyResourceName);
-      now[keyPartition(s, *any)] += any->capability.times(any->numContainers);
-    }
+    asks.forEachActiveKey([&](const SchedulerKey&, const ResourceRequest& any) {
+      now[keyPartition(s, any)] += any.capability.times(any.numContainers);
+      return true;
+    });
   }
   if (now != s.pending) {
     bool defaultTouched = false;
@@ -678,6 +718,21 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     }
     if (s.hasPendingAsks != s.app->asks().hasPending()) {
       return internalError("{}: active-user flag out of step", appIdString(id));
+    }
+  }
+  for (const CsQueue* q : tree_->preorder()) {
+    if (q->parent() == nullptr) continue;
+    const CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
+    if (k.pending != !q->usage(kDefaultPartition).pending.isZero() ||
+        k.absCapacity != static_cast<float>(q->cap(kDefaultPartition).absCapacity)) {
+      return internalError("queue {}: cached ordering key out of step", q->path());
+    }
+  }
+  if (config_.scheduleAsynchronously) {
+    for (const auto& [key, node] : nodeIndex_) {
+      if (!cluster().contains(node) || key != -cluster().node(node).unallocated().memoryMb()) {
+        return internalError("async node index out of step for {}", cluster().nodeName(node));
+      }
     }
   }
   for (const CsQueue* leaf : tree_->leaves()) {

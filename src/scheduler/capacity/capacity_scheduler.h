@@ -112,6 +112,7 @@ class CapacityScheduler final : public Scheduler {
   // --- Admission (capacity_scheduler.cc) ---
   Result<CsQueue*> placeApp(const Application& app) const;
   Status checkSubmitAccess(const CsQueue& leaf, const std::string& user) const;
+  void updateMaximumApplications(CsQueue& q);
   bool canBeRunnable(const CsQueue& leaf, const std::string& user) const;
   void makeRunnable(CsApp& s);
   void activateApplications(CsQueue& leaf);
@@ -162,6 +163,10 @@ class CapacityScheduler final : public Scheduler {
   // Lazily recomputed cluster data (see sync()).
   mutable bool dirty_ = true;
   std::map<std::string, Resource> partitions_;  // partition -> total resource
+  Resource defaultPartitionResource_;
+
+  // Child-ordering scratch space per tree depth (capacity_allocation.cc).
+  std::vector<std::vector<QueueSortEntry>> sortScratch_;
 
   // Async node index: (-unallocated memory, node id) and each node's key in it.
   std::set<std::pair<int64_t, NodeId>> nodeIndex_;

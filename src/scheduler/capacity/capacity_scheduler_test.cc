@@ -148,6 +148,41 @@ TEST(CapacityReservation, ReserveReReserveThenFulfilWhenSpaceFrees) {
   EXPECT_FALSE(cs.sched().cluster().node(*cs.sched().cluster().findNode("h1")).reservation());
 }
 
+TEST(CapacityReservation, ContinueLookingSwapsAReservationForRoomElsewhere) {
+  // reservations-continue-look-all-nodes (default true): y holds one reservation for its only
+  // ask, so shouldAllocOrReserveNewContainer is false; on another node with room the allocator
+  // unreserves h1 and allocates on h2 in one step.
+  Cs cs(oneContainerPerHeartbeat(twoQueues()));
+  cs.node("h1", "/r1", 4 * GB).node("h2", "/r1", 4 * GB);
+  AppId x = cs.submit("a", "ux");
+  AppId y = cs.submit("a", "uy");
+  cs.ask(x, 1, "*", 3 * GB, 1);
+  EXPECT_EQ(cs.heartbeat("h1"), 1);
+  cs.ask(y, 1, "*", 2 * GB, 1);
+  EXPECT_EQ(cs.heartbeat("h1"), 0);
+  EXPECT_EQ(cs.count(DecisionKind::kReserve, y), 1);
+  EXPECT_EQ(cs.heartbeat("h2"), 1);
+  EXPECT_EQ(cs.usedMb(y), 2 * GB);
+  EXPECT_EQ(cs.count(DecisionKind::kUnreserve, y), 1);
+  EXPECT_FALSE(cs.sched().cluster().node(*cs.sched().cluster().findNode("h1")).reservation());
+  EXPECT_EQ(cs.queue("a").usage("").reserved.memoryMb(), 0);
+}
+
+TEST(CapacityReservation, WithoutContinueLookingTheReservationHoldsTheAsk) {
+  CsConf c = oneContainerPerHeartbeat(twoQueues());
+  c.set("reservations-continue-look-all-nodes", "false");
+  Cs cs(c);
+  cs.node("h1", "/r1", 4 * GB).node("h2", "/r1", 4 * GB);
+  AppId x = cs.submit("a", "ux");
+  AppId y = cs.submit("a", "uy");
+  cs.ask(x, 1, "*", 3 * GB, 1);
+  cs.heartbeat("h1");
+  cs.ask(y, 1, "*", 2 * GB, 1);
+  cs.heartbeat("h1");
+  EXPECT_EQ(cs.heartbeat("h2"), 0) << "starvation rule: 0 + 1 outstanding - 1 reserved = 0";
+  EXPECT_EQ(cs.usedMb(y), 0);
+}
+
 TEST(CapacityQueueMax, AContainerNeverPushesAQueueOverItsMaximum) {
   CsConf c = twoQueues();
   c.maxCap("root.a", "50");

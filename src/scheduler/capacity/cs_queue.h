@@ -195,6 +195,10 @@ class CsQueue {
   // The default partition's current limit (YARN's queueResourceLimitsInfo.queueCurrentLimit),
   // set on every cluster change to the queue's max, capped by its parent's, rounded down.
   Resource currentLimit;
+  // maximum-applications and its per-user derivation in force: the configured or derived values,
+  // re-derived from the resolved capacity for absolute-mode queues (updateMaximumApplications).
+  int32_t maxApplications = 0;
+  int32_t maxApplicationsPerUser = 0;
   // The leaf's maximum allocation (maximum-allocation-mb/-vcores or the cluster's).
   Resource maximumAllocation;
   // AM limits per partition as of the last activation pass (REST view).

@@ -38,8 +38,11 @@ int compareQueues(const QueueSortEntry& a, const QueueSortEntry& b, const std::s
   const int p2 = respectPriority ? b.priority : 0;
   int rc = compareUsedAndPriority(used1, used2, p1, p2);
   if (rc != 0) return rc;
-  if (!a.configuredMin.isZero() || !b.configuredMin.isZero()) {
-    return compareResources(b.configuredMin, a.configuredMin);
+  const bool aMin = a.configuredMin != nullptr && !a.configuredMin->isZero();
+  const bool bMin = b.configuredMin != nullptr && !b.configuredMin->isZero();
+  if (aMin || bMin) {
+    return compareResources(bMin ? *b.configuredMin : Resource(),
+                            aMin ? *a.configuredMin : Resource());
   }
   return compareDouble(b.absCapacity, a.absCapacity);
 }

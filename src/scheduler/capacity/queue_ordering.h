@@ -31,7 +31,7 @@ struct QueueSortEntry {
   float usedCapacity = 0;
   float absUsedCapacity = 0;
   int priority = 0;
-  Resource configuredMin;   // absolute-mode capacity; zero otherwise
+  const Resource* configuredMin = nullptr;  // absolute-mode capacity; null otherwise
 };
 
 // <0 when a goes before b.
