@@ -10,12 +10,23 @@ Status CapacityScheduler::refreshWithConfig(CapacityConfig next) {
   sync();
   std::vector<std::string> errors;
   for (const CsQueue* q : tree_->preorder()) {
-    if (q->numApplications == 0) continue;
     auto it = next.queues.find(q->path());
+    // CapacitySchedulerConfigValidator.validateQueueHierarchy: only a STOPPED queue (with
+    // nothing left in it) may be deleted.
     if (it == next.queues.end()) {
-      errors.push_back(fmt::format("queue {} is removed but has {} applications", q->path(),
-                                   q->numApplications));
-    } else if (q->isLeaf() && !it->second.isLeaf()) {
+      if (q->state != QueueRunState::kStopped) {
+        errors.push_back(fmt::format(
+            "{} cannot be deleted from the capacity scheduler configuration, as the queue is not "
+            "yet in stopped state",
+            q->path()));
+      } else if (q->numApplications > 0) {
+        errors.push_back(fmt::format("queue {} is removed but has {} applications", q->path(),
+                                     q->numApplications));
+      }
+      continue;
+    }
+    if (q->numApplications == 0) continue;
+    if (q->isLeaf() && !it->second.isLeaf()) {
       errors.push_back(fmt::format("queue {} becomes a parent but has {} applications",
                                    q->path(), q->numApplications));
     }
