@@ -572,7 +572,27 @@ void CapacityScheduler::onAsksChanged(Application& app) {
 void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {
   CsApp& s = csApps_.at(app.id());
   addUsage(s, cluster().node(c.node).partition(), c.resource, false, +1);
-  refreshPending(s);
+  // Fast path: an allocation took exactly one container of its ask, so its partition's pending
+  // drops by the capability; anything else (a placed container) recomputes from the asks.
+  const std::string p = !c.origin.nodeLabelExpression.empty() ? c.origin.nodeLabelExpression
+                        : c.isAm ? s.amPartition
+                                 : s.leaf->config().defaultNodeLabelExpression;
+  Resource before;
+  for (const auto& [part, r] : s.pending) before += r;
+  auto pit = s.pending.find(p);
+  if (pit != s.pending.end() && app.asks().pending() == before - c.origin.capability &&
+      c.origin.capability.fitsIn(pit->second)) {
+    pit->second -= c.origin.capability;
+    for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
+      q->usage(p).pending -= c.origin.capability;
+      if (p.empty()) updateChildKey(*q);
+    }
+    const bool has = app.asks().hasPending();
+    setUserActive(s, has);
+    setSchedulable(s, has && s.phase == CsAppPhase::kActive);
+  } else {
+    refreshPending(s);
+  }
   reorder(s);
   if (config_.scheduleAsynchronously) indexNode(c.node);
 }
@@ -740,6 +760,23 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
                              r.toString());
       }
       perLeaf[s.leaf][p] += r;
+    }
+    PartitionMap<Resource> pending;
+    s.app->asks().forEachActiveKey([&](const SchedulerKey&, const ResourceRequest& any) {
+      pending[keyPartition(s, any)] += any.capability.times(any.numContainers);
+      return true;
+    });
+    for (const auto& [p, r] : s.pending) {
+      auto it = pending.find(p);
+      if ((it == pending.end() ? Resource() : it->second) != r) {
+        return internalError("{}: pending on '{}' {} out of step with its asks", appIdString(id),
+                             p, r.toString());
+      }
+    }
+    for (const auto& [p, r] : pending) {
+      if (!r.isZero() && !s.pendingIn(p)) {
+        return internalError("{}: pending on '{}' missing", appIdString(id), p);
+      }
     }
     const bool schedulable = s.phase == CsAppPhase::kActive && s.app->asks().hasPending();
     if (schedulable != s.schedulable || s.leaf->schedulable.count(s.orderKey) != (s.schedulable ? 1u : 0u)) {
