@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "dao/capacity_view.h"
 #include "dao/fair_view.h"
 #include "scheduler/fifo/fifo_scheduler.h"
 
@@ -67,6 +68,8 @@ json schedulerView(const Scheduler& s) {
   json info;
   if (auto* fifo = dynamic_cast<const FifoScheduler*>(&s)) {
     info = fifoInfo(*fifo);
+  } else if (auto* cs = dynamic_cast<const CapacityScheduler*>(&s)) {
+    info = capacitySchedulerInfo(*cs);
   } else if (auto* fair = dynamic_cast<const FairScheduler*>(&s)) {
     info = fairSchedulerInfo(*fair);
   } else {

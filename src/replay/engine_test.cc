@@ -22,6 +22,10 @@ std::unique_ptr<Run> runTrace(const Trace& trace, EngineOptions opt = {},
                               const std::function<void(Engine&)>& setUp = {}) {
   auto r = std::make_unique<Run>();
   if (opt.sls.nodeResource.isZero()) opt.sls = testing::testSls();
+  // These tests follow FIFO's decisions; YARN's (and Spindle's) default is the Capacity Scheduler.
+  if (opt.conf.get("yarn.resourcemanager.scheduler.class", "").empty()) {
+    opt.conf.set("yarn.resourcemanager.scheduler.class", "fifo");
+  }
   opt.decisionLog = &r->log;
   opt.timings = false;
   auto e = Engine::create(trace, opt);

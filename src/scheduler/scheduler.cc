@@ -18,8 +18,7 @@ Status Scheduler::handle(const SchedulerEvent& event) {
         using E = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<E, AddNodeLabels>) {
           SPINDLE_RETURN_IF_ERROR(cluster_.addNodeLabels(e.labels));
-          onClusterChanged();
-          return Status::ok();
+          return onNodeLabelsAdded();
         }
         if constexpr (std::is_same_v<E, NodeAdded>) return onNodeAdded(e);
         if constexpr (std::is_same_v<E, NodeRemoved>) return onNodeRemoved(e);
@@ -407,6 +406,7 @@ Status Scheduler::onAppAllocate(const AppAllocate& e) {
     }
   }
   SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks(e.asks, *a));
+  SPINDLE_RETURN_IF_ERROR(validateAsks(*a, normalized));
   SPINDLE_RETURN_IF_ERROR(a->asks().update(normalized));
   a->updateBlacklist(e.blacklistAdd, e.blacklistRemove);
   for (ContainerId c : e.releases) {

@@ -151,6 +151,16 @@ class Scheduler {
   virtual void onContainerFinished(Application& app, const Container& c) = 0;
   virtual void onAsksChanged(Application& app) = 0;
   virtual void onClusterChanged() {}
+  // Cluster node labels were added (AddNodeLabels); an error fails the event.
+  virtual Status onNodeLabelsAdded() {
+    onClusterChanged();
+    return Status::ok();
+  }
+  // Scheduler rules for an AM's asks (e.g. the Capacity Scheduler's node-label access),
+  // checked after normalisation and before anything is applied.
+  virtual Status validateAsks(const Application&, const std::vector<ResourceRequest>&) const {
+    return Status::ok();
+  }
   virtual void runMonitors() {}
   virtual Status checkSchedulerInvariants() const { return Status::ok(); }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/ranges.h>
 
+#include "scheduler/capacity/capacity_scheduler.h"
 #include "scheduler/fair/fair_scheduler.h"
 #include "scheduler/fifo/fifo_scheduler.h"
 
@@ -14,31 +15,29 @@ struct Entry {
   Result<std::unique_ptr<Scheduler>> (*make)(const Configuration&, const Clock&, Rng&);
 };
 
-Result<std::unique_ptr<Scheduler>> makeFifo(const Configuration& conf, const Clock& clock,
-                                            Rng& rng) {
-  SPINDLE_ASSIGN_OR_RETURN(auto s, FifoScheduler::create(conf, clock, rng));
-  return std::unique_ptr<Scheduler>(std::move(s));
-}
-
-Result<std::unique_ptr<Scheduler>> makeFair(const Configuration& conf, const Clock& clock,
-                                            Rng& rng) {
-  SPINDLE_ASSIGN_OR_RETURN(auto s, FairScheduler::create(conf, clock, rng));
+// Every scheduler class has `static Result<std::unique_ptr<S>> create(conf, clock, rng)`.
+template <class S>
+Result<std::unique_ptr<Scheduler>> make(const Configuration& conf, const Clock& clock, Rng& rng) {
+  SPINDLE_ASSIGN_OR_RETURN(auto s, S::create(conf, clock, rng));
   return std::unique_ptr<Scheduler>(std::move(s));
 }
 
 constexpr Entry kRegistry[] = {
     {"fifo", "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler",
-     makeFifo},
+     make<FifoScheduler>},
+    {"capacity",
+     "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler",
+     make<CapacityScheduler>},
     {"fair", "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler",
-     makeFair},
+     make<FairScheduler>},
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Scheduler>> createScheduler(const Configuration& conf, const Clock& clock,
                                                    Rng& rng) {
-  // Until the Capacity Scheduler (YARN's default) is registered, the default is FIFO.
-  std::string name = conf.get(kSchedulerClassKey, "fifo");
+  // YARN's default scheduler is the Capacity Scheduler (YarnConfiguration.DEFAULT_RM_SCHEDULER).
+  std::string name = conf.get(kSchedulerClassKey, "capacity");
   std::string trimmed = name;
   while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
   while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(0, 1);
