@@ -54,6 +54,8 @@ class Application {
   void setQueue(std::string q) { sub_.queue = std::move(q); }
   const std::string& user() const { return sub_.user; }
   int32_t priority() const { return sub_.priority; }
+  // The scheduler may replace the submitted priority (queue default, cluster maximum).
+  void setPriority(int32_t p) { sub_.priority = p; }
   TimeMs submitTime() const { return submitTime_; }
   uint32_t attempt() const { return attempt_; }
   AttemptId attemptId() const { return {id_, attempt_}; }

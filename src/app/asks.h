@@ -71,6 +71,15 @@ class AskTable {
 
   // Keys with ANY count > 0, ascending.
   std::vector<SchedulerKey> activeKeys() const;
+  // Calls f(key, anyRequest) for each key with ANY count > 0, ascending, without allocating;
+  // stops when f returns false.
+  template <typename F>
+  void forEachActiveKey(F&& f) const {
+    for (const auto& [key, byName] : keys_) {
+      auto it = byName.find(kAnyResourceName);
+      if (it != byName.end() && it->second.numContainers > 0 && !f(key, it->second)) return;
+    }
+  }
   bool hasPending() const { return !pending_.isZero(); }
   const Resource& pending() const { return pending_; }
   // Per rule 2. Returns the ANY request's capability; error when ANY has nothing outstanding.

@@ -3,6 +3,7 @@
 //   spindle help
 //   spindle scenario run FILE --out DIR [--summary]
 //   spindle scenario check FILE...
+//   spindle sim --tracetype SLS|RUMEN|SYNTH --tracelocation F[,F] --output-dir DIR [...]
 // Exit codes: 0 success, 1 an expectation failed, 2 bad input (file, argument, configuration).
 #include <iostream>
 
@@ -10,6 +11,7 @@
 
 #include "base/log.h"
 #include "cli/scenario_command.h"
+#include "cli/sim_command.h"
 
 int main(int argc, char** argv) {
   spindle::initLogging(spindle::LogLevel::kWarn);
@@ -19,6 +21,8 @@ int main(int argc, char** argv) {
   auto* help = app.add_subcommand("help", "Show the commands and their options");
   spindle::cli::ScenarioOptions scenarioOpts;
   spindle::cli::addScenarioCommand(app, scenarioOpts);
+  spindle::cli::SimOptions simOpts;
+  spindle::cli::addSimCommand(app, simOpts);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -29,5 +33,6 @@ int main(int argc, char** argv) {
     std::cout << app.get_formatter()->make_help(&app, "spindle", CLI::AppFormatMode::All);
     return 0;
   }
+  if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);
   return spindle::cli::runScenarioCommand(scenarioOpts);
 }

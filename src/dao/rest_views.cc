@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "dao/capacity_view.h"
 #include "scheduler/fifo/fifo_scheduler.h"
 
 namespace spindle {
@@ -66,6 +67,8 @@ json schedulerView(const Scheduler& s) {
   json info;
   if (auto* fifo = dynamic_cast<const FifoScheduler*>(&s)) {
     info = fifoInfo(*fifo);
+  } else if (auto* cs = dynamic_cast<const CapacityScheduler*>(&s)) {
+    info = capacitySchedulerInfo(*cs);
   } else {
     info = {{"type", s.typeName()}};
   }

@@ -18,8 +18,7 @@ Status Scheduler::handle(const SchedulerEvent& event) {
         using E = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<E, AddNodeLabels>) {
           SPINDLE_RETURN_IF_ERROR(cluster_.addNodeLabels(e.labels));
-          onClusterChanged();
-          return Status::ok();
+          return onNodeLabelsAdded();
         }
         if constexpr (std::is_same_v<E, NodeAdded>) return onNodeAdded(e);
         if constexpr (std::is_same_v<E, NodeRemoved>) return onNodeRemoved(e);
@@ -196,21 +195,34 @@ Status Scheduler::onNodeResourceUpdate(const NodeResourceUpdate& e) {
 
 Status Scheduler::onHeartbeat(const NodeHeartbeat& e) {
   SPINDLE_ASSIGN_OR_RETURN(NodeId id, nodeByName(e.name));
-  for (const auto& c : e.completed) {
+  return heartbeat(id, e.completed);
+}
+
+Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& completed) {
+  if (!cluster_.contains(id)) return notFound("unknown node id {}", id.value());
+  for (const auto& c : completed) {
     auto it = containers_.find(c.id);
     if (it == containers_.end()) continue;  // already released: YARN ignores stale reports
     if (it->second.node != id) {
-      return invalidArgument("node '{}' reports container {} that runs on '{}'", e.name,
-                             containerIdString(c.id), cluster_.nodeName(it->second.node));
+      return invalidArgument("node '{}' reports container {} that runs on '{}'",
+                             cluster_.nodeName(id), containerIdString(c.id),
+                             cluster_.nodeName(it->second.node));
     }
   }
-  for (const auto& c : e.completed) {
+  for (const auto& c : completed) {
     if (!containers_.count(c.id)) continue;
     finishContainer(c.id, ContainerEvent::FINISHED, c.exitStatus, DecisionKind::kComplete,
                     "reported complete by its node");
   }
   schedule(id);
   return Status::ok();
+}
+
+bool Scheduler::hasPendingDemand() const {
+  for (const auto& [id, a] : apps_) {
+    if (a->asks().hasPending()) return true;
+  }
+  return false;
 }
 
 // --- Applications --------------------------------------------------------------------------
@@ -318,6 +330,43 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
   return Status::ok();
 }
 
+Status Scheduler::restartAttempt(AppId id) {
+  SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(id));
+  if (a->amRunning()) {
+    return failedPrecondition("{}: the AM container is still running", appIdString(id));
+  }
+  SPINDLE_ASSIGN_OR_RETURN(int32_t maxAttempts,
+                           settings_.conf.getInt("yarn.resourcemanager.am.max-attempts", 2));
+  const bool remain = static_cast<int64_t>(a->attempt()) < maxAttempts;
+  if (!remain) return onAppRemoved(AppRemoved{id, AppState::FAILED});
+  std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
+  for (ContainerId c : live) {
+    finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::KILLED_BY_RESOURCEMANAGER,
+                    DecisionKind::kKill, "application attempt failed");
+  }
+  for (NodeId n : cluster_.nodeIds()) {
+    const auto& r = cluster_.node(n).reservation();
+    if (r && r->container.app() == id) {
+      a->removeReserved(r->resource);
+      cluster_.unreserve(n);
+    }
+  }
+  a->asks().clear();
+  AppTransitionContext ctx;
+  ctx.attemptsRemain = true;
+  SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::ATTEMPT_FAILED, ctx));
+  a->startAttempt();
+  lastSkip_.erase(id);
+  if (!a->submission().amResource.isZero()) {
+    ResourceRequest am{kAmKey, std::string(kAnyResourceName), a->submission().amResource, 1,
+                       true, a->submission().amNodeLabelExpression};
+    SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks({am}, *a));
+    SPINDLE_RETURN_IF_ERROR(a->asks().update(normalized));
+  }
+  onAsksChanged(*a);
+  return Status::ok();
+}
+
 Result<std::vector<ResourceRequest>> Scheduler::normalizeAsks(
     const std::vector<ResourceRequest>& asks, const Application& app) const {
   // SchedulerUtils.normalizeAndValidateRequest: negative or above-maximum asks are refused,
@@ -357,6 +406,7 @@ Status Scheduler::onAppAllocate(const AppAllocate& e) {
     }
   }
   SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks(e.asks, *a));
+  SPINDLE_RETURN_IF_ERROR(validateAsks(*a, normalized));
   SPINDLE_RETURN_IF_ERROR(a->asks().update(normalized));
   a->updateBlacklist(e.blacklistAdd, e.blacklistRemove);
   for (ContainerId c : e.releases) {

@@ -50,6 +50,15 @@ namespace spindle {
 // The AM container's scheduler key: priority 0 (RMAppAttemptImpl's AM_CONTAINER_PRIORITY).
 inline constexpr SchedulerKey kAmKey{0, 0};
 
+// What the scheduler asks an AM to give back (YARN's PreemptionMessage): `containers` is the
+// strict contract (they will be killed), `negotiable` the PreemptionContract's containers (the
+// AM may instead return equivalent resources). The AM reads it on its next allocate response.
+struct PreemptionMessage {
+  std::vector<ContainerId> containers;
+  std::vector<ContainerId> negotiable;
+  bool empty() const { return containers.empty() && negotiable.empty(); }
+};
+
 // Settings every scheduler reads, validated once (STYLE rule 9).
 struct SchedulerSettings {
   ResourceTypes types;
@@ -102,6 +111,27 @@ class Scheduler {
   // Schedulers without reloadable settings return failedPrecondition.
   virtual Status refreshConfiguration(const Configuration& conf);
 
+  // The preemption message for the app's next allocate response; empty until a preemption
+  // policy marks containers of this app. Record a kPreemptMark decision whenever it grows:
+  // the simulator wakes an idle AM on that decision to read the message.
+  virtual PreemptionMessage preemptionMessage(AppId) const { return {}; }
+
+  // The NODE_UPDATE fast path for simulators: the same as handle(NodeHeartbeat) without the
+  // name lookup. Errors as handle().
+  Status heartbeat(NodeId node, const std::vector<CompletedContainer>& completed);
+  // Heartbeat-skip contract (docs/simulator.md): emptyHeartbeatIsNoop(n) may return true only
+  // when a heartbeat from live node n reporting no completed containers would allocate,
+  // reserve and record nothing and change no state; and whenever hasPendingDemand() is false,
+  // emptyHeartbeatIsNoop must hold for every node. The defaults are the conservative ones.
+  virtual bool hasPendingDemand() const;
+  virtual bool emptyHeartbeatIsNoop(NodeId) const { return !hasPendingDemand(); }
+
+  // A new attempt after the AM container was lost (RMAppAttemptImpl fails; RMAppImpl starts
+  // another attempt while yarn.resourcemanager.am.max-attempts allow, else the app FAILS). The
+  // old attempt's containers are killed (no work-preserving restart), its asks dropped, and the
+  // new attempt asks for an AM container. Errors: unknown or finished app, AM still running.
+  Status restartAttempt(AppId id);
+
   std::string appIdString(AppId id) const;
   std::string attemptIdString(AttemptId id) const;
   std::string containerIdString(ContainerId id) const;
@@ -121,6 +151,16 @@ class Scheduler {
   virtual void onContainerFinished(Application& app, const Container& c) = 0;
   virtual void onAsksChanged(Application& app) = 0;
   virtual void onClusterChanged() {}
+  // Cluster node labels were added (AddNodeLabels); an error fails the event.
+  virtual Status onNodeLabelsAdded() {
+    onClusterChanged();
+    return Status::ok();
+  }
+  // Scheduler rules for an AM's asks (e.g. the Capacity Scheduler's node-label access),
+  // checked after normalisation and before anything is applied.
+  virtual Status validateAsks(const Application&, const std::vector<ResourceRequest>&) const {
+    return Status::ok();
+  }
   virtual void runMonitors() {}
   virtual Status checkSchedulerInvariants() const { return Status::ok(); }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/ranges.h>
 
+#include "scheduler/capacity/capacity_scheduler.h"
 #include "scheduler/fifo/fifo_scheduler.h"
 
 namespace spindle {
@@ -19,17 +20,26 @@ Result<std::unique_ptr<Scheduler>> makeFifo(const Configuration& conf, const Clo
   return std::unique_ptr<Scheduler>(std::move(s));
 }
 
+Result<std::unique_ptr<Scheduler>> makeCapacity(const Configuration& conf, const Clock& clock,
+                                                Rng& rng) {
+  SPINDLE_ASSIGN_OR_RETURN(auto s, CapacityScheduler::create(conf, clock, rng));
+  return std::unique_ptr<Scheduler>(std::move(s));
+}
+
 constexpr Entry kRegistry[] = {
     {"fifo", "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler",
      makeFifo},
+    {"capacity",
+     "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler",
+     makeCapacity},
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Scheduler>> createScheduler(const Configuration& conf, const Clock& clock,
                                                    Rng& rng) {
-  // Until the Capacity Scheduler (YARN's default) is registered, the default is FIFO.
-  std::string name = conf.get(kSchedulerClassKey, "fifo");
+  // YARN's default scheduler is the Capacity Scheduler (YarnConfiguration.DEFAULT_RM_SCHEDULER).
+  std::string name = conf.get(kSchedulerClassKey, "capacity");
   std::string trimmed = name;
   while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
   while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(0, 1);

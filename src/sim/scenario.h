@@ -21,6 +21,7 @@
 #include "app/asks.h"
 #include "base/clock.h"
 #include "base/status.h"
+#include "cluster/cluster.h"
 #include "config/configuration.h"
 #include "resource/resource.h"
 
@@ -74,6 +75,15 @@ struct AdvanceStep { int64_t ms = 0; };
 struct MonitorStep {};
 struct SnapshotStep { std::string name; };
 struct ExpectStep { nlohmann::json body; };
+// rmadmin -refreshQueues: `properties` (the step's configuration members merged in member order)
+// go on top of the configuration in force, `removed` properties (given as null) are dropped,
+// and the result is handed to Scheduler::refreshConfiguration.
+struct RefreshConfigStep {
+  Configuration properties;
+  std::vector<std::string> removed;
+  // The step's XML text did not parse; running the step returns this error.
+  std::optional<Status> configError;
+};
 // A version-1 step whose feature this build's schedulers do not have yet; running it is an
 // error that names the step and the feature.
 struct FeatureStep { std::string feature; };
@@ -81,12 +91,15 @@ struct FeatureStep { std::string feature; };
 using StepBody = std::variant<AddNodeStep, RemoveNodeStep, UpdateNodeStep, HeartbeatStep,
                               SubmitStep, AskStep, ReleaseStep, BlacklistStep, PlaceStep,
                               CompleteStep, FinishAppStep, AdvanceStep, MonitorStep,
-                              SnapshotStep, ExpectStep, FeatureStep>;
+                              SnapshotStep, ExpectStep, RefreshConfigStep, FeatureStep>;
 
 struct Step {
   int index = 0;
   std::string op;
   std::optional<TimeMs> at;
+  // The step must fail with an error containing this text ("" accepts any error); nothing of
+  // it is applied and the run goes on.
+  std::optional<std::string> expectError;
   StepBody body;
 };
 
@@ -99,6 +112,7 @@ struct Scenario {
   // The configuration could not be built (bad XML, bad keys); kept so that `expectError`
   // scenarios can assert on it. Without expectError it is reported as bad input.
   std::optional<Status> configError;
+  std::vector<NodeLabel> nodeLabels;  // cluster.nodeLabels, declared before nodes are added
   std::vector<NodeSpec> nodes;
   std::optional<std::string> expectError;
   std::vector<Step> steps;

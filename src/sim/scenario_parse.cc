@@ -4,6 +4,7 @@
 #include "resource/resource_config.h"
 #include "sim/json_reader.h"
 #include "sim/scenario.h"
+#include "sim/scenario_internal.h"
 
 namespace spindle {
 
@@ -35,7 +36,10 @@ namespace {
 constexpr std::string_view kConfMembers[] = {"yarn-site", "capacity-scheduler", "fair-scheduler",
                                              "sls-runner", "resource-types"};
 
-Result<Configuration> parseConfigMember(const JsonReader& r, std::string_view member) {
+// One member of a `configuration` object. In a refreshConfig step (`removed` non-null) a
+// property given as null is removed from the configuration in force.
+Result<Configuration> parseConfigMember(const JsonReader& r, std::string_view member,
+                                        std::vector<std::string>* removed) {
   const json& j = r.json();
   if (j.is_string()) {
     if (member == "fair-scheduler") {
@@ -54,17 +58,23 @@ Result<Configuration> parseConfigMember(const JsonReader& r, std::string_view me
       value = v.get<std::string>();
     } else if (v.is_number() || v.is_boolean()) {
       value = v.dump();
+    } else if (v.is_null() && removed) {
+      removed->push_back(k);
+      continue;
     } else {
-      return invalidArgument("{}.{}: expected a string, number or boolean", r.path(), k);
+      return invalidArgument("{}.{}: expected a string, number or boolean{}", r.path(), k,
+                             removed ? " (or null to remove the property)" : "");
     }
     c.set(k, value, {r.pathOf(k), 0});
   }
   return c;
 }
 
-Status parseConfiguration(const JsonReader& root, Scenario& sc) {
-  if (!root.has("configuration")) return Status::ok();
-  SPINDLE_ASSIGN_OR_RETURN(JsonReader conf, root.child("configuration"));
+}  // namespace
+
+Status parseConfigurationObject(const JsonReader& conf, Configuration& out,
+                                std::optional<Status>& configError,
+                                std::vector<std::string>* removed) {
   SPINDLE_RETURN_IF_ERROR(conf.expectObject());
   for (const auto& [k, v] : conf.json().items()) {
     bool known = false;
@@ -74,14 +84,23 @@ Status parseConfiguration(const JsonReader& root, Scenario& sc) {
   for (auto member : kConfMembers) {
     if (!conf.has(member)) continue;
     SPINDLE_ASSIGN_OR_RETURN(JsonReader m, conf.child(member));
-    auto c = parseConfigMember(m, member);
+    auto c = parseConfigMember(m, member, removed);
     if (!c) {
-      sc.configError = c.status();
+      // Kept for `expectError`; without one the caller reports it as bad input.
+      configError = c.status();
       return Status::ok();
     }
-    sc.conf.merge(*c);
+    out.merge(*c);
   }
   return Status::ok();
+}
+
+namespace {
+
+Status parseConfiguration(const JsonReader& root, Scenario& sc) {
+  if (!root.has("configuration")) return Status::ok();
+  SPINDLE_ASSIGN_OR_RETURN(JsonReader conf, root.child("configuration"));
+  return parseConfigurationObject(conf, sc.conf, sc.configError, nullptr);
 }
 
 Result<NodeSpec> parseNode(const JsonReader& r, const ResourceTypes& types) {
@@ -103,11 +122,13 @@ Result<NodeSpec> parseNode(const JsonReader& r, const ResourceTypes& types) {
   return n;
 }
 
-Status parseNodes(const JsonReader& r, const ResourceTypes& types, std::vector<NodeSpec>& out) {
+Status parseNodes(const JsonReader& r, const ResourceTypes& types,
+                  const std::set<std::string>& labels, std::vector<NodeSpec>& out) {
   SPINDLE_RETURN_IF_ERROR(r.expectArray());
   for (size_t i = 0; i < r.json().size(); ++i) {
     JsonReader n = r.at(i);
     SPINDLE_ASSIGN_OR_RETURN(NodeSpec spec, parseNode(n, types));
+    SPINDLE_RETURN_IF_ERROR(checkNodeLabels(n, spec.labels, labels));
     SPINDLE_ASSIGN_OR_RETURN(int64_t count, n.getInt("count", 1));
     if (count < 1) return n.error("count must be at least 1");
     if (count == 1 && !n.has("count")) {
@@ -123,9 +144,44 @@ Status parseNodes(const JsonReader& r, const ResourceTypes& types, std::vector<N
   return Status::ok();
 }
 
+// cluster.nodeLabels: each "x" or {"name": "x", "exclusive": false} (rmadmin
+// -addToClusterNodeLabels "x(exclusive=false)"); exclusive by default.
+Status parseNodeLabels(const JsonReader& r, std::vector<NodeLabel>& out,
+                       std::set<std::string>& names) {
+  SPINDLE_RETURN_IF_ERROR(r.expectArray());
+  for (size_t i = 0; i < r.json().size(); ++i) {
+    JsonReader e = r.at(i);
+    NodeLabel label;
+    if (e.json().is_string()) {
+      label.name = e.json().get<std::string>();
+    } else {
+      SPINDLE_RETURN_IF_ERROR(e.onlyKeys({"name", "exclusive"}));
+      SPINDLE_ASSIGN_OR_RETURN(label.name, e.getString("name"));
+      SPINDLE_ASSIGN_OR_RETURN(label.exclusive, e.getBool("exclusive", true));
+    }
+    if (label.name.empty()) return e.error("a node label needs a non-empty name");
+    if (!names.insert(label.name).second) return e.error("label '{}' is declared twice", label.name);
+    out.push_back(label);
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
-Result<Step> parseStep(const JsonReader& r, int index, const ResourceTypes& types);
+Status checkNodeLabels(const JsonReader& node, const std::vector<std::string>& nodeLabels,
+                       const std::set<std::string>& declared) {
+  if (nodeLabels.size() > 1) {
+    return node.error("a node belongs to one partition; 'labels' names {}", nodeLabels.size());
+  }
+  for (size_t i = 0; i < nodeLabels.size(); ++i) {
+    if (!declared.count(nodeLabels[i])) {
+      return invalidArgument("{}.labels[{}]: label '{}' is not declared in cluster.nodeLabels",
+                             node.path(), i, nodeLabels[i]);
+    }
+  }
+  return Status::ok();
+}
+
 
 Result<Scenario> parseScenario(const json& doc, std::string file) {
   JsonReader root(doc, "");
@@ -161,19 +217,24 @@ Result<Scenario> parseScenario(const json& doc, std::string file) {
     }
   }
   if (sc.configError && !sc.expectError) return *sc.configError;
+  std::set<std::string> labelNames;
   if (root.has("cluster")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader cluster, root.child("cluster"));
-    SPINDLE_RETURN_IF_ERROR(cluster.onlyKeys({"nodes"}));
+    SPINDLE_RETURN_IF_ERROR(cluster.onlyKeys({"nodeLabels", "nodes"}));
+    if (cluster.has("nodeLabels")) {
+      SPINDLE_ASSIGN_OR_RETURN(JsonReader labels, cluster.child("nodeLabels"));
+      SPINDLE_RETURN_IF_ERROR(parseNodeLabels(labels, sc.nodeLabels, labelNames));
+    }
     if (cluster.has("nodes")) {
       SPINDLE_ASSIGN_OR_RETURN(JsonReader nodes, cluster.child("nodes"));
-      SPINDLE_RETURN_IF_ERROR(parseNodes(nodes, types, sc.nodes));
+      SPINDLE_RETURN_IF_ERROR(parseNodes(nodes, types, labelNames, sc.nodes));
     }
   }
   if (root.has("steps")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader steps, root.child("steps"));
     SPINDLE_RETURN_IF_ERROR(steps.expectArray());
     for (size_t i = 0; i < steps.json().size(); ++i) {
-      SPINDLE_ASSIGN_OR_RETURN(Step s, parseStep(steps.at(i), static_cast<int>(i), types));
+      SPINDLE_ASSIGN_OR_RETURN(Step s, parseStep(steps.at(i), static_cast<int>(i), types, labelNames));
       sc.steps.push_back(std::move(s));
     }
   }

@@ -19,13 +19,15 @@ namespace {
 class Runner {
  public:
   Runner(const Scenario& sc, const RunOptions& opt)
-      : sc_(sc), opt_(opt), clock_(sc.startTime), rng_(sc.seed) {}
+      : sc_(sc), opt_(opt), clock_(sc.startTime), rng_(sc.seed), conf_(sc.conf) {}
 
   Result<RunResult> run();
 
  private:
   Status setUp();
   Status runStep(const Step& step);
+  // A step with expectError: the error must come and contain the text.
+  void checkStepError(const Step& step, const Status& st);
   Status apply(const Step& step);
   Result<AppId> app(const std::string& handle) const;
   Result<ContainerId> container(const std::string& handle) const;
@@ -38,6 +40,8 @@ class Runner {
   SimulatedClock clock_;
   Rng rng_;
   DecisionLog log_;
+  // The configuration in force: the scenario's, then each successful refreshConfig's.
+  Configuration conf_;
   std::unique_ptr<Scheduler> sched_;
   std::map<std::string, AppId> apps_;
   size_t lastExpect_ = 0;
@@ -48,6 +52,10 @@ Status Runner::setUp() {
   if (sc_.configError) return *sc_.configError;
   SPINDLE_ASSIGN_OR_RETURN(sched_, createScheduler(sc_.conf, clock_, rng_));
   sched_->setDecisionSink(&log_);
+  if (!sc_.nodeLabels.empty()) {
+    SPINDLE_RETURN_IF_ERROR(
+        sched_->handle(AddNodeLabels{sc_.nodeLabels}).withContext("cluster.nodeLabels"));
+  }
   for (const NodeSpec& n : sc_.nodes) {
     SPINDLE_RETURN_IF_ERROR(
         sched_->handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes})
@@ -77,8 +85,13 @@ Result<RunResult> Runner::run() {
     if (ec) return invalidArgument("--out {}: {}", opt_.outDir, ec.message());
   }
   for (const Step& step : sc_.steps) {
-    SPINDLE_RETURN_IF_ERROR(
-        runStep(step).withContext(fmt::format("steps[{}] ({})", step.index, step.op)));
+    Status st = runStep(step);
+    if (step.expectError) {
+      checkStepError(step, st);
+    } else {
+      SPINDLE_RETURN_IF_ERROR(
+          st.withContext(fmt::format("steps[{}] ({})", step.index, step.op)));
+    }
     ++result_.stepsRun;
     Status inv = sched_->checkInvariants();
     if (!inv.isOk()) {
@@ -109,6 +122,17 @@ Status Runner::runStep(const Step& step) {
     return Status::ok();
   }
   return apply(step);
+}
+
+void Runner::checkStepError(const Step& step, const Status& st) {
+  ++result_.expectationsChecked;
+  if (st.isOk()) {
+    result_.failures.push_back({step.index, step.op, fmt::format(
+        "expected the step to fail with '{}', but it succeeded", *step.expectError)});
+  } else if (st.message().find(*step.expectError) == std::string::npos) {
+    result_.failures.push_back({step.index, step.op, fmt::format(
+        "expected an error containing '{}', got: {}", *step.expectError, st.message())});
+  }
 }
 
 Result<AppId> Runner::app(const std::string& handle) const {
@@ -154,17 +178,23 @@ Status Runner::apply(const Step& step) {
         } else if constexpr (std::is_same_v<B, SubmitStep>) {
           if (apps_.count(b.app)) return invalidArgument("app '{}' was already submitted", b.app);
           AppSubmission sub{b.app, b.queue, b.user, b.priority, b.am, b.amLabel, b.type};
+          const size_t before = log_.decisions().size();
           auto id = s.submit(sub);
           if (id) {
             apps_[b.app] = *id;
-          } else if (id.status().code() == StatusCode::kInvalidArgument) {
-            return id.status();
-          } else {
-            // A rejection (queue full, ACL) is a decision, not bad input; the handle still
-            // names the rejected app.
-            apps_[b.app] = AppId(static_cast<uint32_t>(s.apps().size() + s.finishedAppIds().size()));
+            return Status::ok();
           }
-          return Status::ok();
+          // A rejection (unknown or stopped queue, ACL, too many apps) is recorded as
+          // app-rejected: a decision the scenario checks, not bad input. The handle then names
+          // the rejected app. Any other error is bad input.
+          for (size_t i = before; i < log_.decisions().size(); ++i) {
+            const Decision& d = log_.decisions()[i];
+            if (d.kind == DecisionKind::kAppRejected) {
+              apps_[b.app] = d.app;
+              return Status::ok();
+            }
+          }
+          return id.status();
         } else if constexpr (std::is_same_v<B, AskStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           return s.handle(AppAllocate{id, b.requests, {}, {}, {}});
@@ -199,6 +229,14 @@ Status Runner::apply(const Step& step) {
           return s.handle(MonitorTick{});
         } else if constexpr (std::is_same_v<B, SnapshotStep>) {
           return opt_.outDir.empty() ? Status::ok() : writeSnapshot(b.name);
+        } else if constexpr (std::is_same_v<B, RefreshConfigStep>) {
+          if (b.configError) return *b.configError;
+          Configuration next = conf_;
+          for (const std::string& name : b.removed) next.unset(name);
+          next.merge(b.properties);
+          SPINDLE_RETURN_IF_ERROR(s.refreshConfiguration(next));
+          conf_ = std::move(next);
+          return Status::ok();
         } else if constexpr (std::is_same_v<B, FeatureStep>) {
           return failedPrecondition("this build's {} scheduler does not provide {}",
                                     s.typeName(), b.feature);

@@ -1,6 +1,7 @@
 // Parsing of the individual step kinds of docs/scenario-format.md.
 #include "sim/json_reader.h"
 #include "sim/scenario.h"
+#include "sim/scenario_internal.h"
 
 namespace spindle {
 
@@ -30,13 +31,15 @@ Result<int32_t> countField(const JsonReader& r, std::string_view key, int32_t de
   return v;
 }
 
-Result<StepBody> parseAddNode(const JsonReader& r, const ResourceTypes& types) {
+Result<StepBody> parseAddNode(const JsonReader& r, const ResourceTypes& types,
+                              const std::set<std::string>& labels) {
   SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"name", "rack", "resource", "labels", "attributes"}));
   AddNodeStep s;
   SPINDLE_ASSIGN_OR_RETURN(s.node.name, r.getString("name"));
   SPINDLE_ASSIGN_OR_RETURN(s.node.rack, r.getString("rack", "/default-rack"));
   SPINDLE_ASSIGN_OR_RETURN(s.node.resource, resourceField(r, "resource", types, std::nullopt));
   SPINDLE_ASSIGN_OR_RETURN(s.node.labels, r.getStrings("labels"));
+  SPINDLE_RETURN_IF_ERROR(checkNodeLabels(r, s.node.labels, labels));
   if (r.has("attributes")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader a, r.child("attributes"));
     SPINDLE_RETURN_IF_ERROR(a.expectObject());
@@ -199,9 +202,18 @@ Result<StepBody> parseExpect(const JsonReader& r) {
   return StepBody(ExpectStep{r.json()});
 }
 
+// {"configuration": {...}}: the same members as the top-level configuration.
+Result<StepBody> parseRefreshConfig(const JsonReader& r) {
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"configuration"}));
+  SPINDLE_ASSIGN_OR_RETURN(JsonReader conf, r.child("configuration"));
+  RefreshConfigStep s;
+  SPINDLE_RETURN_IF_ERROR(
+      parseConfigurationObject(conf, s.properties, s.configError, &s.removed));
+  return StepBody(std::move(s));
+}
+
 // Step names of version 1 whose features land with later scheduler work.
 const std::map<std::string, std::string> kFeatureSteps = {
-    {"refreshConfig", "configuration reload"},
     {"submitReservation", "the reservation system"},
     {"updateReservation", "the reservation system"},
     {"deleteReservation", "the reservation system"},
@@ -211,8 +223,9 @@ const std::map<std::string, std::string> kFeatureSteps = {
 };
 
 Result<StepBody> parseBody(const std::string& op, const JsonReader& r,
-                           const ResourceTypes& types) {
-  if (op == "addNode") return parseAddNode(r, types);
+                           const ResourceTypes& types, const std::set<std::string>& labels) {
+  if (op == "addNode") return parseAddNode(r, types, labels);
+  if (op == "refreshConfig") return parseRefreshConfig(r);
   if (op == "removeNode") {
     if (!r.json().is_string()) return r.error("expected a node name");
     return StepBody(RemoveNodeStep{r.json().get<std::string>()});
@@ -275,7 +288,8 @@ Result<StepBody> parseBody(const std::string& op, const JsonReader& r,
 
 }  // namespace
 
-Result<Step> parseStep(const JsonReader& r, int index, const ResourceTypes& types) {
+Result<Step> parseStep(const JsonReader& r, int index, const ResourceTypes& types,
+                       const std::set<std::string>& labels) {
   SPINDLE_RETURN_IF_ERROR(r.expectObject());
   Step step;
   step.index = index;
@@ -286,6 +300,10 @@ Result<Step> parseStep(const JsonReader& r, int index, const ResourceTypes& type
       step.at = at;
       continue;
     }
+    if (k == "expectError") {
+      SPINDLE_ASSIGN_OR_RETURN(step.expectError, r.getString("expectError"));
+      continue;
+    }
     if (!step.op.empty()) {
       return r.error("a step has exactly one operation, found '{}' and '{}'", step.op, k);
     }
@@ -293,7 +311,10 @@ Result<Step> parseStep(const JsonReader& r, int index, const ResourceTypes& type
   }
   if (step.op.empty()) return r.error("a step needs an operation");
   SPINDLE_ASSIGN_OR_RETURN(JsonReader body, r.child(step.op));
-  SPINDLE_ASSIGN_OR_RETURN(step.body, parseBody(step.op, body, types));
+  SPINDLE_ASSIGN_OR_RETURN(step.body, parseBody(step.op, body, types, labels));
+  if (step.expectError && std::holds_alternative<ExpectStep>(step.body)) {
+    return r.error("an expect step cannot have expectError");
+  }
   return step;
 }
 

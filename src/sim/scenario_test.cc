@@ -55,6 +55,193 @@ TEST(Scenario, RuntimeErrorsNameTheStep) {
   EXPECT_EQ(r.status().message(), "steps[0] (release): unknown app 'ghost' (submit it first)");
 }
 
+TEST(Scenario, NodeLabelsAreDeclaredBeforeNodes) {
+  json doc = base();
+  doc["cluster"]["nodeLabels"] = json::parse(R"(["x", {"name": "y", "exclusive": false}])");
+  doc["cluster"]["nodes"][0]["labels"] = {"y"};
+  doc["steps"] = json::parse(R"([{"addNode": {"name": "h2", "labels": ["x"],
+                                               "resource": {"memory-mb": 1024}}},
+    {"expect": {"state": {"metrics.activeNodes": 2}}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  ASSERT_EQ(sc->nodeLabels.size(), 2u);
+  EXPECT_TRUE(sc->nodeLabels[0].exclusive);
+  EXPECT_FALSE(sc->nodeLabels[1].exclusive);
+  auto r = runScenario(*sc, {});
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+}
+
+TEST(Scenario, NodeLabelsMustBeDeclared) {
+  json doc = base();
+  doc["cluster"]["nodeLabels"] = {"x"};
+  doc["cluster"]["nodes"][0]["labels"] = {"z"};
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "cluster.nodes[0].labels[0]: label 'z' is not declared in cluster.nodeLabels");
+  doc["cluster"]["nodes"][0].erase("labels");
+  doc["steps"] = json::parse(R"([{"addNode": {"name": "h2", "labels": ["y"],
+                                               "resource": {"memory-mb": 1024}}}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[0].addNode.labels[0]: label 'y' is not declared in cluster.nodeLabels");
+  doc.erase("steps");
+  doc["cluster"]["nodeLabels"] = json::parse(R"(["x", {"name": "x", "exclusive": false}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "cluster.nodeLabels[1]: label 'x' is declared twice");
+  doc["cluster"]["nodeLabels"] = json::parse(R"([{"name": "x", "exclusiv": false}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "cluster.nodeLabels[0]: unknown field 'exclusiv'");
+}
+
+TEST(Scenario, StepExpectErrorPassesWhenTheStepFailsWithTheText) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([
+    {"release": {"app": "ghost", "containers": []}, "expectError": "unknown app 'ghost'"},
+    {"release": {"app": "ghost", "containers": []}, "expectError": ""},
+    {"submit": {"app": "a", "am": null}},
+    {"expect": {"state": {"appsInQueue:default": 1}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+  EXPECT_EQ(r->expectationsChecked, 3);
+}
+
+TEST(Scenario, StepExpectErrorFailsOnOtherTextOrSuccess) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([
+    {"release": {"app": "ghost", "containers": []}, "expectError": "queue is full"},
+    {"submit": {"app": "a", "am": null}, "expectError": ""}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 2u);
+  EXPECT_EQ(r->failures[0].message,
+            "expected an error containing 'queue is full', got: unknown app 'ghost' (submit it "
+            "first)");
+  EXPECT_EQ(r->failures[1].step, 1);
+  EXPECT_EQ(r->failures[1].message, "expected the step to fail with '', but it succeeded");
+}
+
+TEST(Scenario, RefreshConfigReachesTheScheduler) {
+  // FIFO has nothing to reload: the refresh is refused, with YARN-like failedPrecondition.
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"refreshConfig": {"configuration": {
+      "capacity-scheduler": {"yarn.scheduler.capacity.root.queues": "a",
+                             "yarn.scheduler.capacity.root.b.capacity": null}}}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  const auto& step = std::get<RefreshConfigStep>(sc->steps[0].body);
+  EXPECT_EQ(step.properties.get("yarn.scheduler.capacity.root.queues"), "a");
+  EXPECT_EQ(step.removed, std::vector<std::string>{"yarn.scheduler.capacity.root.b.capacity"});
+  auto r = runScenario(*sc, {});
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.status().message(),
+            "steps[0] (refreshConfig): the fifoScheduler has no reloadable configuration");
+  doc["steps"][0]["expectError"] = "no reloadable configuration";
+  auto ok = run(doc);
+  ASSERT_TRUE(ok.isOk()) << ok.status().toString();
+  EXPECT_TRUE(ok->failures.empty());
+}
+
+TEST(Scenario, RefreshConfigValidatesItsBody) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"refreshConfig": {"conf": {}}}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[0].refreshConfig: unknown field 'conf'");
+  doc["steps"] = json::parse(R"([{"refreshConfig": {"configuration": {"yarn-site": {"k": [1]}}}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk());
+  auto r = runScenario(*sc, {});
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.status().message(),
+            "steps[0] (refreshConfig): steps[0].refreshConfig.configuration.yarn-site.k: expected "
+            "a string, number or boolean (or null to remove the property)");
+  // A null outside refreshConfig is an error: there is nothing to remove from.
+  doc.erase("steps");
+  doc["configuration"] = json::parse(R"({"yarn-site": {"k": null}})");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "configuration.yarn-site.k: expected a string, number or boolean");
+}
+
+TEST(Scenario, HeadroomAndArraySelectorPaths) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"ask": {"app": "a", "priority": 1, "resource": {"memory-mb": 1024}, "count": 2,
+             "locality": [{"name": "127.0.0.1", "count": 1}]}},
+    {"expect": {"state": {
+      "headroom:a.memory-mb": 4096, "headroom:a.memory": 4096, "headroom:a.vcores": 4,
+      "app:a.resourceRequests[resourceName=127.0.0.1].numContainers": 1,
+      "app:a.resourceRequests[resourceName=*].numContainers": 2,
+      "app:a.resourceRequests[numContainers=2].resourceName": "*",
+      "app:a.resourceRequests[relaxLocality=true].priority": 1}}},
+    {"expect": {"state": {"app:a.resourceRequests[resourceName=h9].numContainers": 1,
+                          "headroom:a.gpu": 0, "app:a.resourceRequests[x].y": 0}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 3u) << r->failures[0].message;
+  EXPECT_EQ(r->failures[0].message,
+            "state app:a.resourceRequests[resourceName=h9].numContainers: no element of "
+            "'resourceRequests' has resourceName = h9 (in "
+            "app:a.resourceRequests[resourceName=h9].numContainers)");
+  // State checks run in path order.
+  EXPECT_EQ(r->failures[1].message,
+            "state app:a.resourceRequests[x].y: no field 'resourceRequests[x]' (in "
+            "app:a.resourceRequests[x].y)");
+  EXPECT_EQ(r->failures[2].message,
+            "state headroom:a.gpu: unknown resource type 'gpu' in headroom:a.gpu");
+}
+
+TEST(Scenario, CapacitySchedulerNameIsAccepted) {
+  // The parser takes the name; whether this build has the scheduler is the factory's answer.
+  json doc = base();
+  doc["scheduler"] = "capacity";
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  EXPECT_EQ(sc->conf.get("yarn.resourcemanager.scheduler.class"), "capacity");
+  doc["scheduler"] =
+      "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler";
+  EXPECT_TRUE(parseScenario(doc, "t.json").isOk());
+}
+
+TEST(Scenario, RejectedSubmissionIsADecisionNotBadInput) {
+  json doc = base();
+  doc["scheduler"] = "capacity";
+  doc["configuration"] = json::parse(R"({"capacity-scheduler": {
+      "yarn.scheduler.capacity.root.queues": "a", "yarn.scheduler.capacity.root.a.capacity": 100}})");
+  doc["steps"] = json::parse(R"([{"submit": {"app": "x", "queue": "nosuch", "am": null}},
+    {"submit": {"app": "y", "queue": "a", "am": null}},
+    {"expect": {"state": {"app:x.state": "FAILED", "app:y.state": "ACCEPTED", "appsInQueue:a": 1}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+  // An AM above the maximum allocation is bad input: no app-rejected decision is recorded.
+  doc["steps"] = json::parse(R"([{"submit": {"app": "z", "queue": "a",
+                                             "am": {"memory-mb": 999999}}}])");
+  auto bad = run(doc);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().message().find("exceeds the maximum allocation"), std::string::npos)
+      << bad.status().message();
+}
+
+TEST(Scenario, RefreshConfigMergesOntoTheConfigurationInForce) {
+  json doc = base();
+  doc["scheduler"] = "capacity";
+  doc["configuration"] = json::parse(R"({"capacity-scheduler": {
+      "yarn.scheduler.capacity.root.queues": "a,b", "yarn.scheduler.capacity.root.a.capacity": 50,
+      "yarn.scheduler.capacity.root.b.capacity": 50}})");
+  doc["steps"] = json::parse(R"([
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.a.capacity": 25, "yarn.scheduler.capacity.root.b.capacity": 75}}}},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.a.capacity": 90}}}, "expectError": "Illegal capacity sum"},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.b.maximum-capacity": 80}}}},
+    {"refreshConfig": {"configuration": {"capacity-scheduler": {
+        "yarn.scheduler.capacity.root.b.maximum-capacity": null}}}},
+    {"expect": {"state": {"queue:a.capacity": 25, "queue:b.capacity": 75, "queue:b.maxCapacity": 100}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+}
+
 TEST(Scenario, ReservedStepsNameTheMissingFeature) {
   json doc = base();
   doc["steps"] = json::parse(R"([{"submitReservation": {}}])");

@@ -3,6 +3,7 @@
 // since node names (127.0.0.1) and queue paths (root.a) contain dots themselves.
 #include <charconv>
 #include <functional>
+#include <optional>
 
 #include "dao/decision_json.h"
 #include "dao/rest_views.h"
@@ -14,16 +15,61 @@ using nlohmann::json;
 
 namespace {
 
+// Splits at dots outside brackets, so a selector value may contain dots
+// (`user[username=first.last]`).
 std::vector<std::string> split(std::string_view s) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = s.find('.', start);
-    parts.emplace_back(s.substr(start, dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (char c : s) {
+    if (c == '[') ++depth;
+    if (c == ']' && depth > 0) --depth;
+    if (c == '.' && depth == 0) {
+      parts.emplace_back();
+    } else {
+      parts.back().push_back(c);
+    }
   }
   return parts;
+}
+
+// A FIELD `NAME[KEY=VALUE]`: the element of array NAME whose KEY equals VALUE.
+struct Selector {
+  std::string name, key, value;
+};
+
+std::optional<Selector> parseSelector(const std::string& f) {
+  auto open = f.find('[');
+  if (open == std::string::npos || open == 0 || f.back() != ']') return std::nullopt;
+  auto eq = f.find('=', open);
+  if (eq == std::string::npos || eq == open + 1) return std::nullopt;
+  return Selector{f.substr(0, open), f.substr(open + 1, eq - open - 1),
+                  f.substr(eq + 1, f.size() - eq - 2)};
+}
+
+// Compares a JSON scalar with the selector's text: strings as they are, numbers and booleans
+// as JSON writes them.
+bool scalarEquals(const json& v, const std::string& text) {
+  if (v.is_string()) return v.get<std::string>() == text;
+  if (v.is_number() || v.is_boolean()) return v.dump() == text;
+  return false;
+}
+
+Result<const json*> select(const json& cur, const Selector& sel, const std::string& path) {
+  if (!cur.is_object() || !cur.contains(sel.name)) {
+    return notFound("no field '{}' (in {})", sel.name, path);
+  }
+  const json& arr = cur[sel.name];
+  // YARN's JSON writes a one-element list as the element itself in places; accept both.
+  if (arr.is_object()) {
+    if (arr.contains(sel.key) && scalarEquals(arr[sel.key], sel.value)) return &arr;
+  } else if (arr.is_array()) {
+    for (const json& e : arr) {
+      if (e.is_object() && e.contains(sel.key) && scalarEquals(e[sel.key], sel.value)) return &e;
+    }
+  } else {
+    return notFound("'{}' is not an array (in {})", sel.name, path);
+  }
+  return notFound("no element of '{}' has {} = {} (in {})", sel.name, sel.key, sel.value, path);
 }
 
 std::string join(const std::vector<std::string>& parts, size_t from, size_t to) {
@@ -40,7 +86,9 @@ Result<json> walk(const json& root, const std::vector<std::string>& fields, size
   const json* cur = &root;
   for (size_t i = from; i < fields.size(); ++i) {
     const std::string& f = fields[i];
-    if (cur->is_array()) {
+    if (auto sel = parseSelector(f)) {
+      SPINDLE_ASSIGN_OR_RETURN(cur, select(*cur, *sel, path));
+    } else if (cur->is_array()) {
       size_t idx = 0;
       auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), idx);
       if (ec != std::errc() || p != f.data() + f.size() || idx >= cur->size()) {
@@ -105,9 +153,24 @@ Result<json> askPath(const std::vector<std::string>& p, const std::string& path,
   return json(a->asks().count(SchedulerKey{prio, 0}, join(p, 2, p.size())));
 }
 
+// headroom:<handle>.<type>: Scheduler::headroom, what the AM's next allocate response carries.
+Result<json> headroomPath(const std::vector<std::string>& p, const std::string& path,
+                          const ExpectContext& ctx) {
+  if (p.size() < 2) return invalidArgument("expected headroom:<app>.<resource type>");
+  SPINDLE_ASSIGN_OR_RETURN(AppId id, appByHandle(p[0], ctx));
+  std::string type = join(p, 1, p.size());
+  if (type == "memory") type = "memory-mb";
+  auto idx = ctx.scheduler.cluster().types().indexOf(type);
+  if (!idx) return notFound("unknown resource type '{}' in {}", type, path);
+  auto h = ctx.scheduler.headroom(id);
+  if (!h) return json(nullptr);
+  return json(h->get(*idx));
+}
+
 Result<json> appScopedPath(const std::string& view, const std::vector<std::string>& p,
                            const std::string& path, const ExpectContext& ctx) {
   if (view == "ask") return askPath(p, path, ctx);
+  if (view == "headroom") return headroomPath(p, path, ctx);
   SPINDLE_ASSIGN_OR_RETURN(AppId id, appByHandle(p[0], ctx));
   const Application* a = ctx.scheduler.findApp(id);
   if (view == "app") return walk(appView(ctx.scheduler, *a), p, 1, path);
@@ -142,7 +205,7 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     }
     if (parts[0] == "metrics") return walk(metricsView(s)["clusterMetrics"], parts, 1, path);
     return invalidArgument("unknown view '{}' (scheduler, metrics, app:, node:, queue:, ask:, "
-                           "opportunities:, appsInQueue:, pending:)", parts[0]);
+                           "opportunities:, appsInQueue:, pending:, headroom:)", parts[0]);
   }
   const std::string view = path.substr(0, colon);
   auto parts = split(std::string_view(path).substr(colon + 1));
@@ -166,7 +229,8 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     if (k == 0) return notFound("no queue named in {}", path);
     return walk(*findQueue(sched, join(parts, 0, k)), parts, k, path);
   }
-  if (view == "app" || view == "ask" || view == "opportunities" || view == "pending") {
+  if (view == "app" || view == "ask" || view == "opportunities" || view == "pending" ||
+      view == "headroom") {
     return appScopedPath(view, parts, path, ctx);
   }
   return invalidArgument("unknown view '{}:'", view);

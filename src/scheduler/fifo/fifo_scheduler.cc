@@ -50,6 +50,10 @@ bool FifoScheduler::belowMinimum(const Resource& free) const {
   return calculator().lessThan(cluster().total(), free, settings().bounds.minimum);
 }
 
+bool FifoScheduler::emptyHeartbeatIsNoop(NodeId node) const {
+  return pendingApps_.empty() || belowMinimum(cluster().node(node).unallocated());
+}
+
 void FifoScheduler::schedule(NodeId nodeId) {
   if (belowMinimum(cluster().node(nodeId).unallocated())) return;
   for (auto it = pendingApps_.begin(); it != pendingApps_.end();) {

@@ -42,6 +42,11 @@ class FifoScheduler final : public Scheduler {
   Resource headroom() const;
   std::optional<Resource> headroom(AppId id) const override;
 
+  // O(1): an app has pending asks. A node below the minimum allocation allocates nothing and
+  // records nothing (schedule() returns at once), so its empty heartbeat is a no-op too.
+  bool hasPendingDemand() const override { return !pendingApps_.empty(); }
+  bool emptyHeartbeatIsNoop(NodeId node) const override;
+
   static constexpr std::string_view kQueueName = "default";
 
  protected:

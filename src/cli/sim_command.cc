@@ -1,0 +1,280 @@
+#include "cli/sim_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "config/configuration.h"
+#include "dao/decision_json.h"
+#include "replay/engine.h"
+#include "replay/job_outputs.h"
+#include "resource/resource_config.h"
+#include "trace/readers.h"
+
+namespace spindle::cli {
+
+void addSimCommand(CLI::App& app, SimOptions& o) {
+  auto* sim = app.add_subcommand("sim", "Replay an SLS, Rumen or SYNTH trace in simulated time");
+  sim->add_option("--tracetype", o.traceType, "SLS, RUMEN or SYNTH");
+  sim->add_option("--tracelocation", o.traceLocation, "Trace file(s), comma separated");
+  sim->add_option("--input-rumen", o.inputRumen, "Deprecated: --tracetype RUMEN --tracelocation");
+  sim->add_option("--input-sls", o.inputSls, "Deprecated: --tracetype SLS --tracelocation");
+  sim->add_option("--output-dir", o.outputDir, "Output directory")->required();
+  sim->add_option("--nodes", o.nodesFile, "Nodes file (SLS nodes JSON)");
+  sim->add_option("--conf", o.confDir,
+                  "Folder with yarn-site.xml, capacity-scheduler.xml, fair-scheduler.xml, "
+                  "sls-runner.xml");
+  sim->add_option("--track-jobs", o.trackJobs, "Job ids to track, comma separated");
+  sim->add_flag("--print-simulation", o.printSimulation, "Print a summary at the end");
+  sim->add_option("--seed", o.seed, "Random seed (NM heartbeat offsets, scheduler, SYNTH)");
+  sim->add_option("--until", o.until, "Stop at this simulated time (e.g. 3600000, 90s, 2h)");
+  sim->add_flag("--skip-bad-jobs", o.skipBadJobs, "Skip jobs the trace reader rejects");
+  sim->add_flag("-q,--quiet", o.quiet, "No progress bar");
+  sim->add_flag("--no-timings", o.noTimings,
+                "Omit wall-clock timings so every output file is reproducible byte for byte");
+  sim->add_flag("--decision-log", o.decisionLog, "Write decisions.jsonl");
+  sim->add_flag("--progress", o.progress, "Show the progress bar even if stderr is not a terminal");
+  sim->add_flag("--no-heartbeat-skip", o.noHeartbeatSkip,
+                "Process every node heartbeat (slower; outputs are identical)");
+  sim->callback([&o] { o.selected = true; });
+}
+
+namespace {
+
+int fail(const std::string& message) {
+  std::cerr << "error: " << message << '\n';
+  return 2;
+}
+
+std::vector<std::string> splitCommas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    std::string part = s.substr(start, comma - start);
+    if (!part.empty()) out.push_back(part);
+    start = comma + 1;
+  }
+  return out;
+}
+
+// "3600000" (ms), or a number with ms, s, m, h or d.
+Result<TimeMs> parseDuration(const std::string& s) {
+  size_t pos = 0;
+  while (pos < s.size() && isdigit(static_cast<unsigned char>(s[pos]))) ++pos;
+  if (pos == 0 || pos > 15) return invalidArgument("--until '{}' is not a duration", s);
+  const int64_t n = std::stoll(s.substr(0, pos));
+  const std::string unit = s.substr(pos);
+  if (unit.empty() || unit == "ms") return n;
+  if (unit == "s") return n * 1000;
+  if (unit == "m") return n * 60'000;
+  if (unit == "h") return n * 3'600'000;
+  if (unit == "d") return n * 86'400'000;
+  return invalidArgument("--until '{}': unknown unit '{}' (ms, s, m, h, d)", s, unit);
+}
+
+// yarn-site.xml, the scheduler files and sls-runner.xml from --conf, merged in that order;
+// absent files keep SLS's defaults. fair-scheduler.xml is an allocation file, not a property
+// file: it is passed on as yarn.scheduler.fair.allocation.file, as YARN finds it.
+Result<Configuration> loadConf(const std::string& dir) {
+  Configuration conf;
+  if (dir.empty()) return conf;
+  if (!std::filesystem::is_directory(dir)) return invalidArgument("--conf {}: not a folder", dir);
+  for (const char* name : {"yarn-site.xml", "capacity-scheduler.xml", "sls-runner.xml"}) {
+    const std::string path = dir + "/" + name;
+    if (!std::filesystem::exists(path)) continue;
+    auto part = Configuration::parseFile(path);
+    if (!part) return part.status();
+    conf.merge(*part);
+  }
+  const std::string fair = dir + "/fair-scheduler.xml";
+  if (std::filesystem::exists(fair) && !conf.contains("yarn.scheduler.fair.allocation.file")) {
+    conf.set("yarn.scheduler.fair.allocation.file", fair);
+  }
+  return conf;
+}
+
+// decisions.jsonl: names resolve through the scheduler, which exists only once the engine does,
+// so decisions made while the engine sets up (nodes registering) wait in a buffer.
+class DecisionFile final : public DecisionSink {
+ public:
+  explicit DecisionFile(const std::string& path) : out_(path) {}
+  bool ok() const { return static_cast<bool>(out_); }
+  void attach(const Scheduler* s) {
+    sched_ = s;
+    for (const Decision& d : buffered_) write(d);
+    buffered_.clear();
+  }
+  void record(const Decision& d) override {
+    if (sched_ == nullptr) {
+      buffered_.push_back(d);
+    } else {
+      write(d);
+    }
+  }
+  int64_t count() const { return seq_; }
+
+ private:
+  void write(const Decision& d) { out_ << decisionToJson(*sched_, d, seq_++).dump() << '\n'; }
+  std::ofstream out_;
+  const Scheduler* sched_ = nullptr;
+  std::vector<Decision> buffered_;
+  int64_t seq_ = 0;
+};
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled, TimeMs totalMs)
+      : enabled_(enabled), totalMs_(totalMs), start_(std::chrono::steady_clock::now()) {}
+  void update(const replay::Progress& p) {
+    if (!enabled_) return;
+    const double wall = seconds();
+    if (wall < 2.0) return;  // short runs print nothing
+    shown_ = true;
+    const double pct = totalMs_ > 0 ? 100.0 * static_cast<double>(p.simMs) / static_cast<double>(totalMs_) : 0;
+    std::cerr << fmt::format("\rsim {:>9.0f} s / {:.0f} s ({:5.1f}%)  jobs {}/{}  {:.2g} steps/s   ",
+                             static_cast<double>(p.simMs) / 1000.0,
+                             static_cast<double>(totalMs_) / 1000.0, std::min(pct, 100.0),
+                             p.jobsDone, p.jobsTotal, static_cast<double>(p.steps) / wall);
+  }
+  void finish() {
+    if (shown_) std::cerr << '\n';
+  }
+
+ private:
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  bool enabled_;
+  TimeMs totalMs_;
+  std::chrono::steady_clock::time_point start_;
+  bool shown_ = false;
+};
+
+// Estimated end for the progress bar: --until, else the last trace end or submission.
+TimeMs estimatedEnd(const Trace& t, std::optional<TimeMs> until) {
+  if (until) return *until;
+  TimeMs end = 0;
+  for (const TraceJob& j : t.jobs) {
+    TimeMs longest = 0;
+    for (const TraceTask& task : j.tasks) longest = std::max(longest, task.durationMs);
+    end = std::max(end, j.endMs.value_or(j.startMs + longest));
+  }
+  return end;
+}
+
+void printSummary(const replay::Engine& e, const Trace& trace) {
+  const replay::RunStats& s = e.stats();
+  std::map<std::string, int> states;
+  for (const replay::JobResult& j : e.jobs()) ++states[j.state];
+  std::string byState;
+  for (const auto& [state, n] : states) byState += fmt::format(" {} {}", state, n);
+  const double simS = static_cast<double>(s.endMs) / 1000.0;
+  std::cout << fmt::format("jobs:            {} ({})\n", e.jobs().size(), byState.substr(1));
+  if (trace.skippedJobs > 0) std::cout << fmt::format("skipped jobs:    {}\n", trace.skippedJobs);
+  std::cout << fmt::format("nodes:           {}\n", trace.nodes.size());
+  std::cout << fmt::format("makespan:        {:.3f} s simulated\n", simS);
+  std::cout << fmt::format("containers:      {} allocated, {} completed, {} killed\n",
+                           s.allocations, s.containersCompleted, s.containersKilled);
+  std::cout << fmt::format("AM restarts:     {}\n", s.amRestarts);
+  std::cout << fmt::format("events:          {} timed, {} NM heartbeats processed, {} skipped\n",
+                           s.heapEvents, s.heartbeats, s.heartbeatsSkipped);
+  std::cout << fmt::format("wall time:       {:.3f} s\n", s.wallSeconds);
+  std::cout << fmt::format("sim/real ratio:  {:.1f}\n",
+                           s.wallSeconds > 0 ? simS / s.wallSeconds : 0.0);
+}
+
+}  // namespace
+
+int runSimCommand(const SimOptions& o) {
+  std::string type = o.traceType, location = o.traceLocation;
+  if (!o.inputRumen.empty()) {
+    type = "RUMEN";
+    location = o.inputRumen;
+  }
+  if (!o.inputSls.empty()) {
+    type = "SLS";
+    location = o.inputSls;
+  }
+  if (type.empty()) return fail("--tracetype is required (SLS, RUMEN or SYNTH)");
+  auto traceType = parseTraceType(type);
+  if (!traceType) return fail(traceType.status().message());
+  const std::vector<std::string> files = splitCommas(location);
+  if (files.empty()) return fail("--tracelocation names no file");
+  std::optional<TimeMs> until;
+  if (!o.until.empty()) {
+    auto u = parseDuration(o.until);
+    if (!u) return fail(u.status().message());
+    until = *u;
+  }
+  auto conf = loadConf(o.confDir);
+  if (!conf) return fail(conf.status().message());
+  auto types = resourceTypesFromConfig(*conf);
+  if (!types) return fail(types.status().message());
+  auto sls = slsSettingsFromConfig(*conf, *types);
+  if (!sls) return fail(sls.status().message());
+
+  TraceReadOptions ro;
+  ro.types = *types;
+  ro.sls = *sls;
+  ro.seed = o.seed.value_or(1);
+  ro.seedGiven = o.seed.has_value();
+  ro.skipBadJobs = o.skipBadJobs;
+  ro.nodesFile = o.nodesFile;
+  auto trace = readTrace(*traceType, files, ro);
+  if (!trace) return fail(trace.status().message());
+  if (trace->skippedJobs > 0) std::cerr << fmt::format("skipped {} bad job(s)\n", trace->skippedJobs);
+  for (const std::string& w : trace->warnings) std::cerr << "note: " << w << '\n';
+
+  std::error_code ec;
+  std::filesystem::create_directories(o.outputDir, ec);
+  if (ec) return fail(fmt::format("--output-dir {}: {}", o.outputDir, ec.message()));
+  std::unique_ptr<DecisionFile> decisions;
+  if (o.decisionLog) {
+    decisions = std::make_unique<DecisionFile>(o.outputDir + "/decisions.jsonl");
+    if (!decisions->ok()) return fail(fmt::format("cannot write {}/decisions.jsonl", o.outputDir));
+  }
+
+  replay::EngineOptions eo;
+  eo.sls = *sls;
+  eo.conf = *conf;
+  eo.seed = o.seed.value_or(1);
+  eo.untilMs = until;
+  eo.heartbeatSkip = !o.noHeartbeatSkip;
+  eo.timings = !o.noTimings;
+  eo.outputDir = o.outputDir;
+  eo.trackJobs = splitCommas(o.trackJobs);
+  eo.decisionLog = decisions.get();
+  const bool showProgress = !o.quiet && (o.progress || isatty(STDERR_FILENO));
+  ProgressBar bar(showProgress, estimatedEnd(*trace, until));
+  eo.progress = [&bar](const replay::Progress& p) { bar.update(p); };
+  auto engine = replay::Engine::create(*trace, eo);
+  if (!engine) return fail(engine.status().message());
+  if (decisions) decisions->attach(&(*engine)->scheduler());
+  Status run = (*engine)->run();
+  bar.finish();
+  if (!run.isOk()) return fail(run.message());
+  if ((*engine)->stats().stalled) {
+    int waiting = 0;
+    for (const replay::JobResult& j : (*engine)->jobs()) {
+      waiting += j.state == "ACCEPTED" || j.state == "RUNNING" ? 1 : 0;
+    }
+    std::cerr << fmt::format(
+        "warning: stopped at {} ms: nothing left can change; {} job(s) can never be served "
+        "(asks no node can hold?)\n",
+        (*engine)->stats().endMs, waiting);
+  }
+  Status w = replay::writeJobRuntimeCsv(o.outputDir + "/jobruntime.csv", (*engine)->jobs());
+  if (w.isOk()) w = replay::writeJobsCsv(o.outputDir + "/jobs.csv", (*engine)->jobs());
+  if (!w.isOk()) return fail(w.message());
+  if (o.printSimulation) printSummary(**engine, *trace);
+  return 0;
+}
+
+}  // namespace spindle::cli

@@ -1,0 +1,45 @@
+// `spindle sim`: replays an SLS, Rumen or SYNTH trace against the scheduler in simulated time
+// and writes SLS's outputs plus Spindle's (docs/simulator.md).
+//
+//   spindle sim --tracetype SLS --tracelocation examples/sim/sls/jobs.json
+//       --nodes examples/sim/sls/nodes.json --conf examples/sim/sls --output-dir out
+//       --print-simulation
+//
+// Option names follow slsrun.sh; `--opt=value` and `--opt value` both work, and the
+// deprecated --input-rumen= / --input-sls= are accepted.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace spindle::cli {
+
+struct SimOptions {
+  bool selected = false;
+  std::string traceType;
+  std::string traceLocation;
+  std::string inputRumen, inputSls;  // deprecated aliases
+  std::string outputDir;
+  std::string nodesFile;
+  std::string confDir;
+  std::string trackJobs;
+  bool printSimulation = false;
+  std::optional<uint64_t> seed;
+  std::string until;
+  bool skipBadJobs = false;
+  bool quiet = false;
+  bool noTimings = false;
+  bool decisionLog = false;
+  bool progress = false;          // force the progress bar even when stderr is not a terminal
+  bool noHeartbeatSkip = false;   // process every NM heartbeat (for checking the skip rule)
+};
+
+void addSimCommand(CLI::App& app, SimOptions& opts);
+// Exit code: 0 done, 2 bad input (option, file, configuration, trace).
+int runSimCommand(const SimOptions& opts);
+
+}  // namespace spindle::cli

@@ -1,0 +1,182 @@
+#include "replay/am_simulator.h"
+
+#include <gtest/gtest.h>
+
+#include "app/container_state.h"
+#include "replay/test_traces.h"
+
+namespace spindle::replay {
+namespace {
+
+using testing::JobBuilder;
+
+ContainerId cid(uint32_t attempt, uint64_t seq) { return ContainerId{{AppId(1), attempt}, seq}; }
+
+int anyCount(const AmActions& a, int32_t priority) {
+  for (const ResourceRequest& r : a.asks) {
+    if (r.resourceName == "*" && r.key.priority == priority) return r.numContainers;
+  }
+  return -1;  // not sent
+}
+
+struct AmFixture {
+  TraceJob job;
+  AmSimulator am;
+  AmFixture(const JobBuilder& b, AmKind kind) : job(b.build()), am(job, kind) {}
+  AmActions beat(TimeMs now, PreemptionMessage pm = {}) { return am.heartbeat(now, pm, true); }
+  void give(uint64_t seq, int32_t priority, uint32_t attempt = 1) {
+    am.notifyAllocated({cid(attempt, seq), NodeId(0), "node1", "/default-rack",
+                        Locality::kOffSwitch, SchedulerKey{priority, 0}, false});
+  }
+  void startAm(uint32_t attempt = 1) {
+    am.notifyAllocated({cid(attempt, 1), NodeId(0), "node1", "/default-rack",
+                        Locality::kOffSwitch, kAmKey, true});
+  }
+};
+
+TEST(MapReduceAm, AsksMapsFirstAndReducesOnlyAfterEveryMapFinished) {
+  AmFixture f(JobBuilder("j").maps(2, 100).reduces(1, 50), AmKind::kMapReduce);
+  EXPECT_TRUE(f.beat(1000).asks.empty()) << "nothing is asked before the AM container runs";
+  f.startAm();
+  AmActions a = f.beat(2000);
+  EXPECT_TRUE(a.amStarted);
+  EXPECT_EQ(anyCount(a, 20), 2);
+  EXPECT_EQ(anyCount(a, 10), -1) << "no reduce before the maps finish";
+  f.give(2, 20);
+  f.give(3, 20);
+  a = f.beat(3000);
+  ASSERT_EQ(a.starts.size(), 2u);
+  EXPECT_EQ(a.starts[0].durationMs, 100);
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS);
+  a = f.beat(4000);
+  EXPECT_EQ(anyCount(a, 10), -1) << "one map still runs";
+  f.am.notifyCompleted(cid(1, 3), ContainerExitStatus::SUCCESS);
+  a = f.beat(5000);
+  EXPECT_EQ(anyCount(a, 10), 1);
+  f.give(4, 10);
+  a = f.beat(6000);
+  ASSERT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(a.starts[0].durationMs, 50);
+  EXPECT_FALSE(a.finished);
+  f.am.notifyCompleted(cid(1, 4), ContainerExitStatus::SUCCESS);
+  a = f.beat(7000);
+  EXPECT_TRUE(a.finished);
+  ASSERT_EQ(a.releases.size(), 1u);
+  EXPECT_EQ(a.releases[0], cid(1, 1)) << "the AM container is released at the end";
+}
+
+TEST(MapReduceAm, ReRequestsAKilledTask) {
+  AmFixture f(JobBuilder("j").maps(1, 100), AmKind::kMapReduce);
+  f.startAm();
+  EXPECT_EQ(anyCount(f.beat(1000), 20), 1);
+  f.give(2, 20);
+  AmActions a = f.beat(2000);
+  EXPECT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(anyCount(a, 20), -1) << "the scheduler already took its count to 0";
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::PREEMPTED);
+  a = f.beat(3000);
+  EXPECT_EQ(anyCount(a, 20), 1) << "the preempted map is asked for again";
+  EXPECT_FALSE(a.finished);
+  EXPECT_EQ(f.am.tasksDone(), 0);
+}
+
+TEST(MapReduceAm, LosingTheAmContainerRestartsEveryTask) {
+  AmFixture f(JobBuilder("j").maps(2, 100), AmKind::kMapReduce);
+  f.startAm();
+  f.beat(1000);
+  f.give(2, 20);
+  f.give(3, 20);
+  f.beat(2000);
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS);
+  f.am.notifyCompleted(cid(1, 1), ContainerExitStatus::ABORTED);
+  AmActions a = f.beat(3000);
+  EXPECT_TRUE(a.restart);
+  f.am.resetForNewAttempt();
+  EXPECT_EQ(f.am.tasksDone(), 0);
+  EXPECT_EQ(f.am.restarts(), 1);
+  f.give(5, 20, 1);  // a late container of the old attempt is ignored
+  f.startAm(2);
+  a = f.beat(4000);
+  EXPECT_TRUE(a.starts.empty());
+  EXPECT_EQ(anyCount(a, 20), 2) << "the new attempt runs both maps again";
+}
+
+TEST(MapReduceAm, HonoursPreemptionByReleasingTheNamedContainer) {
+  AmFixture f(JobBuilder("j").maps(1, 100), AmKind::kMapReduce);
+  f.startAm();
+  f.beat(1000);
+  f.give(2, 20);
+  f.beat(2000);
+  PreemptionMessage pm;
+  pm.containers.push_back(cid(1, 2));
+  AmActions a = f.beat(3000, pm);
+  ASSERT_EQ(a.releases.size(), 1u);
+  EXPECT_EQ(a.releases[0], cid(1, 2));
+  EXPECT_EQ(anyCount(a, 20), 1) << "and asks for the task again";
+  TraceJob job = JobBuilder("k").maps(1, 100).build();
+  AmSimulator ignoring(job, AmKind::kMapReduce);
+  ignoring.notifyAllocated({cid(1, 1), NodeId(0), "n", "/r", Locality::kOffSwitch, kAmKey, true});
+  ignoring.heartbeat(1000, {}, false);
+  ignoring.notifyAllocated({cid(1, 2), NodeId(0), "n", "/r", Locality::kOffSwitch, {20, 0}, false});
+  ignoring.heartbeat(2000, {}, false);
+  EXPECT_TRUE(ignoring.heartbeat(3000, pm, false).releases.empty())
+      << "with spindle.sls.am.honour-preemption false the AM keeps it";
+}
+
+TEST(MapReduceAm, AsksPerHostRackAndAny) {
+  AmFixture f(JobBuilder("j").task(TaskType::kMap, 10, "node1").task(TaskType::kMap, 10, "node2"),
+              AmKind::kMapReduce);
+  f.startAm();
+  AmActions a = f.beat(1000);
+  std::map<std::string, int> counts;
+  for (const ResourceRequest& r : a.asks) counts[r.resourceName] = r.numContainers;
+  EXPECT_EQ(counts, (std::map<std::string, int>{
+                        {"*", 2}, {"/default-rack", 2}, {"node1", 1}, {"node2", 1}}));
+  // node-local on node1: the scheduler took node1, the rack and ANY; the AM's view agrees, so
+  // nothing needs re-sending.
+  f.am.notifyAllocated({cid(1, 2), NodeId(0), "node1", "/default-rack", Locality::kNodeLocal,
+                        SchedulerKey{20, 0}, false});
+  a = f.beat(2000);
+  EXPECT_TRUE(a.asks.empty());
+}
+
+TEST(DagAm, AsksEachTaskItsRequestDelayAfterTheAmStarted) {
+  AmFixture f(JobBuilder("j")
+                  .type("dag")
+                  .task(TaskType::kMap, 10, "", 0)
+                  .task(TaskType::kMap, 10, "", 2500),
+              AmKind::kDag);
+  f.startAm();
+  EXPECT_EQ(anyCount(f.beat(1000), 20), 1) << "delay 0: asked on the first beat";
+  EXPECT_EQ(anyCount(f.beat(2000), 20), -1);
+  EXPECT_EQ(anyCount(f.beat(3000), 20), -1) << "1000 + 2500 not reached";
+  EXPECT_EQ(anyCount(f.beat(4000), 20), 2) << "the delayed task joins the outstanding one";
+}
+
+TEST(StreamAm, RunsStreamsAgainUntilTheJobEndTime) {
+  AmFixture f(JobBuilder("j").type("stream").end(10000).maps(1, 1000), AmKind::kStream);
+  f.startAm();
+  EXPECT_EQ(anyCount(f.beat(1000), 20), 1);
+  f.give(2, 20);
+  f.beat(2000);
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS);
+  AmActions a = f.beat(4000);
+  EXPECT_EQ(anyCount(a, 20), 1) << "a finished stream is asked for again before the end time";
+  EXPECT_FALSE(a.finished);
+  a = f.beat(10000);
+  EXPECT_TRUE(a.finished) << "the job's end time stops the stream AM";
+}
+
+TEST(AmKindFor, BuiltInAndRegisteredNames) {
+  SlsSettings sls;
+  sls.amTypes["spark"] = "org.apache.hadoop.yarn.sls.appmaster.StreamAMSimulator";
+  EXPECT_EQ(*amKindFor("mapreduce", sls), AmKind::kMapReduce);
+  EXPECT_EQ(*amKindFor("dag", sls), AmKind::kDag);
+  EXPECT_EQ(*amKindFor("spark", sls), AmKind::kStream);
+  auto bad = amKindFor("tez", sls);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().message().find("unknown am.type 'tez'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spindle::replay

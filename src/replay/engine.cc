@@ -1,0 +1,595 @@
+#include "replay/engine.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/container_state.h"
+#include "scheduler/scheduler_factory.h"
+
+namespace spindle::replay {
+
+namespace {
+
+constexpr TimeMs kNever = std::numeric_limits<TimeMs>::max();
+
+std::string leafQueue(const std::string& q) {
+  auto dot = q.rfind('.');
+  return dot == std::string::npos ? q : q.substr(dot + 1);
+}
+
+uint64_t packContainer(ContainerId id) { return (uint64_t{id.attempt.attempt} << 40) | id.seq; }
+ContainerId unpackContainer(uint32_t app, uint64_t b) {
+  return ContainerId{{AppId(app), static_cast<uint32_t>(b >> 40)}, b & ((uint64_t{1} << 40) - 1)};
+}
+
+}  // namespace
+
+// --- Timer window ---------------------------------------------------------------------------
+
+void Engine::TimerWindow::add(double ms) {
+  window_[static_cast<size_t>(count_ % static_cast<int64_t>(window_.size()))] = ms;
+  ++count_;
+}
+
+TimerStats Engine::TimerWindow::stats() const {
+  TimerStats s;
+  s.count = count_;
+  const size_t n = static_cast<size_t>(std::min<int64_t>(count_, window_.size()));
+  if (n == 0) return s;
+  std::vector<double> v(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(n));
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.mean = sum / static_cast<double>(n);
+  double var = 0;
+  for (double x : v) var += (x - s.mean) * (x - s.mean);
+  s.stddev = n > 1 ? std::sqrt(var / static_cast<double>(n - 1)) : 0;
+  s.min = v.front();
+  s.max = v.back();
+  auto q = [&](double p) { return v[std::min(n - 1, static_cast<size_t>(p * static_cast<double>(n)))]; };
+  s.p50 = q(0.5);
+  s.p75 = q(0.75);
+  s.p95 = q(0.95);
+  s.p98 = q(0.98);
+  s.p99 = q(0.99);
+  s.p999 = q(0.999);
+  return s;
+}
+
+template <typename F>
+Status Engine::timed(TimerWindow* extra, F&& f) {
+  if (!opt_.timings) {
+    handleTimer_.countOnly();
+    if (extra) extra->countOnly();
+    return f();
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Status s = f();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  handleTimer_.add(ms);
+  if (extra) extra->add(ms);
+  return s;
+}
+
+// --- Set-up ---------------------------------------------------------------------------------
+
+Engine::Engine(const Trace& trace, EngineOptions options)
+    : trace_(trace), opt_(std::move(options)), clock_(0), rng_(opt_.seed),
+      allocateTimer_(static_cast<size_t>(opt_.sls.metricsTimerWindow)),
+      handleTimer_(static_cast<size_t>(opt_.sls.metricsTimerWindow)) {}
+
+Engine::~Engine() = default;
+
+Result<std::unique_ptr<Engine>> Engine::create(const Trace& trace, EngineOptions options) {
+  std::unique_ptr<Engine> e(new Engine(trace, std::move(options)));
+  Rng schedRng = e->rng_.fork();
+  Rng nmRng = e->rng_.fork();
+  // The scheduler keeps a reference to its Rng: keep it alive in the engine.
+  e->rng_ = schedRng;
+  SPINDLE_ASSIGN_OR_RETURN(e->sched_, createScheduler(e->opt_.conf, e->clock_, e->rng_));
+  e->sched_->setDecisionSink(e.get());
+  if (e->opt_.sls.nmHeartbeatMs <= 0 || e->opt_.sls.amHeartbeatMs <= 0) {
+    return invalidArgument("heartbeat intervals must be positive");
+  }
+  e->sweep_ = std::make_unique<HeartbeatSweep>(e->opt_.sls.nmHeartbeatMs, nmRng,
+                                               static_cast<uint32_t>(trace.nodes.size()));
+  for (size_t i = 0; i < trace.jobs.size(); ++i) {
+    const TraceJob& job = trace.jobs[i];
+    auto kind = amKindFor(job.amType, e->opt_.sls);
+    if (!kind) return kind.status().withContext(fmt::format("job {} ('{}')", i, job.id));
+    JobRun run;
+    run.kind = *kind;
+    e->runs_.push_back(std::move(run));
+    JobResult r;
+    r.id = job.id;
+    r.queue = job.queue;
+    r.user = job.user;
+    r.amType = job.amType;
+    r.traceStartMs = job.startMs;
+    r.traceEndMs = job.endMs;
+    r.submitMs = job.startMs;
+    r.tasks = static_cast<int>(job.tasks.size());
+    e->results_.push_back(std::move(r));
+    e->tracked_.emplace(job.id, static_cast<uint32_t>(i));
+  }
+  std::map<std::string, uint32_t> tracked;
+  for (const std::string& id : e->opt_.trackJobs) {
+    auto it = e->tracked_.find(id);
+    if (it == e->tracked_.end()) return invalidArgument("--track-jobs: no job '{}' in the trace", id);
+    tracked.emplace(id, it->second);
+  }
+  e->tracked_ = std::move(tracked);
+  SPINDLE_RETURN_IF_ERROR(e->setUpNodes());
+  if (!e->opt_.outputDir.empty() && e->opt_.sls.metricsOn) {
+    e->metrics_ = std::make_unique<MetricsWriter>();
+    SPINDLE_RETURN_IF_ERROR(e->metrics_->open(e->opt_.outputDir, {.timings = e->opt_.timings}));
+  }
+  return e;
+}
+
+Status Engine::setUpNodes() {
+  // Cluster node labels first (rmadmin -addToClusterNodeLabels), then the nodes register.
+  std::vector<NodeLabel> labels;
+  std::set<std::string> seen;
+  for (const TraceNode& n : trace_.nodes) {
+    for (const NodeLabelSpec& l : n.labels) {
+      if (seen.insert(l.name).second) labels.push_back(NodeLabel{l.name, l.exclusive});
+    }
+  }
+  if (!labels.empty()) SPINDLE_RETURN_IF_ERROR(sched_->handle(AddNodeLabels{labels}));
+  const size_t n = trace_.nodes.size();
+  reports_.resize(n);
+  reportPos_.assign(n, kNoPosition);
+  nodeAllocMb_.assign(n, 0);
+  nodeTotalMb_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const TraceNode& tn = trace_.nodes[i];
+    NodeAdded added{tn.name, tn.rack, tn.resource, {}, {}};
+    for (const NodeLabelSpec& l : tn.labels) added.labels.push_back(l.name);
+    SPINDLE_RETURN_IF_ERROR(sched_->handle(added).withContext(fmt::format("node '{}'", tn.name)));
+    NodeId id = *sched_->cluster().findNode(tn.name);
+    nodeIds_.push_back(id);
+    if (nodeIndexOf_.size() <= id.value()) nodeIndexOf_.resize(id.value() + 1);
+    nodeIndexOf_[id.value()] = static_cast<uint32_t>(i);
+    nodeTotalMb_[i] = tn.resource.memoryMb();
+    ++buckets_[0];
+  }
+  return Status::ok();
+}
+
+// --- Main loop ------------------------------------------------------------------------------
+
+Status Engine::run() {
+  const auto wallStart = std::chrono::steady_clock::now();
+  for (uint32_t i = 0; i < trace_.jobs.size(); ++i) {
+    events_.push(trace_.jobs[i].startMs, EventType::kSubmit, i);
+  }
+  if (metrics_) events_.push(0, EventType::kSample, 0);
+  const uint32_t numNodes = sweep_->numNodes();
+  int64_t steps = 0;
+  Status status = Status::ok();
+  while (terminal_ < runs_.size()) {
+    if (opt_.progress && (++steps & 0xffff) == 0) {
+      opt_.progress(Progress{clock_.nowMs(), static_cast<int64_t>(terminal_),
+                             static_cast<int64_t>(runs_.size()), steps});
+    }
+    while (!reportHeap_.empty() &&
+           reportPos_[sweep_->nodeOf(reportHeap_.top())] != reportHeap_.top()) {
+      reportHeap_.pop();
+    }
+    const bool demand = sched_->hasPendingDemand();
+    if (stalled(demand)) {
+      stats_.stalled = true;
+      break;
+    }
+    // The next heartbeat slot worth visiting.
+    Position p = kNoPosition;
+    if (numNodes > 0) {
+      if (!opt_.heartbeatSkip || demand) {
+        p = std::max(cursor_, sweep_->firstAtOrAfter(clock_.nowMs()));
+      } else if (!reportHeap_.empty()) {
+        p = reportHeap_.top();
+      }
+    }
+    const TimeMs tSweep = sweep_->timeOf(p);
+    const TimeMs tHeap = events_.empty() ? kNever : events_.top().time;
+    const TimeMs t = std::min(tSweep, tHeap);
+    if (t == kNever) break;
+    if (opt_.untilMs && t > *opt_.untilMs) {
+      clock_.setMs(*opt_.untilMs);
+      break;
+    }
+    clock_.setMs(t);
+    if (tHeap <= tSweep) {
+      ++stats_.heapEvents;
+      const SimEvent e = events_.pop();
+      currentEvent_ = &e;
+      status = onEvent(e);
+      currentEvent_ = nullptr;
+    } else {
+      cursor_ = p + 1;
+      const uint32_t node = sweep_->nodeOf(p);
+      if (reportPos_[node] == p || !opt_.heartbeatSkip ||
+          !sched_->cluster().contains(nodeIds_[node]) ||
+          !sched_->emptyHeartbeatIsNoop(nodeIds_[node])) {
+        status = nodeHeartbeat(node);
+      } else {
+        ++stats_.heartbeatsSkipped;
+      }
+    }
+    if (!status.isOk()) break;
+  }
+  stats_.endMs = clock_.nowMs();
+  if (metrics_ && lastSampleMs_ < clock_.nowMs()) sample();
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    if (runs_[i].terminal) continue;
+    const Application* a = results_[i].app.valid() ? sched_->findApp(results_[i].app) : nullptr;
+    if (a) results_[i].state = toString(a->state());
+  }
+  if (metrics_) {
+    Status closed = metrics_->close();
+    if (status.isOk()) status = closed;
+  }
+  stats_.wallSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+  return status;
+}
+
+// Quiet = only samples in the heap and no node report due. Quiet without demand can never end;
+// quiet with demand ends the run after 100 heartbeat cycles in which nothing was decided.
+// The rule looks only at simulated state, so it stops at the same point with or without the
+// heartbeat-skip rules.
+bool Engine::stalled(bool demand) {
+  if (!events_.noWorkLeft() || busyAms_ > 0 || !reportHeap_.empty()) {
+    quietSince_ = -1;
+    return false;
+  }
+  if (!demand || sweep_->numNodes() == 0) return true;
+  if (quietSince_ < 0 || quietDecisions_ != stats_.decisions) {
+    quietSince_ = std::max(cursor_, sweep_->firstAtOrAfter(clock_.nowMs()));
+    quietDecisions_ = stats_.decisions;
+    return false;
+  }
+  return cursor_ - quietSince_ >= Position{100} * sweep_->numNodes();
+}
+
+Status Engine::onEvent(const SimEvent& e) {
+  switch (e.type) {
+    case EventType::kSubmit: return submit(e.a);
+    case EventType::kAmHeartbeat:
+      if (runs_[e.a].terminal || runs_[e.a].nextBeat != e.time) return Status::ok();  // stale
+      return amHeartbeat(e.a);
+    case EventType::kTaskEnd: taskEnded(e); return Status::ok();
+    case EventType::kAction: return actions_[e.a](*sched_);
+    case EventType::kSample:
+      sample();
+      events_.push(e.time + opt_.sls.metricsRecordIntervalMs, EventType::kSample, 0);
+      return Status::ok();
+  }
+  return Status::ok();
+}
+
+void Engine::scheduleAction(TimeMs t, std::function<Status(Scheduler&)> action) {
+  actions_.push_back(std::move(action));
+  events_.push(t, EventType::kAction, static_cast<uint32_t>(actions_.size() - 1));
+}
+
+// --- Jobs and AMs ---------------------------------------------------------------------------
+
+Status Engine::submit(uint32_t job) {
+  const TraceJob& tj = trace_.jobs[job];
+  AppSubmission sub;
+  sub.name = tj.id;
+  sub.queue = tj.queue;
+  sub.user = tj.user;
+  sub.priority = tj.priority;
+  sub.amResource = tj.amResource;
+  sub.amNodeLabelExpression = tj.labelExpression;
+  sub.applicationType = runs_[job].kind == AmKind::kMapReduce ? "MAPREDUCE" : "YARN";
+  submittingJob_ = job;
+  std::optional<Result<AppId>> app;
+  Status s = timed(nullptr, [&] {
+    app.emplace(sched_->submit(sub));
+    return Status::ok();
+  });
+  submittingJob_ = -1;
+  if (!app->isOk()) {
+    if (!runs_[job].terminal) markTerminal(job, "REJECTED", app->status().message());
+    return Status::ok();
+  }
+  const AppId id = **app;
+  results_[job].app = id;
+  results_[job].state = "ACCEPTED";
+  results_[job].queue = sched_->findApp(id)->queue();  // where the scheduler placed it
+  runs_[job].am = std::make_unique<AmSimulator>(tj, runs_[job].kind);
+  scheduleBeat(job, clock_.nowMs() + opt_.sls.amHeartbeatMs);
+  return s;
+}
+
+Status Engine::amHeartbeat(uint32_t job) {
+  JobRun& run = runs_[job];
+  const AppId app = results_[job].app;
+  const TimeMs now = clock_.nowMs();
+  AmActions act = run.am->heartbeat(now, sched_->preemptionMessage(app),
+                                    opt_.sls.amHonoursPreemption);
+  if (act.restart) {
+    ++stats_.amRestarts;
+    SPINDLE_RETURN_IF_ERROR(timed(nullptr, [&] { return sched_->restartAttempt(app); }));
+    if (run.terminal) return Status::ok();  // no attempts left: the app FAILED
+    run.am->resetForNewAttempt();
+    afterBeat(job);
+    return Status::ok();
+  }
+  if (act.amStarted) results_[job].state = "RUNNING";
+  if (act.finished) {
+    SPINDLE_RETURN_IF_ERROR(timed(&allocateTimer_, [&] {
+      return sched_->handle(AppAllocate{app, {}, act.releases, {}, {}});
+    }));
+    return timed(nullptr, [&] { return sched_->handle(AppRemoved{app, AppState::FINISHED}); });
+  }
+  for (const TaskStart& s : act.starts) {
+    running_[s.container] = nodeIndexOf_[s.node.value()];
+    events_.push(now + s.durationMs, EventType::kTaskEnd, s.container.app().value(),
+                 packContainer(s.container));
+  }
+  if (!act.asks.empty() || !act.releases.empty()) {
+    Status s = timed(&allocateTimer_, [&] {
+      return sched_->handle(AppAllocate{app, std::move(act.asks), act.releases, {}, {}});
+    });
+    if (!s.isOk()) {
+      // An ask the scheduler refuses (e.g. above the maximum allocation) can never be served:
+      // the job is killed rather than left waiting forever.
+      results_[job].note = s.message();
+      return timed(nullptr, [&] { return sched_->handle(AppRemoved{app, AppState::KILLED}); });
+    }
+  }
+  afterBeat(job);
+  return Status::ok();
+}
+
+void Engine::updateBusy(uint32_t job) {
+  JobRun& run = runs_[job];
+  const bool busy = !run.terminal && run.am && (!run.am->inboxEmpty() || run.am->dueTime());
+  busyAms_ += static_cast<int64_t>(busy) - static_cast<int64_t>(run.busy);
+  run.busy = busy;
+}
+
+void Engine::scheduleBeat(uint32_t job, TimeMs t) {
+  runs_[job].nextBeat = t;
+  events_.push(t, EventType::kAmHeartbeat, job);
+}
+
+TimeMs Engine::gridBeatAtOrAfter(uint32_t job, TimeMs t) const {
+  const TimeMs submit = results_[job].submitMs, interval = opt_.sls.amHeartbeatMs;
+  const int64_t k = std::max<int64_t>(1, (t - submit + interval - 1) / interval);
+  return submit + k * interval;
+}
+
+// The next heartbeat, or none while the AM provably has nothing to do (the skip rule).
+void Engine::afterBeat(uint32_t job) {
+  updateBusy(job);
+  JobRun& run = runs_[job];
+  const TimeMs next = clock_.nowMs() + opt_.sls.amHeartbeatMs;
+  if (!opt_.heartbeatSkip || !run.am->inboxEmpty()) {
+    scheduleBeat(job, next);
+  } else if (auto due = run.am->dueTime()) {
+    scheduleBeat(job, gridBeatAtOrAfter(job, std::max(*due, next)));
+  } else {
+    run.nextBeat = kNever;
+  }
+}
+
+// Something arrived for the AM: its next grid heartbeat must run. A beat at the current time
+// still counts when it sorts after the event being handled (it would not have run yet).
+void Engine::wakeAm(uint32_t job) {
+  updateBusy(job);
+  JobRun& run = runs_[job];
+  if (!opt_.heartbeatSkip || run.terminal || !run.am) return;
+  const TimeMs now = clock_.nowMs();
+  TimeMs t = gridBeatAtOrAfter(job, now);
+  if (t == now) {
+    const SimEvent beat{now, EventType::kAmHeartbeat, job, 0};
+    if (currentEvent_ == nullptr || !(currentEvent_->key() < beat.key())) {
+      t += opt_.sls.amHeartbeatMs;
+    }
+  }
+  if (t < run.nextBeat) scheduleBeat(job, t);
+}
+
+void Engine::markTerminal(uint32_t job, std::string state, std::string note) {
+  if (runs_[job].terminal) return;
+  runs_[job].terminal = true;
+  runs_[job].nextBeat = kNever;
+  results_[job].state = std::move(state);
+  if (!note.empty()) results_[job].note = std::move(note);
+  results_[job].endMs = clock_.nowMs();
+  runs_[job].am.reset();
+  updateBusy(job);
+  ++terminal_;
+}
+
+Engine::JobRun* Engine::jobOfApp(AppId app) {
+  if (!app.valid() || app.value() >= appToJob_.size()) return nullptr;
+  return &runs_[appToJob_[app.value()]];
+}
+
+// --- Node managers --------------------------------------------------------------------------
+
+void Engine::taskEnded(const SimEvent& e) {
+  const ContainerId id = unpackContainer(e.a, e.b);
+  auto it = running_.find(id);
+  if (it == running_.end()) return;  // killed or released before its end
+  const uint32_t node = it->second;
+  running_.erase(it);
+  reports_[node].push_back(CompletedContainer{id, ContainerExitStatus::SUCCESS});
+  scheduleReport(node);
+}
+
+void Engine::scheduleReport(uint32_t node) {
+  if (reportPos_[node] != kNoPosition) return;
+  Position p = sweep_->nextOfNode(node, clock_.nowMs());
+  while (p < cursor_) p += sweep_->numNodes();  // this node's slot at `now` already passed
+  reportPos_[node] = p;
+  reportHeap_.push(p);
+}
+
+Status Engine::nodeHeartbeat(uint32_t node) {
+  std::vector<CompletedContainer> completed;
+  completed.swap(reports_[node]);
+  reportPos_[node] = kNoPosition;
+  if (!sched_->cluster().contains(nodeIds_[node])) return Status::ok();  // the node was lost
+  ++stats_.heartbeats;
+  return timed(nullptr, [&] { return sched_->heartbeat(nodeIds_[node], completed); });
+}
+
+// --- Decisions ------------------------------------------------------------------------------
+
+int Engine::bucketOf(uint32_t node) const {
+  if (nodeTotalMb_[node] <= 0) return 0;
+  return static_cast<int>(
+      std::clamp<int64_t>(nodeAllocMb_[node] * 10 / nodeTotalMb_[node], 0, kNodeUsageBuckets - 1));
+}
+
+void Engine::nodeMemoryChanged(NodeId id, int64_t deltaMb) {
+  if (id.value() >= nodeIndexOf_.size()) return;
+  const uint32_t node = nodeIndexOf_[id.value()];
+  --buckets_[bucketOf(node)];
+  nodeAllocMb_[node] += deltaMb;
+  ++buckets_[bucketOf(node)];
+}
+
+void Engine::record(const Decision& d) {
+  ++stats_.decisions;
+  if (opt_.decisionLog) opt_.decisionLog->record(d);
+  switch (d.kind) {
+    case DecisionKind::kAppAccepted:
+    case DecisionKind::kAppRejected:
+      if (submittingJob_ >= 0) {
+        if (appToJob_.size() <= d.app.value()) appToJob_.resize(d.app.value() + 1);
+        appToJob_[d.app.value()] = static_cast<uint32_t>(submittingJob_);
+        if (d.kind == DecisionKind::kAppRejected) {
+          results_[submittingJob_].app = d.app;
+          markTerminal(static_cast<uint32_t>(submittingJob_), "REJECTED", d.reason);
+        }
+      }
+      return;
+    case DecisionKind::kAllocate: {
+      ++stats_.allocations;
+      nodeMemoryChanged(d.node, d.resource.memoryMb());
+      JobRun* run = jobOfApp(d.app);
+      if (run == nullptr || run->terminal || !run->am) return;
+      const uint32_t job = appToJob_[d.app.value()];
+      if (d.am) {
+        if (!results_[job].startMs) results_[job].startMs = d.time;
+        running_[d.container] = nodeIndexOf_[d.node.value()];  // the AM launches at once
+      }
+      const Node& n = sched_->cluster().node(d.node);
+      run->am->notifyAllocated(
+          AllocatedContainer{d.container, d.node, n.name(), n.rack(), d.locality, d.key, d.am});
+      wakeAm(job);
+      return;
+    }
+    case DecisionKind::kComplete:
+    case DecisionKind::kKill:
+    case DecisionKind::kRelease: {
+      nodeMemoryChanged(d.node, -d.resource.memoryMb());
+      if (d.kind == DecisionKind::kComplete) ++stats_.containersCompleted;
+      auto it = running_.find(d.container);
+      if (it != running_.end()) {
+        const uint32_t node = it->second;
+        running_.erase(it);
+        if (d.kind == DecisionKind::kKill) {
+          // The NM learns of the kill and reports the container ABORTED (NMSimulator).
+          ++stats_.containersKilled;
+          reports_[node].push_back(CompletedContainer{d.container, ContainerExitStatus::ABORTED});
+          scheduleReport(node);
+        }
+      }
+      JobRun* run = jobOfApp(d.app);
+      if (d.kind != DecisionKind::kRelease && run && !run->terminal && run->am) {
+        run->am->notifyCompleted(d.container, d.exitStatus);
+        wakeAm(appToJob_[d.app.value()]);
+      }
+      return;
+    }
+    case DecisionKind::kPreemptMark: {
+      // The AM reads the preemption message on its next heartbeat.
+      if (JobRun* run = jobOfApp(d.app); run && !run->terminal) wakeAm(appToJob_[d.app.value()]);
+      return;
+    }
+    case DecisionKind::kAppFinished: {
+      ++completedApps_;
+      if (d.app.value() < appToJob_.size()) {
+        markTerminal(appToJob_[d.app.value()], d.reason, "");
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+// --- Metrics --------------------------------------------------------------------------------
+
+void Engine::sample() {
+  MetricsSample s;
+  s.timeMs = clock_.nowMs();
+  for (const std::string& q : knownQueues_) s.queues[q];
+  for (const auto& [id, a] : sched_->apps()) {
+    if (a->state() == AppState::RUNNING) {
+      ++s.runningApps;
+    } else {
+      ++s.pendingApps;
+    }
+    const std::string leaf = leafQueue(a->queue());
+    if (knownQueues_.insert(leaf).second) s.queues[leaf];
+    QueueSample& q = s.queues[leaf];
+    q.allocatedMb += a->used().memoryMb();
+    q.allocatedVcores += a->used().vcores();
+    q.pendingMb += a->asks().pending().memoryMb();
+    q.pendingVcores += a->asks().pending().vcores();
+    s.pendingMb += a->asks().pending().memoryMb();
+    s.pendingVcores += a->asks().pending().vcores();
+  }
+  s.completedApps = completedApps_;
+  s.runningContainers = static_cast<int64_t>(sched_->containers().size());
+  const Cluster& c = sched_->cluster();
+  s.allocatedMb = c.allocated().memoryMb();
+  s.allocatedVcores = c.allocated().vcores();
+  s.availableMb = c.total().memoryMb() - s.allocatedMb;
+  s.availableVcores = c.total().vcores() - s.allocatedVcores;
+  const TimeMs since = lastSampleMs_ < 0 ? 0 : s.timeMs - lastSampleMs_;
+  const int64_t allocs = stats_.allocations - allocsAtLastSample_;
+  s.commitsPerSecond = since > 0 ? static_cast<double>(allocs) * 1000.0 / static_cast<double>(since) : 0;
+  allocsAtLastSample_ = stats_.allocations;
+  s.allocateOps = allocateTimer_.count();
+  s.handleOps = handleTimer_.count();
+  if (opt_.timings) {
+    s.allocateTimer = allocateTimer_.stats();
+    s.handleTimer = handleTimer_.stats();
+  }
+  s.nodeMemoryUsage = buckets_;
+  if (opt_.sls.nmUtilizationRatio > 0 && opt_.sls.nmUtilizationRatio <= 1) {
+    s.utilization = true;
+    s.utilizationMb = static_cast<double>(s.allocatedMb) * opt_.sls.nmUtilizationRatio;
+    s.utilizationVcores = static_cast<double>(s.allocatedVcores) * opt_.sls.nmUtilizationRatio;
+  }
+  for (const auto& [id, job] : tracked_) {
+    int64_t live = 0, reserved = 0;
+    if (const Application* a = results_[job].app.valid() ? sched_->findApp(results_[job].app) : nullptr) {
+      if (!isFinal(a->state())) {
+        live = static_cast<int64_t>(a->liveContainers().size());
+        for (NodeId n : c.nodeIds()) {
+          const auto& r = c.node(n).reservation();
+          if (r && r->container.app() == a->id()) ++reserved;
+        }
+      }
+    }
+    s.trackedJobs[id] = {live, reserved};
+  }
+  metrics_->write(s);
+  lastSampleMs_ = s.timeMs;
+}
+
+}  // namespace spindle::replay

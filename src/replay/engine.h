@@ -1,0 +1,209 @@
+// The trace-replay engine behind `spindle sim`: a discrete-event simulation of node managers
+// and application masters driving the scheduler core in simulated time.
+//
+//   EngineOptions opt;
+//   opt.sls = slsSettingsFromConfig(conf, types).value();
+//   opt.conf = conf;  opt.seed = 7;  opt.outputDir = "out";
+//   auto engine = Engine::create(trace, opt);
+//   SPINDLE_RETURN_IF_ERROR((*engine)->run());
+//   for (const JobResult& j : (*engine)->jobs()) ...   // jobs.csv / jobruntime.csv rows
+//
+// Model (docs/simulator.md, "Engine"):
+//  1. Time is simulated milliseconds. Timed events (job submissions, AM heartbeats every
+//     yarn.sls.am.heartbeat.interval.ms, task ends, metric samples) sit in one heap ordered by
+//     (time, sequence). NM heartbeats are a cyclic sweep over nodes sorted by their seeded phase
+//     offset (heartbeat_sweep.h), merged with the heap by time; at equal times heap events go
+//     first, then heartbeats in sweep order.
+//  2. A node heartbeat reports the containers that ended since its last one (SUCCESS when the
+//     task's duration ran out, ABORTED when the scheduler killed it) and lets the scheduler
+//     allocate on the node (Scheduler::heartbeat, the NODE_UPDATE path).
+//  3. The scheduler's decisions come back through the DecisionSink: allocations go to the AM's
+//     inbox (seen on its next heartbeat, when the task's duration starts), completions and
+//     kills to the AM and the NM.
+//  4. Heartbeat-skip rules: a node heartbeat with nothing to report is skipped exactly when
+//     Scheduler::emptyHeartbeatIsNoop(node) says it would change nothing; when the scheduler has
+//     no pending demand at all, the sweep jumps straight to the next node with something to
+//     report. An AM whose inbox is empty and that has no timed work (AmSimulator::dueTime) is
+//     parked: its heartbeats would do nothing; a notification or a preemption mark wakes it on
+//     its own heartbeat grid (submission + k x interval). Outputs are identical with and
+//     without both rules (EngineOptions::heartbeatSkip).
+//  5. The run ends when every job has finished (or was rejected), or at `untilMs`, or when it
+//     stalls: no submission, task end or action is left, every AM is idle (empty inbox, no
+//     timed work), no node has anything to report, and either no app asks for anything or 100
+//     full heartbeat cycles passed without a decision (asks no node can ever serve).
+//     RunStats::stalled tells; the jobs stay as they are.
+// Deterministic for a trace, configuration and seed, except the measured op timings.
+// Single-threaded.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <map>
+#include <set>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/rng.h"
+#include "base/status.h"
+#include "config/configuration.h"
+#include "replay/am_simulator.h"
+#include "replay/event_queue.h"
+#include "replay/heartbeat_sweep.h"
+#include "replay/metrics_writer.h"
+#include "scheduler/scheduler.h"
+#include "trace/sls_settings.h"
+#include "trace/trace.h"
+
+namespace spindle::replay {
+
+struct Progress {
+  TimeMs simMs = 0;
+  int64_t jobsDone = 0, jobsTotal = 0;
+  int64_t steps = 0;  // heap events + node heartbeat slots visited
+};
+
+struct EngineOptions {
+  SlsSettings sls;
+  Configuration conf;  // merged yarn-site, scheduler and sls-runner files
+  uint64_t seed = 1;
+  std::optional<TimeMs> untilMs;
+  bool heartbeatSkip = true;
+  bool timings = true;          // measure scheduler op wall time (metrics timecost keys)
+  std::string outputDir;        // realtimetrack.json and metrics/ when non-empty (and metrics on)
+  std::vector<std::string> trackJobs;
+  DecisionSink* decisionLog = nullptr;  // also receives every decision, in order
+  std::function<void(const Progress&)> progress;  // called every 2^16 steps
+};
+
+struct JobResult {
+  std::string id, queue, user, amType;
+  int64_t traceStartMs = 0;
+  std::optional<int64_t> traceEndMs;
+  TimeMs submitMs = 0;
+  std::optional<TimeMs> startMs;  // AM container allocated (first attempt that got one)
+  std::optional<TimeMs> endMs;
+  int tasks = 0;
+  std::string state = "NEW";  // ACCEPTED, RUNNING, FINISHED, KILLED, FAILED, REJECTED
+  AppId app;
+  std::string note;  // why it was rejected or killed
+};
+
+struct RunStats {
+  TimeMs endMs = 0;
+  int64_t heapEvents = 0, heartbeats = 0, heartbeatsSkipped = 0;
+  int64_t allocations = 0, containersCompleted = 0, containersKilled = 0, amRestarts = 0;
+  int64_t decisions = 0;
+  bool stalled = false;
+  double wallSeconds = 0;
+};
+
+class Engine final : public DecisionSink {
+ public:
+  static Result<std::unique_ptr<Engine>> create(const Trace& trace, EngineOptions options);
+  ~Engine() override;
+
+  Status run();
+
+  const std::vector<JobResult>& jobs() const { return results_; }
+  const RunStats& stats() const { return stats_; }
+  const Scheduler& scheduler() const { return *sched_; }
+  const HeartbeatSweep& sweep() const { return *sweep_; }
+
+  void record(const Decision& d) override;
+
+  // Runs `action` against the scheduler at simulated time `t` (before heartbeats at `t`):
+  // injected faults such as a lost node (NodeRemoved). Call before run().
+  void scheduleAction(TimeMs t, std::function<Status(Scheduler&)> action);
+
+ private:
+  struct JobRun {
+    AmKind kind = AmKind::kMapReduce;
+    std::unique_ptr<AmSimulator> am;
+    TimeMs nextBeat = std::numeric_limits<TimeMs>::max();  // max = parked (or ended)
+    bool terminal = false;
+    bool busy = false;  // inbox not empty or timed work ahead (stall detection)
+  };
+  class TimerWindow {
+   public:
+    explicit TimerWindow(size_t size) : window_(size > 0 ? size : 1) {}
+    void add(double ms);
+    TimerStats stats() const;
+    int64_t count() const { return count_; }
+    void countOnly() { ++count_; }
+
+   private:
+    std::vector<double> window_;
+    int64_t count_ = 0;
+  };
+
+  Engine(const Trace& trace, EngineOptions options);
+  Status setUpNodes();
+  Status onEvent(const SimEvent& e);
+  Status submit(uint32_t job);
+  Status amHeartbeat(uint32_t job);
+  Status nodeHeartbeat(uint32_t node);
+  void taskEnded(const SimEvent& e);
+  void scheduleReport(uint32_t node);
+  bool stalled(bool demand);
+  void updateBusy(uint32_t job);
+  void scheduleBeat(uint32_t job, TimeMs t);
+  void afterBeat(uint32_t job);
+  void wakeAm(uint32_t job);
+  TimeMs gridBeatAtOrAfter(uint32_t job, TimeMs t) const;
+  void markTerminal(uint32_t job, std::string state, std::string note);
+  void sample();
+  template <typename F>
+  Status timed(TimerWindow* extra, F&& f);
+  JobRun* jobOfApp(AppId app);
+  void nodeMemoryChanged(NodeId node, int64_t deltaMb);
+  int bucketOf(uint32_t node) const;
+
+  const Trace& trace_;
+  EngineOptions opt_;
+  SimulatedClock clock_;
+  Rng rng_;
+  std::unique_ptr<Scheduler> sched_;
+  std::unique_ptr<HeartbeatSweep> sweep_;
+  EventQueue events_;
+  std::vector<JobRun> runs_;
+  std::vector<JobResult> results_;
+  std::vector<uint32_t> appToJob_;  // by AppId value
+  int64_t submittingJob_ = -1;
+  const SimEvent* currentEvent_ = nullptr;  // the heap event being handled, if any
+  size_t terminal_ = 0;
+  int64_t completedApps_ = 0;
+
+  // Node managers, by node index (= order in trace.nodes).
+  std::vector<NodeId> nodeIds_;
+  std::vector<uint32_t> nodeIndexOf_;  // by NodeId value
+  std::vector<std::vector<CompletedContainer>> reports_;
+  std::vector<Position> reportPos_;
+  std::priority_queue<Position, std::vector<Position>, std::greater<>> reportHeap_;
+  std::unordered_map<ContainerId, uint32_t> running_;  // launched containers -> node index
+  Position cursor_ = 0;
+  Position quietSince_ = -1;  // cursor when the run went quiet (stall detection)
+  int64_t quietDecisions_ = 0;
+  int64_t busyAms_ = 0;
+
+  // Metrics.
+  std::unique_ptr<MetricsWriter> metrics_;
+  std::vector<int64_t> nodeAllocMb_, nodeTotalMb_;
+  std::array<int64_t, kNodeUsageBuckets> buckets_{};
+  std::set<std::string> knownQueues_;
+  int64_t allocsAtLastSample_ = 0;
+  TimeMs lastSampleMs_ = -1;
+  TimerWindow allocateTimer_, handleTimer_;
+  std::map<std::string, uint32_t> tracked_;  // job id -> job index
+  std::vector<std::function<Status(Scheduler&)>> actions_;
+
+  RunStats stats_;
+};
+
+}  // namespace spindle::replay

@@ -1,0 +1,254 @@
+#include "replay/engine.h"
+
+#include <gtest/gtest.h>
+
+#include "app/container_state.h"
+#include "dao/decision_json.h"
+#include "replay/test_traces.h"
+
+namespace spindle::replay {
+namespace {
+
+using testing::JobBuilder;
+using testing::TraceBuilder;
+
+struct Run {
+  DecisionLog log;
+  std::unique_ptr<Engine> engine;
+  std::string logText;  // the decision log as written by --decision-log
+};
+
+std::unique_ptr<Run> runTrace(const Trace& trace, EngineOptions opt = {},
+                              const std::function<void(Engine&)>& setUp = {}) {
+  auto r = std::make_unique<Run>();
+  if (opt.sls.nodeResource.isZero()) opt.sls = testing::testSls();
+  opt.decisionLog = &r->log;
+  opt.timings = false;
+  auto e = Engine::create(trace, opt);
+  EXPECT_TRUE(e.isOk()) << e.status().message();
+  r->engine = std::move(*e);
+  if (setUp) setUp(*r->engine);
+  Status s = r->engine->run();
+  EXPECT_TRUE(s.isOk()) << s.message();
+  EXPECT_TRUE(r->engine->scheduler().checkInvariants().isOk());
+  size_t seq = 0;
+  for (const Decision& d : r->log.decisions()) {
+    r->logText += decisionToJson(r->engine->scheduler(), d, seq++).dump() + "\n";
+  }
+  return r;
+}
+
+EngineOptions opts(uint64_t seed, bool skip = true, std::optional<TimeMs> until = {}) {
+  EngineOptions o;
+  o.seed = seed;
+  o.heartbeatSkip = skip;
+  o.untilMs = until;
+  return o;
+}
+
+std::vector<Decision> ofKind(const DecisionLog& log, DecisionKind k) {
+  std::vector<Decision> out;
+  for (const Decision& d : log.decisions()) {
+    if (d.kind == k) out.push_back(d);
+  }
+  return out;
+}
+
+TEST(Engine, MapReduceJobTimesFollowTheHeartbeats) {
+  // One node beating at offset o < 1000; AM beats at 1000, 2000, ... after the submission at 0.
+  // AM container at o; maps asked at 1000, allocated at 1000+o, started at 2000 (the AM's
+  // next beat), end at 7000, reported at the node's beat >= 7000; the AM sees it at 8000 and asks
+  // the reduce, which starts at 9000 and ends at 12000; seen at 13000: the job finishes.
+  auto r = runTrace(TraceBuilder().nodes(1).job(JobBuilder("j1").maps(2, 5000).reduces(1, 3000)).build());
+  const JobResult& j = r->engine->jobs().at(0);
+  const TimeMs o = r->engine->sweep().offsetOf(0);
+  EXPECT_EQ(j.state, "FINISHED");
+  EXPECT_EQ(j.submitMs, 0);
+  EXPECT_EQ(*j.startMs, o);
+  EXPECT_EQ(*j.endMs, 13000);
+  EXPECT_EQ(j.queue, "default");
+  auto allocs = ofKind(r->log, DecisionKind::kAllocate);
+  ASSERT_EQ(allocs.size(), 4u);
+  EXPECT_TRUE(allocs[0].am);
+  EXPECT_EQ(allocs[1].time, 1000 + o);
+  EXPECT_EQ(allocs[3].key.priority, 10);
+  EXPECT_EQ(allocs[3].time, 8000 + o);
+  // Every task container completed SUCCESS; the AM container was released at the end.
+  auto done = ofKind(r->log, DecisionKind::kComplete);
+  ASSERT_EQ(done.size(), 3u);
+  for (const Decision& d : done) EXPECT_EQ(d.exitStatus, ContainerExitStatus::SUCCESS);
+  auto released = ofKind(r->log, DecisionKind::kRelease);
+  ASSERT_EQ(released.size(), 1u);
+  EXPECT_TRUE(released[0].am);
+  EXPECT_EQ(r->engine->stats().endMs, 13000);
+}
+
+TEST(Engine, ReducesAreAllocatedOnlyAfterEveryMapCompleted) {
+  auto r = runTrace(TraceBuilder()
+                        .nodes(3)
+                        .job(JobBuilder("a").maps(7, 3000).reduces(3, 1000))
+                        .job(JobBuilder("b").at(500).maps(4, 2500).reduces(2, 1000))
+                        .build(),
+                    opts(5));
+  for (AppId app : {AppId(1), AppId(2)}) {
+    TimeMs lastMapDone = -1, firstReduce = -1;
+    for (const Decision& d : r->log.decisions()) {
+      if (d.app != app) continue;
+      if (d.kind == DecisionKind::kComplete && d.key.priority == 20) lastMapDone = d.time;
+      if (d.kind == DecisionKind::kAllocate && d.key.priority == 10 && firstReduce < 0) {
+        firstReduce = d.time;
+      }
+    }
+    EXPECT_GT(firstReduce, lastMapDone) << "app " << app.value();
+  }
+  for (const JobResult& j : r->engine->jobs()) EXPECT_EQ(j.state, "FINISHED");
+}
+
+Trace busyTrace() {
+  TraceBuilder b;
+  b.nodes(6, 4096);
+  for (int i = 0; i < 12; ++i) {
+    b.job(JobBuilder("job_" + std::to_string(i))
+              .at(i * 1700)
+              .task(TaskType::kMap, 4000 + 300 * i, "node" + std::to_string(1 + i % 6))
+              .maps(3 + i % 4, 2000 + 500 * (i % 3))
+              .reduces(1 + i % 2, 1500)
+              .task(TaskType::kMap, 3000, "", 0, 2048));
+  }
+  b.job(JobBuilder("dag").type("dag").at(3000).task(TaskType::kMap, 2000, "", 0).task(TaskType::kMap, 1000, "", 4000));
+  b.job(JobBuilder("stream").type("stream").at(2000).end(30000).maps(2, 7000));
+  return b.build();
+}
+
+TEST(Engine, HeartbeatSkipLeavesTheDecisionLogIdentical) {
+  const Trace t = busyTrace();
+  auto fast = runTrace(t, opts(3, true));
+  auto naive = runTrace(t, opts(3, false));
+  EXPECT_EQ(fast->logText, naive->logText);
+  EXPECT_GT(fast->log.decisions().size(), 100u);
+  EXPECT_GT(fast->engine->stats().heartbeatsSkipped, 0);
+  EXPECT_EQ(naive->engine->stats().heartbeatsSkipped, 0);
+  EXPECT_LT(fast->engine->stats().heartbeats, naive->engine->stats().heartbeats);
+  for (size_t i = 0; i < t.jobs.size(); ++i) {
+    EXPECT_EQ(fast->engine->jobs()[i].endMs, naive->engine->jobs()[i].endMs);
+    EXPECT_EQ(fast->engine->jobs()[i].state, "FINISHED") << t.jobs[i].id;
+  }
+}
+
+TEST(Engine, SameSeedSameRunOtherSeedOtherOffsets) {
+  const Trace t = busyTrace();
+  auto a = runTrace(t, opts(9));
+  auto b = runTrace(t, opts(9));
+  auto c = runTrace(t, opts(10));
+  EXPECT_EQ(a->logText, b->logText);
+  EXPECT_NE(a->logText, c->logText) << "the NM phase offsets come from the seed";
+}
+
+TEST(Engine, DagTaskIsAskedItsDelayAfterTheAmStarted) {
+  auto r = runTrace(TraceBuilder()
+                        .nodes(1)
+                        .job(JobBuilder("d").type("dag").task(TaskType::kMap, 1000, "", 0).task(
+                            TaskType::kMap, 1000, "", 5000))
+                        .build());
+  auto allocs = ofKind(r->log, DecisionKind::kAllocate);
+  ASSERT_EQ(allocs.size(), 3u);
+  const TimeMs o = r->engine->sweep().offsetOf(0);
+  // The AM starts on its beat at 1000; the delayed task is asked at the beat >= 6000.
+  EXPECT_EQ(allocs[1].time, 1000 + o);
+  EXPECT_EQ(allocs[2].time, 6000 + o);
+  EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
+}
+
+TEST(Engine, KilledTaskIsRequestedAgainAndLostAmRestartsTheAttempt) {
+  // Two nodes; at 2500 the node running the AM and the first map is lost: its containers end
+  // ABORTED, the attempt fails and a second attempt runs the job to the end on the other node.
+  const Trace t = TraceBuilder().nodes(2, 2048).job(JobBuilder("j").maps(2, 4000)).build();
+  std::string lostNode;
+  auto r = runTrace(t, opts(1), [&](Engine& e) {
+    e.scheduleAction(2500, [&](Scheduler& s) {
+      const Container* am = nullptr;
+      for (const auto& [id, c] : s.containers()) {
+        if (c.isAm) am = &c;
+      }
+      if (am == nullptr) return internalError("no AM container at 2500");
+      lostNode = s.cluster().nodeName(am->node);
+      return s.handle(NodeRemoved{lostNode});
+    });
+  });
+  auto kills = ofKind(r->log, DecisionKind::kKill);
+  ASSERT_FALSE(kills.empty());
+  EXPECT_EQ(kills[0].exitStatus, ContainerExitStatus::ABORTED);
+  EXPECT_TRUE(kills[0].am);
+  bool secondAttempt = false;
+  for (const Decision& d : ofKind(r->log, DecisionKind::kAllocate)) {
+    if (d.container.attempt.attempt == 2 && d.am) secondAttempt = true;
+    if (d.time > 2500) {
+      EXPECT_NE(r->engine->scheduler().cluster().nodeName(d.node), lostNode);
+    }
+  }
+  EXPECT_TRUE(secondAttempt);
+  EXPECT_EQ(r->engine->stats().amRestarts, 1);
+  EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
+}
+
+TEST(Engine, KilledTaskIsAskedForAgainAndRunsElsewhere) {
+  // Three 1 GB nodes: the AM takes one, each map another. At 2500 the node of one map is lost:
+  // that map ends ABORTED, the AM asks for it again, and it runs once the other map's node frees.
+  const Trace t = TraceBuilder().nodes(3, 1024).job(JobBuilder("j").maps(2, 4000)).build();
+  auto r = runTrace(t, opts(4), [&](Engine& e) {
+    e.scheduleAction(2500, [&](Scheduler& s) {
+      for (const auto& [id, c] : s.containers()) {
+        if (!c.isAm) return s.handle(NodeRemoved{s.cluster().nodeName(c.node)});
+      }
+      return internalError("no task container at 2500");
+    });
+  });
+  auto kills = ofKind(r->log, DecisionKind::kKill);
+  ASSERT_EQ(kills.size(), 1u);
+  EXPECT_FALSE(kills[0].am);
+  EXPECT_EQ(kills[0].exitStatus, ContainerExitStatus::ABORTED);
+  auto allocs = ofKind(r->log, DecisionKind::kAllocate);
+  ASSERT_EQ(allocs.size(), 4u) << "AM, two maps, and the lost map again";
+  EXPECT_GT(allocs[3].time, 2500);
+  EXPECT_EQ(allocs[3].container.attempt.attempt, 1u) << "same attempt: only the task was lost";
+  EXPECT_EQ(r->engine->stats().amRestarts, 0);
+  EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
+}
+
+TEST(Engine, UntilStopsWithJobsStillRunning) {
+  auto r = runTrace(TraceBuilder().nodes(1).job(JobBuilder("j").maps(1, 60000)).build(),
+                    opts(1, true, 10000));
+  EXPECT_EQ(r->engine->stats().endMs, 10000);
+  EXPECT_EQ(r->engine->jobs()[0].state, "RUNNING");
+  EXPECT_FALSE(r->engine->jobs()[0].endMs.has_value());
+}
+
+TEST(Engine, StopsWhenNothingCanEverChange) {
+  // The AM fits the maximum allocation (8 GB by default) but no node (4 GB): the app waits
+  // forever; the run stops once 100 heartbeat cycles decided nothing, the same way in both modes.
+  TraceJob big = JobBuilder("big").maps(1, 100).build();
+  big.amResource = Resource::of(6144, 1);
+  Trace t = TraceBuilder().nodes(2, 4096).job(JobBuilder("ok").maps(1, 1000)).build();
+  t.jobs.push_back(big);
+  auto fast = runTrace(t, opts(2, true));
+  auto naive = runTrace(t, opts(2, false));
+  EXPECT_TRUE(fast->engine->stats().stalled);
+  EXPECT_EQ(fast->engine->jobs()[0].state, "FINISHED");
+  EXPECT_EQ(fast->engine->jobs()[1].state, "ACCEPTED");
+  EXPECT_EQ(fast->engine->stats().endMs, naive->engine->stats().endMs);
+  EXPECT_EQ(fast->logText, naive->logText);
+}
+
+TEST(Engine, AmBiggerThanTheMaximumIsRejected) {
+  TraceJob big = JobBuilder("big").build();
+  big.amResource = Resource::of(100000, 1);
+  Trace t = TraceBuilder().nodes(1).job(JobBuilder("ok").maps(1, 100)).build();
+  t.jobs.push_back(big);
+  auto r = runTrace(t);
+  EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
+  EXPECT_EQ(r->engine->jobs()[1].state, "REJECTED");
+  EXPECT_NE(r->engine->jobs()[1].note.find("maximum allocation"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spindle::replay

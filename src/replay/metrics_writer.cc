@@ -1,0 +1,151 @@
+#include "replay/metrics_writer.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace spindle::replay {
+
+namespace {
+
+constexpr const char* kCounter = "t,count";
+constexpr const char* kGauge = "t,value";
+constexpr const char* kHistogram = "t,count,max,mean,min,stddev,p50,p75,p95,p98,p99,p999";
+
+double gb(int64_t mb) { return static_cast<double>(mb) / 1024.0; }
+
+std::string num(double v) { return fmt::format("{}", v); }
+
+std::string histogramRow(const TimerStats& s) {
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{}", s.count, s.max, s.mean, s.min, s.stddev,
+                     s.p50, s.p75, s.p95, s.p98, s.p99, s.p999);
+}
+
+}  // namespace
+
+MetricsWriter::MetricsWriter() = default;
+MetricsWriter::~MetricsWriter() = default;
+
+Status MetricsWriter::open(const std::string& outputDir, MetricsWriterOptions options) {
+  dir_ = outputDir;
+  options_ = options;
+  std::error_code ec;
+  std::filesystem::create_directories(outputDir + "/metrics", ec);
+  if (ec) return invalidArgument("cannot create {}/metrics: {}", outputDir, ec.message());
+  track_.open(outputDir + "/realtimetrack.json");
+  if (!track_) return invalidArgument("cannot write {}/realtimetrack.json", outputDir);
+  track_ << "[";
+  return Status::ok();
+}
+
+std::ofstream& MetricsWriter::csv(const std::string& name, const char* header) {
+  auto it = files_.find(name);
+  if (it == files_.end()) {
+    auto f = std::make_unique<std::ofstream>(dir_ + "/metrics/" + name + ".csv");
+    *f << header << '\n';
+    it = files_.emplace(name, std::move(f)).first;
+  }
+  return *it->second;
+}
+
+void MetricsWriter::row(const std::string& name, const char* header, double t,
+                        const std::string& value) {
+  csv(name, header) << num(t) << ',' << value << '\n';
+}
+
+void MetricsWriter::write(const MetricsSample& s) {
+  const double t = static_cast<double>(s.timeMs) / 1000.0;
+  std::string j = first_ ? "\n" : ",\n";
+  first_ = false;
+  auto key = [&j](std::string_view k, const std::string& v) {
+    j += fmt::format(",\"{}\":{}", k, v);
+  };
+  j += fmt::format("{{\"time\":{}", num(t));
+  key("running.applications", std::to_string(s.runningApps));
+  key("running.containers", std::to_string(s.runningContainers));
+  key("cluster.allocated.memory", num(gb(s.allocatedMb)));
+  key("cluster.allocated.vcores", std::to_string(s.allocatedVcores));
+  key("cluster.available.memory", num(gb(s.availableMb)));
+  key("cluster.available.vcores", std::to_string(s.availableVcores));
+  for (const auto& [q, v] : s.queues) {
+    key(fmt::format("queue.{}.allocated.memory", q), num(gb(v.allocatedMb)));
+    key(fmt::format("queue.{}.allocated.vcores", q), std::to_string(v.allocatedVcores));
+  }
+  if (options_.timings) {
+    key("scheduler.allocate.timecost", num(s.allocateTimer.mean));
+    key("scheduler.commit.success.timecost", num(s.allocateTimer.mean));
+    key("scheduler.commit.failure.timecost", "0");
+    key("scheduler.handle.timecost", num(s.handleTimer.mean));
+  }
+  key("scheduler.commit.success.throughput", num(s.commitsPerSecond));
+  key("scheduler.commit.failure.throughput", "0");
+  // Spindle extras.
+  for (const auto& [q, v] : s.queues) {
+    key(fmt::format("queue.{}.pending.memory", q), num(gb(v.pendingMb)));
+    key(fmt::format("queue.{}.pending.vcores", q), std::to_string(v.pendingVcores));
+  }
+  key("cluster.pending.memory", num(gb(s.pendingMb)));
+  key("cluster.pending.vcores", std::to_string(s.pendingVcores));
+  key("pending.applications", std::to_string(s.pendingApps));
+  key("completed.applications", std::to_string(s.completedApps));
+  if (s.utilization) {
+    key("cluster.utilization.memory", num(gb(static_cast<int64_t>(s.utilizationMb))));
+    key("cluster.utilization.vcores", num(s.utilizationVcores));
+  }
+  j += "}";
+  track_ << j;
+
+  for (const auto& [q, v] : s.queues) {
+    const std::string p = "counter.queue." + q;
+    row(p + ".pending.memory", kCounter, t, std::to_string(v.pendingMb));
+    row(p + ".pending.cores", kCounter, t, std::to_string(v.pendingVcores));
+    row(p + ".allocated.memory", kCounter, t, std::to_string(v.allocatedMb));
+    row(p + ".allocated.cores", kCounter, t, std::to_string(v.allocatedVcores));
+  }
+  if (options_.timings) {
+    // Scheduler calls made: engine work, which the heartbeat-skip rules change, so they go with
+    // the timings rather than with the simulated outcome.
+    row("counter.scheduler.operation.allocate", kCounter, t, std::to_string(s.allocateOps));
+    row("counter.scheduler.operation.handle", kCounter, t, std::to_string(s.handleOps));
+  }
+  row("variable.cluster.allocated.memory", kGauge, t, std::to_string(s.allocatedMb));
+  row("variable.cluster.allocated.vcores", kGauge, t, std::to_string(s.allocatedVcores));
+  row("variable.cluster.available.memory", kGauge, t, std::to_string(s.availableMb));
+  row("variable.cluster.available.vcores", kGauge, t, std::to_string(s.availableVcores));
+  row("variable.cluster.pending.memory", kGauge, t, std::to_string(s.pendingMb));
+  row("variable.cluster.pending.vcores", kGauge, t, std::to_string(s.pendingVcores));
+  row("variable.running.application", kGauge, t, std::to_string(s.runningApps));
+  row("variable.running.container", kGauge, t, std::to_string(s.runningContainers));
+  if (s.utilization) {
+    row("variable.cluster.utilization.memory", kGauge, t, num(s.utilizationMb));
+    row("variable.cluster.utilization.vcores", kGauge, t, num(s.utilizationVcores));
+  }
+  for (const auto& [id, v] : s.trackedJobs) {
+    row("variable.app." + id + ".live.containers", kGauge, t, std::to_string(v.first));
+    row("variable.app." + id + ".reserved.containers", kGauge, t, std::to_string(v.second));
+  }
+  for (int b = 0; b < kNodeUsageBuckets; ++b) {
+    row(fmt::format("nodes.memory.{}-{}", b * 10, b * 10 + 10), kGauge, t,
+        std::to_string(s.nodeMemoryUsage[b]));
+  }
+  if (options_.timings) {
+    row("sampler.scheduler.operation.allocate.timecost", kHistogram, t,
+        histogramRow(s.allocateTimer));
+    row("sampler.scheduler.operation.handle.timecost", kHistogram, t,
+        histogramRow(s.handleTimer));
+  }
+}
+
+Status MetricsWriter::close() {
+  if (!track_.is_open()) return Status::ok();
+  track_ << (first_ ? "]\n" : "\n]\n");
+  track_.close();
+  if (!track_) return internalError("writing {}/realtimetrack.json failed", dir_);
+  for (auto& [name, f] : files_) {
+    f->close();
+    if (!*f) return internalError("writing {}/metrics/{}.csv failed", dir_, name);
+  }
+  return Status::ok();
+}
+
+}  // namespace spindle::replay

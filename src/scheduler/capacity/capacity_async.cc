@@ -1,0 +1,65 @@
+// Asynchronous scheduling (schedule-asynchronously.enable): the global pass and its node index.
+// The model is described in capacity_scheduler.h.
+#include <vector>
+
+#include "scheduler/capacity/capacity_scheduler.h"
+
+namespace spindle {
+
+namespace {
+constexpr int kMaxIdleVisits = 32;
+}  // namespace
+
+void CapacityScheduler::indexNode(NodeId node) {
+  unindexNode(node);
+  const int64_t key = -cluster().node(node).unallocated().memoryMb();
+  nodeKey_[node] = key;
+  nodeIndex_.emplace(key, node);
+}
+
+void CapacityScheduler::unindexNode(NodeId node) {
+  auto it = nodeKey_.find(node);
+  if (it == nodeKey_.end()) return;
+  nodeIndex_.erase({it->second, node});
+  nodeKey_.erase(it);
+}
+
+void CapacityScheduler::rebuildNodeIndex() {
+  nodeIndex_.clear();
+  nodeKey_.clear();
+  for (NodeId id : cluster().nodeIds()) indexNode(id);
+}
+
+// One global pass: visit nodes by most unallocated memory; each node at most once; stop after
+// min(#nodes, kMaxIdleVisits) consecutive visits that assigned nothing, or when the node with
+// the most free memory has less than the minimum allocation.
+void CapacityScheduler::globalPass() {
+  sync();
+  const int idleLimit = std::min<int>(cluster().numNodes(), kMaxIdleVisits);
+  std::vector<NodeId> visited;
+  int idle = 0;
+  const int64_t minMemory = settings().bounds.minimum.memoryMb();
+  while (idle < idleLimit && !nodeIndex_.empty()) {
+    // The index is ordered by free memory: once the best node cannot hold the minimum
+    // allocation, no node can take (or fulfil a reservation of) anything.
+    if (-nodeIndex_.begin()->first < minMemory) break;
+    const NodeId node = nodeIndex_.begin()->second;
+    unindexNode(node);  // visited this pass; re-indexed below
+    visited.push_back(node);
+    if (allocateOnNode(node) > 0) {
+      idle = 0;
+    } else {
+      ++idle;
+    }
+    unindexNode(node);  // allocations re-index it; keep it out until the pass ends
+  }
+  for (NodeId node : visited) {
+    if (cluster().contains(node)) indexNode(node);
+  }
+}
+
+void CapacityScheduler::runMonitors() {
+  if (config_.scheduleAsynchronously) globalPass();
+}
+
+}  // namespace spindle

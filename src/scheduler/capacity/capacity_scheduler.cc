@@ -1,0 +1,804 @@
+#include "scheduler/capacity/capacity_scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/ranges.h>
+
+#include "scheduler/capacity/queue_placement.h"
+
+namespace spindle {
+
+const char* toString(CsAppPhase p) {
+  switch (p) {
+    case CsAppPhase::kNonRunnable: return "NON_RUNNABLE";
+    case CsAppPhase::kPending: return "PENDING";
+    case CsAppPhase::kActive: return "ACTIVE";
+  }
+  return "?";
+}
+
+CapacityScheduler::CapacityScheduler(SchedulerSettings settings, CapacityConfig config,
+                                     GroupsProvider groups, const Clock& clock, Rng& rng)
+    : Scheduler(std::move(settings), clock, rng),
+      config_(std::move(config)),
+      groups_(std::move(groups)) {
+  // Both keys were validated by create(); hand-built schedulers (tests) may omit them.
+  auto acl = this->settings().conf.getBool("yarn.acl.enable", false);
+  aclEnabled_ = acl.isOk() && *acl;
+  auto maxPriority = this->settings().conf.getInt("yarn.cluster.max-application-priority", 0);
+  clusterMaxPriority_ = maxPriority.isOk() ? *maxPriority : 0;
+  if (config_.clusterMaxApplicationPriority > clusterMaxPriority_) {
+    clusterMaxPriority_ = config_.clusterMaxApplicationPriority;
+  }
+  tree_ = QueueTree::build(config_);
+}
+
+CapacityScheduler::~CapacityScheduler() = default;
+
+// --- Cluster sync ----------------------------------------------------------------------------
+
+void CapacityScheduler::sync() const {
+  if (dirty_) const_cast<CapacityScheduler*>(this)->syncNow();
+}
+
+// A removed node's reservation was already released by the base (cluster and app totals);
+// drop it from the queue and user aggregates too.
+void CapacityScheduler::onClusterChanged() {
+  dirty_ = true;
+  for (auto it = reservedNodes_.begin(); it != reservedNodes_.end();) {
+    const auto [node, app] = *it;
+    ++it;
+    if (cluster().contains(node) && cluster().node(node).reservation()) continue;
+    auto s = csApps_.find(app);
+    if (s != csApps_.end()) dropReservationRecord(s->second, node);
+  }
+}
+
+void CapacityScheduler::syncNow() {
+  dirty_ = false;
+  if (!cluster().nodeLabels().empty() || !parsedLabels_.empty()) reparseForLabels();
+  partitions_.clear();
+  partitions_[kDefaultPartition] = Resource();
+  for (const auto& [name, label] : cluster().nodeLabels()) partitions_[name] = Resource();
+  for (NodeId id : cluster().nodeIds()) {
+    const Node& n = cluster().node(id);
+    partitions_[n.partition()] += n.total();
+  }
+  tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
+  defaultPartitionResource_ = partitions_[kDefaultPartition];
+  for (CsQueue* q : tree_->leaves()) updateMaximumApplications(*q);
+  size_t maxDepth = 0;
+  for (CsQueue* q : tree_->preorder()) {
+    if (q->parent() != nullptr) {
+      CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
+      k.priority = q->config().priority;
+      auto pc = q->config().partitions.find(kDefaultPartition);
+      k.hasConfiguredMin = pc != q->config().partitions.end() &&
+                           pc->second.capacity.mode == CapacityMode::kAbsolute;
+    }
+    updateChildKey(*q);
+    maxDepth = std::max(maxDepth, static_cast<size_t>(q->depth()));
+  }
+  // Sized once: nested calls hold references into it.
+  if (sortScratch_.size() < maxDepth + 1) sortScratch_.resize(maxDepth + 1);
+  recomputeUserRatios();
+  if (config_.scheduleAsynchronously) rebuildNodeIndex();
+  for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);
+}
+
+const QueueTree& CapacityScheduler::queues() const {
+  sync();
+  return *tree_;
+}
+
+const CsQueue* CapacityScheduler::findQueue(const std::string& nameOrPath) const {
+  sync();
+  return tree_->find(nameOrPath);
+}
+
+const CsApp* CapacityScheduler::csApp(AppId id) const {
+  auto it = csApps_.find(id);
+  return it == csApps_.end() ? nullptr : &it->second;
+}
+
+Resource CapacityScheduler::partitionResource(const std::string& partition) const {
+  sync();
+  auto it = partitions_.find(partition);
+  return it == partitions_.end() ? Resource() : it->second;
+}
+
+const std::map<std::string, Resource>& CapacityScheduler::partitionResources() const {
+  sync();
+  return partitions_;
+}
+
+// AbstractLeafQueue.updateMaximumApplications: absolute-mode queues derive maximum-applications
+// from the capacity resolved against the cluster (the parser could not).
+void CapacityScheduler::updateMaximumApplications(CsQueue& q) {
+  const QueueConfig& qc = q.config();
+  q.maxApplications = qc.maximumApplications;
+  q.maxApplicationsPerUser = qc.maxApplicationsPerUser;
+  bool absolute = false;
+  for (const auto& [label, pc] : qc.partitions) {
+    absolute = absolute || pc.capacity.mode == CapacityMode::kAbsolute;
+  }
+  if (!absolute || qc.configuredMaximumApplications >= 0) return;
+  int32_t maxApps = 0;
+  for (const auto& [p, cap] : q.caps) {
+    const float byLabel =
+        static_cast<float>(config_.maximumApplications) * static_cast<float>(cap.absCapacity);
+    maxApps = std::max(maxApps, static_cast<int32_t>(byLabel));
+  }
+  q.maxApplications = maxApps;
+  if (qc.userLimitFactor == -1) {
+    q.maxApplicationsPerUser = maxApps;
+  } else {
+    const float perUser = static_cast<float>(maxApps) *
+                          (static_cast<float>(qc.minimumUserLimitPercent) / 100.0f) *
+                          static_cast<float>(qc.userLimitFactor);
+    q.maxApplicationsPerUser =
+        std::min(maxApps, perUser >= static_cast<float>(INT32_MAX) ? INT32_MAX
+                                                                   : static_cast<int32_t>(perUser));
+  }
+}
+
+// --- Admission ---------------------------------------------------------------------------------
+
+Result<CsQueue*> CapacityScheduler::placeApp(const Application& app) const {
+  PlacementRequest req{app.queue(), app.user(), groups_.groupsOf(app.user()),
+                       app.submission().name};
+  const std::string target =
+      placeQueue(config_, req, [this](const std::string& q) { return tree_->find(q) != nullptr; });
+  CsQueue* q = tree_->find(target);
+  if (q == nullptr) {
+    return invalidArgument("Application {} submitted by user {} to unknown queue: {}",
+                           appIdString(app.id()), app.user(), target);
+  }
+  if (!q->isLeaf()) {
+    return invalidArgument("Application {} submitted by user {} to non-leaf queue: {}",
+                           appIdString(app.id()), app.user(), target);
+  }
+  return q;
+}
+
+namespace {
+
+bool aclAllows(const AccessControlList& acl, const std::string& user,
+               const std::vector<std::string>& groups) {
+  if (acl.everyone || acl.users.count(user)) return true;
+  for (const std::string& g : groups) {
+    if (acl.groups.count(g)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status CapacityScheduler::checkSubmitAccess(const CsQueue& leaf, const std::string& user) const {
+  if (!aclEnabled_) return Status::ok();
+  const auto groups = groups_.groupsOf(user);
+  for (const CsQueue* q = &leaf; q != nullptr; q = q->parent()) {
+    if (aclAllows(q->config().submitAcl, user, groups) ||
+        aclAllows(q->config().administerAcl, user, groups)) {
+      return Status::ok();
+    }
+  }
+  return failedPrecondition("User {} does not have permission to submit to queue {}", user,
+                            leaf.path());
+}
+
+Status CapacityScheduler::admitApp(Application& app) {
+  sync();
+  SPINDLE_ASSIGN_OR_RETURN(CsQueue * leaf, placeApp(app));
+  const std::string id = appIdString(app.id());
+  for (const CsQueue* q = leaf; q != nullptr; q = q->parent()) {
+    if (q->state != QueueRunState::kRunning) {
+      return failedPrecondition("Queue {} is {}. Cannot accept submission of application: {}",
+                                leaf->path(), toString(q->state), id);
+    }
+  }
+  if (Status acl = checkSubmitAccess(*leaf, app.user()); !acl.isOk()) {
+    return failedPrecondition("User {} does not have permission to submit {} to queue {}",
+                              app.user(), id, leaf->path());
+  }
+  if (leaf->numApplications >= leaf->maxApplications) {
+    return failedPrecondition(
+        "Queue {} already has {} applications, cannot accept submission of application: {}",
+        leaf->path(), leaf->numApplications, id);
+  }
+  auto uit = leaf->users.find(app.user());
+  const int userApps = uit == leaf->users.end() ? 0 : uit->second.totalApps();
+  if (userApps >= leaf->maxApplicationsPerUser) {
+    return failedPrecondition(
+        "Queue {} already has {} applications from user {} cannot accept submission of "
+        "application: {}",
+        leaf->path(), userApps, app.user(), id);
+  }
+  const std::string& amLabel = app.submission().amNodeLabelExpression;
+  if (!amLabel.empty() && (!cluster().hasNodeLabel(amLabel) || !leaf->config().canAccess(amLabel))) {
+    return invalidArgument(
+        "Invalid resource request, queue={} doesn't have permission to access all labels in "
+        "resource request. labelExpression of resource request={}. Queue labels={}",
+        leaf->name(), amLabel, fmt::join(leaf->config().accessibleLabels, ","));
+  }
+  app.setQueue(leaf->path());
+  CsApp& s = csApps_[app.id()];
+  s.app = &app;
+  s.leaf = leaf;
+  int32_t prio = app.priority() == 0 ? leaf->config().defaultApplicationPriority : app.priority();
+  s.priority = std::min(prio, clusterMaxPriority_);
+  app.setPriority(s.priority);
+  s.amPartition = app.submission().amNodeLabelExpression.empty()
+                      ? leaf->config().defaultNodeLabelExpression
+                      : app.submission().amNodeLabelExpression;
+  if (!app.submission().amResource.isZero()) {
+    s.amResource = normalizeRequest(calculator(), app.submission().amResource, settings().bounds);
+  }
+  s.user = &leaf->user(app.user());
+  for (CsQueue* q = leaf; q != nullptr; q = q->parent()) ++q->numApplications;
+  if (canBeRunnable(*leaf, app.user())) {
+    makeRunnable(s);
+  } else {
+    s.phase = CsAppPhase::kNonRunnable;
+    leaf->nonRunnableApps.insert(app.id());
+    ++leaf->user(app.user()).nonRunnableApps;
+    nonRunnable_.insert(app.id());
+  }
+  return Status::ok();
+}
+
+bool CapacityScheduler::canBeRunnable(const CsQueue& leaf, const std::string& user) const {
+  for (const CsQueue* q = &leaf; q != nullptr; q = q->parent()) {
+    if (q->numRunnable >= q->config().maxParallelApps) return false;
+  }
+  auto limit = config_.perUserMaxParallelApps.find(user);
+  const int32_t userMax =
+      limit == config_.perUserMaxParallelApps.end() ? config_.userMaxParallelApps : limit->second;
+  auto it = userRunnable_.find(user);
+  return (it == userRunnable_.end() ? 0 : it->second) < userMax;
+}
+
+void CapacityScheduler::makeRunnable(CsApp& s) {
+  CsQueue& leaf = *s.leaf;
+  s.phase = CsAppPhase::kPending;
+  for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) ++q->numRunnable;
+  ++userRunnable_[s.app->user()];
+  ++leaf.user(s.app->user()).pendingApps;
+  s.orderKey = AppOrderKey{-static_cast<double>(s.priority), 0, s.app->id()};
+  leaf.pendingApps.insert(s.orderKey);
+  activateApplications(leaf);
+}
+
+void CapacityScheduler::activateApplications(CsQueue& leaf) {
+  const ResourceCalculator& rc = calculator();
+  const Resource& minAlloc = settings().bounds.minimum;
+  const Resource cluster = partitionResource(kDefaultPartition);
+  const double mulp = leaf.config().minimumUserLimitPercent;
+  const double ulf = leaf.config().userLimitFactor;
+  leaf.amLimits.clear();
+  auto amLimitFor = [&](const std::string& p) {
+    auto it = leaf.amLimits.find(p);
+    if (it != leaf.amLimits.end()) return it->second;
+    const ResolvedCapacity& c = leaf.cap(p);
+    Resource limit = queueAmLimit(rc, c.effectiveMin, leaf.currentLimit, p.empty(),
+                                  c.maxAmPercent, minAlloc);
+    leaf.amLimits[p] = limit;
+    return limit;
+  };
+  amLimitFor(kDefaultPartition);
+  for (auto it = leaf.pendingApps.begin(); it != leaf.pendingApps.end();) {
+    CsApp& s = csApps_.at(it->app);
+    const std::string& p = s.amPartition;
+    const Resource limit = amLimitFor(p);
+    QueueUsage& usage = leaf.usage(p);
+    const bool escape = leaf.activeApps.empty() || rc.lessThanOrEqual(cluster, usage.amUsed, Resource());
+    if (!rc.fitsIn(s.amResource + usage.amUsed, limit) && !escape) {
+      recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit,
+                 fmt::format("queue {} AM limit {}: {} used by AMs, this AM needs {}",
+                             leaf.path(), limit.toString(), usage.amUsed.toString(),
+                             s.amResource.toString()),
+                 {{"amResourceMb", double(s.amResource.memoryMb())},
+                  {"queueAmLimitMb", double(limit.memoryMb())},
+                  {"queueAmUsedMb", double(usage.amUsed.memoryMb())}});
+      ++it;
+      continue;
+    }
+    CsUser& user = leaf.user(s.app->user());
+    const ResolvedCapacity& c = leaf.cap(p);
+    const Resource userLimit = userAmLimit(rc, cluster, c.effectiveMin, c.maxAmPercent, mulp, ulf,
+                                           leaf.activeUsers, user.weight, limit, minAlloc);
+    if (!rc.fitsIn(s.amResource + user.amUsedIn(p), userLimit) && !escape) {
+      recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit,
+                 fmt::format("user {} AM limit {} in queue {}: {} used by AMs, this AM needs {}",
+                             user.name, userLimit.toString(), leaf.path(),
+                             user.amUsedIn(p).toString(), s.amResource.toString()),
+                 {{"amResourceMb", double(s.amResource.memoryMb())},
+                  {"userAmLimitMb", double(userLimit.memoryMb())},
+                  {"userAmUsedMb", double(user.amUsedIn(p).memoryMb())}});
+      ++it;
+      continue;
+    }
+    it = leaf.pendingApps.erase(it);
+    --user.pendingApps;
+    ++user.activeApps;
+    s.phase = CsAppPhase::kActive;
+    leaf.activeApps.insert(s.app->id());
+    user.amUsed[p] += s.amResource;
+    for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) q->usage(p).amUsed += s.amResource;
+    s.orderKey = orderKeyFor(s);
+    setSchedulable(s, s.app->asks().hasPending());
+  }
+}
+
+void CapacityScheduler::promoteNonRunnable() {
+  for (auto it = nonRunnable_.begin(); it != nonRunnable_.end();) {
+    CsApp& s = csApps_.at(*it);
+    if (!canBeRunnable(*s.leaf, s.app->user())) {
+      ++it;
+      continue;
+    }
+    it = nonRunnable_.erase(it);
+    s.leaf->nonRunnableApps.erase(s.app->id());
+    --s.leaf->user(s.app->user()).nonRunnableApps;
+    makeRunnable(s);
+  }
+}
+
+void CapacityScheduler::updateDraining(CsQueue* q) {
+  for (; q != nullptr; q = q->parent()) {
+    if (q->state == QueueRunState::kDraining && q->numApplications == 0) {
+      q->state = QueueRunState::kStopped;
+    }
+  }
+}
+
+void CapacityScheduler::removeFromLeaf(CsApp& s) {
+  CsQueue& leaf = *s.leaf;
+  CsUser& user = leaf.user(s.app->user());
+  const AppId id = s.app->id();
+  setSchedulable(s, false);
+  setUserActive(s, false);
+  switch (s.phase) {
+    case CsAppPhase::kNonRunnable:
+      leaf.nonRunnableApps.erase(id);
+      nonRunnable_.erase(id);
+      --user.nonRunnableApps;
+      break;
+    case CsAppPhase::kPending:
+      leaf.pendingApps.erase(AppOrderKey{-static_cast<double>(s.priority), 0, id});
+      --user.pendingApps;
+      break;
+    case CsAppPhase::kActive:
+      leaf.activeApps.erase(id);
+      --user.activeApps;
+      user.amUsed[s.amPartition] -= s.amResource;
+      for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) {
+        q->usage(s.amPartition).amUsed -= s.amResource;
+      }
+      break;
+  }
+  if (s.phase != CsAppPhase::kNonRunnable) {
+    for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) --q->numRunnable;
+    --userRunnable_[s.app->user()];
+  }
+  for (CsQueue* q = &leaf; q != nullptr; q = q->parent()) --q->numApplications;
+}
+
+void CapacityScheduler::onAppRemoved(Application& app) {
+  auto it = csApps_.find(app.id());
+  if (it == csApps_.end()) return;
+  CsApp& s = it->second;
+  // The base already cleared the cluster's reservations and the app's reserved total; drop
+  // ours from the queue and user aggregates.
+  while (!s.reservations.empty()) dropReservationRecord(s, s.reservations.begin()->first);
+  refreshPending(s);  // asks were cleared: pending goes to zero everywhere
+  CsQueue* leaf = s.leaf;
+  removeFromLeaf(s);
+  csApps_.erase(it);
+  activateApplications(*leaf);
+  promoteNonRunnable();
+  updateDraining(leaf);
+}
+
+// --- Usage bookkeeping --------------------------------------------------------------------------
+
+void CapacityScheduler::addUsage(CsApp& s, const std::string& partition, const Resource& r,
+                                 bool reservation, int sign) {
+  auto apply = [sign, &r](Resource& x) {
+    if (sign > 0) x += r; else x -= r;
+  };
+  apply(s.user->used[partition]);
+  apply(s.used[partition]);
+  userUsageChanged(*s.leaf, *s.user, partition, sign > 0 ? r : Resource() - r);
+  for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
+    QueueUsage& u = q->usage(partition);
+    apply(u.used);
+    if (reservation) apply(u.reserved);
+    if (partition.empty()) updateChildKey(*q);
+  }
+}
+
+void CapacityScheduler::userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p,
+                                         const Resource& delta) {
+  if (user.appsWithPending > 0) leaf.activeUsed[p] += delta;
+  auto rit = partitions_.find(p);
+  const Resource R = rit == partitions_.end() ? Resource() : rit->second;
+  float& ratio = user.usageRatio[p];
+  const float next = calculator().isInvalidDivisor(R)
+                         ? 0.0f
+                         : static_cast<float>(calculator().ratio(user.usedIn(p), R));
+  leaf.usageRatioSum[p] += next - ratio;
+  ratio = next;
+}
+
+// On a cluster change every ratio is recomputed (UsersManager.updateUsageRatio per user).
+void CapacityScheduler::recomputeUserRatios() {
+  for (CsQueue* leaf : tree_->leaves()) {
+    leaf->usageRatioSum.clear();
+    for (auto& [name, user] : leaf->users) {
+      user.usageRatio.clear();
+      for (const auto& [p, used] : user.used) userUsageChanged(*leaf, user, p, Resource());
+    }
+  }
+}
+
+void CapacityScheduler::updateChildKey(CsQueue& q) {
+  if (q.parent() == nullptr) return;
+  const ResourceCalculator& rc = calculator();
+  const Resource& R = defaultPartitionResource_;
+  const ResolvedCapacity& cap = q.cap(kDefaultPartition);
+  const QueueUsage& u = q.usage(kDefaultPartition);
+  CsQueue::ChildKey& k = q.parent()->childKeys[q.indexInParent];
+  k.absCapacity = static_cast<float>(cap.absCapacity);
+  k.usedCapacity = rc.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
+                       ? 0.0f
+                       : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
+  k.absUsedCapacity = rc.isInvalidDivisor(R) ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
+  k.pending = !u.pending.isZero();
+}
+
+std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceRequest& any) const {
+  if (!any.nodeLabelExpression.empty()) return any.nodeLabelExpression;
+  if (any.key == kAmKey && !s.app->amRunning() && !s.amResource.isZero()) return s.amPartition;
+  return s.leaf->config().defaultNodeLabelExpression;
+}
+
+void CapacityScheduler::refreshPending(CsApp& s) {
+  PartitionMap<Resource> now;
+  const AskTable& asks = s.app->asks();
+  if (asks.hasPending()) {
+    asks.forEachActiveKey([&](const SchedulerKey&, const ResourceRequest& any) {
+      now[keyPartition(s, any)] += any.capability.times(any.numContainers);
+      return true;
+    });
+  }
+  if (now != s.pending) {
+    bool defaultTouched = false;
+    for (auto& [p, r] : s.pending) {
+      for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) q->usage(p).pending -= r;
+      defaultTouched = defaultTouched || p.empty();
+    }
+    for (auto& [p, r] : now) {
+      for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) q->usage(p).pending += r;
+      defaultTouched = defaultTouched || p.empty();
+    }
+    s.pending = std::move(now);
+    if (defaultTouched) {
+      for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) updateChildKey(*q);
+    }
+  }
+  const bool has = asks.hasPending();
+  setUserActive(s, has);
+  setSchedulable(s, has && s.phase == CsAppPhase::kActive);
+}
+
+void CapacityScheduler::setUserActive(CsApp& s, bool on) {
+  if (s.hasPendingAsks == on) return;
+  s.hasPendingAsks = on;
+  CsQueue& leaf = *s.leaf;
+  CsUser& user = *s.user;
+  const bool wasActive = user.appsWithPending > 0;
+  user.appsWithPending += on ? 1 : -1;
+  const bool isActive = user.appsWithPending > 0;
+  if (wasActive != isActive) {
+    leaf.activeUsers += isActive ? 1 : -1;
+    leaf.activeUsersWeight += isActive ? user.weight : -user.weight;
+    for (const auto& [p, used] : user.used) {
+      if (isActive) leaf.activeUsed[p] += used; else leaf.activeUsed[p] -= used;
+    }
+  }
+}
+
+AppOrderKey CapacityScheduler::orderKeyFor(const CsApp& s) const {
+  const QueueConfig& qc = s.leaf->config();
+  if (s.leaf->fairPolicy) {
+    // FairOrderingPolicy: cached used memory; size-based weight divides by log2(1 + demand).
+    double magnitude = static_cast<double>(s.app->used().memoryMb());
+    if (qc.fairSizeBasedWeight) {
+      const double demand =
+          static_cast<double>(s.app->used().memoryMb() + s.app->asks().pending().memoryMb());
+      const double weight = std::log1p(demand) / std::log(2.0);
+      magnitude = weight > 0 ? magnitude / weight : magnitude;
+    }
+    return AppOrderKey{magnitude, 0, s.app->id()};
+  }
+  return AppOrderKey{-static_cast<double>(s.priority), 0, s.app->id()};
+}
+
+void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
+  if (s.schedulable == on && (!on || !s.leaf->fairPolicy)) return;
+  if (s.schedulable) s.leaf->schedulable.erase(s.orderKey);
+  s.schedulable = on;
+  if (on) {
+    s.orderKey = orderKeyFor(s);
+    s.leaf->schedulable.insert(s.orderKey);
+  }
+}
+
+void CapacityScheduler::reorder(CsApp& s) {
+  if (s.schedulable && s.leaf->fairPolicy) setSchedulable(s, true);
+}
+
+// SchedulerUtils.validateResourceRequest: a label expression must name a cluster label the
+// app's queue can access (InvalidLabelResourceRequestException).
+Status CapacityScheduler::validateAsks(const Application& app,
+                                       const std::vector<ResourceRequest>& asks) const {
+  const CsApp* s = csApp(app.id());
+  if (s == nullptr) return Status::ok();
+  for (const ResourceRequest& rr : asks) {
+    const std::string& label = rr.nodeLabelExpression;
+    if (label.empty()) continue;
+    if (!cluster().hasNodeLabel(label)) {
+      return invalidArgument("Invalid resource request, node label '{}' does not exist in the "
+                             "cluster (ask '{}' at priority {})",
+                             label, rr.resourceName, rr.key.priority);
+    }
+    if (!s->leaf->config().canAccess(label)) {
+      return invalidArgument(
+          "Invalid resource request, queue={} doesn't have permission to access all labels in "
+          "resource request. labelExpression of resource request={}. Queue labels={}",
+          s->leaf->name(), label, fmt::join(s->leaf->config().accessibleLabels, ","));
+    }
+  }
+  return Status::ok();
+}
+
+void CapacityScheduler::onAsksChanged(Application& app) {
+  auto it = csApps_.find(app.id());
+  if (it != csApps_.end()) refreshPending(it->second);
+}
+
+void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {
+  CsApp& s = csApps_.at(app.id());
+  addUsage(s, cluster().node(c.node).partition(), c.resource, false, +1);
+  refreshPending(s);
+  reorder(s);
+  if (config_.scheduleAsynchronously) indexNode(c.node);
+}
+
+void CapacityScheduler::onContainerFinished(Application& app, const Container& c) {
+  auto it = csApps_.find(app.id());
+  if (it == csApps_.end()) return;
+  addUsage(it->second, cluster().node(c.node).partition(), c.resource, false, -1);
+  reorder(it->second);
+  if (config_.scheduleAsynchronously && cluster().contains(c.node)) indexNode(c.node);
+}
+
+// --- Reservations -------------------------------------------------------------------------------
+
+void CapacityScheduler::reserve(CsApp& s, NodeId node, const SchedulerKey& key,
+                                const Resource& r) {
+  const std::string& partition = cluster().node(node).partition();
+  auto existing = s.reservations.find(node);
+  Decision d;
+  d.kind = DecisionKind::kReserve;
+  d.app = s.app->id();
+  d.node = node;
+  d.queue = s.leaf->path();
+  d.key = key;
+  d.resource = r;
+  if (existing != s.reservations.end()) {
+    ++s.reReservations[key];
+    d.reason = fmt::format("re-reserved {} on {} (re-reservations {})", r.toString(),
+                           cluster().nodeName(node), s.reReservations[key]);
+    d.numbers = {{"reReservations", double(s.reReservations[key])}};
+  } else {
+    s.reservations[node] = CsReservation{key, r, partition};
+    reservedNodes_[node] = s.app->id();
+    ++s.reservedCount[key];
+    s.reReservations[key] = 0;
+    addUsage(s, partition, r, true, +1);
+    s.app->addReserved(r);
+    mutableCluster().reserve(node, ContainerId{s.app->attemptId(), 0}, r);
+    d.reason = fmt::format("reserved {} on {}: it does not fit the node's free {}", r.toString(),
+                           cluster().nodeName(node), cluster().node(node).unallocated().toString());
+  }
+  record(std::move(d));
+}
+
+void CapacityScheduler::dropReservationRecord(CsApp& s, NodeId node) {
+  auto it = s.reservations.find(node);
+  if (it == s.reservations.end()) return;
+  const CsReservation r = it->second;
+  s.reservations.erase(it);
+  reservedNodes_.erase(node);
+  if (--s.reservedCount[r.key] <= 0) s.reservedCount.erase(r.key);
+  addUsage(s, r.partition, r.resource, true, -1);
+}
+
+void CapacityScheduler::unreserve(CsApp& s, NodeId node, const std::string& why) {
+  auto it = s.reservations.find(node);
+  if (it == s.reservations.end()) return;
+  const CsReservation r = it->second;
+  dropReservationRecord(s, node);
+  s.app->removeReserved(r.resource);
+  mutableCluster().unreserve(node);
+  Decision d;
+  d.kind = DecisionKind::kUnreserve;
+  d.app = s.app->id();
+  d.node = node;
+  d.queue = s.leaf->path();
+  d.key = r.key;
+  d.resource = r.resource;
+  d.reason = why;
+  record(std::move(d));
+}
+
+// --- Views ------------------------------------------------------------------------------------
+
+std::optional<std::vector<AppId>> CapacityScheduler::appsInQueue(std::string_view queue) const {
+  sync();
+  const CsQueue* q = tree_->find(std::string(queue));
+  if (q == nullptr) return std::nullopt;
+  std::vector<AppId> ids;
+  for (const auto& [id, s] : csApps_) {
+    for (const CsQueue* p = s.leaf; p != nullptr; p = p->parent()) {
+      if (p == q) {
+        ids.push_back(id);
+        break;
+      }
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+Resource CapacityScheduler::userLimit(const CsQueue& leaf, const std::string& user,
+                                      const std::string& partition) const {
+  sync();
+  const ResourceCalculator& rc = calculator();
+  const Resource R = partitionResource(partition);
+  UserLimitInputs in;
+  in.partitionResource = R;
+  in.queueGuaranteed = leaf.cap(partition).effectiveMin;
+  in.queueMaxDown = rc.roundDown(leaf.cap(partition).effectiveMax, settings().bounds.minimum);
+  in.minAlloc = settings().bounds.minimum;
+  in.consumedRatio = leaf.usageRatio(partition);
+  in.activeUsersUsed = leaf.activeUsersUsed(partition);
+  in.activeUsersWeight = leaf.activeUsersWeight;
+  in.minimumUserLimitPercent = leaf.config().minimumUserLimitPercent;
+  in.userLimitFactor = leaf.config().userLimitFactor;
+  const Resource ul = computeUserLimit(rc, in);
+  return userLimitForWeight(rc, ul, leaf.userWeight(user), settings().bounds.minimum);
+}
+
+std::optional<Resource> CapacityScheduler::headroom(AppId id) const {
+  const CsApp* s = csApp(id);
+  if (s == nullptr) return std::nullopt;
+  sync();
+  const CsQueue& leaf = *s->leaf;
+  const std::string p = kDefaultPartition;
+  const Resource userUsed = s->user->usedIn(p);
+  return capacityHeadroom(calculator(), userLimit(leaf, s->app->user(), p), userUsed,
+                          leaf.currentLimit, leaf.usage(p).used, partitionResource(p),
+                          tree_->root()->usage(p).used, settings().bounds.minimum);
+}
+
+// --- Invariants ---------------------------------------------------------------------------------
+
+Status CapacityScheduler::checkSchedulerInvariants() const {
+  sync();
+  SPINDLE_RETURN_IF_ERROR(tree_->check());
+  std::map<const CsQueue*, std::map<std::string, Resource>> perLeaf;
+  for (const auto& [id, s] : csApps_) {
+    std::map<std::string, Resource> used;
+    for (ContainerId c : s.app->liveContainers()) {
+      const Container* ct = findContainer(c);
+      used[cluster().node(ct->node).partition()] += ct->resource;
+    }
+    int reservations = 0;
+    for (const auto& [node, r] : s.reservations) {
+      used[r.partition] += r.resource;
+      if (!cluster().contains(node)) {
+        return internalError("{}: reservation on removed node {}", appIdString(id),
+                             cluster().nodeName(node));
+      }
+      auto rn = reservedNodes_.find(node);
+      if (rn == reservedNodes_.end() || rn->second != id) {
+        return internalError("{}: reservation on {} missing from the index", appIdString(id),
+                             cluster().nodeName(node));
+      }
+      const auto& nr = cluster().node(node).reservation();
+      if (!nr || nr->container.app() != id) {
+        return internalError("{}: reservation on {} is not the node's", appIdString(id),
+                             cluster().nodeName(node));
+      }
+      ++reservations;
+    }
+    int counted = 0;
+    for (const auto& [k, n] : s.reservedCount) counted += n;
+    if (counted != reservations) {
+      return internalError("{}: reserved counts {} != reservations {}", appIdString(id), counted,
+                           reservations);
+    }
+    for (const auto& [p, r] : used) {
+      auto it = s.used.find(p);
+      if ((it == s.used.end() ? Resource() : it->second) != r) {
+        return internalError("{}: used on '{}' {} != containers and reservations {}",
+                             appIdString(id), p, it == s.used.end() ? "0" : it->second.toString(),
+                             r.toString());
+      }
+      perLeaf[s.leaf][p] += r;
+    }
+    const bool schedulable = s.phase == CsAppPhase::kActive && s.app->asks().hasPending();
+    if (schedulable != s.schedulable || s.leaf->schedulable.count(s.orderKey) != (s.schedulable ? 1u : 0u)) {
+      return internalError("{}: schedulable index out of step", appIdString(id));
+    }
+    if (s.hasPendingAsks != s.app->asks().hasPending()) {
+      return internalError("{}: active-user flag out of step", appIdString(id));
+    }
+  }
+  for (const CsQueue* q : tree_->preorder()) {
+    if (q->parent() == nullptr) continue;
+    const CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
+    if (k.pending != !q->usage(kDefaultPartition).pending.isZero() ||
+        k.absCapacity != static_cast<float>(q->cap(kDefaultPartition).absCapacity)) {
+      return internalError("queue {}: cached ordering key out of step", q->path());
+    }
+  }
+  if (config_.scheduleAsynchronously) {
+    for (const auto& [key, node] : nodeIndex_) {
+      if (!cluster().contains(node) || key != -cluster().node(node).unallocated().memoryMb()) {
+        return internalError("async node index out of step for {}", cluster().nodeName(node));
+      }
+    }
+  }
+  for (const CsQueue* leaf : tree_->leaves()) {
+    for (const auto& [p, R] : partitions_) {
+      Resource activeUsed;
+      float ratio = 0;
+      for (const auto& [name, u] : leaf->users) {
+        if (u.appsWithPending > 0) activeUsed += u.usedIn(p);
+        ratio += calculator().isInvalidDivisor(R)
+                     ? 0.0f
+                     : static_cast<float>(calculator().ratio(u.usedIn(p), R));
+      }
+      if (activeUsed != leaf->activeUsersUsed(p)) {
+        return internalError("leaf {} partition '{}': active users' used {} != {}", leaf->path(),
+                             p, leaf->activeUsersUsed(p).toString(), activeUsed.toString());
+      }
+      if (std::abs(ratio - leaf->usageRatio(p)) > 1e-3f) {
+        return internalError("leaf {} partition '{}': usage ratio {} != {}", leaf->path(), p,
+                             leaf->usageRatio(p), ratio);
+      }
+    }
+    int active = 0;
+    for (const auto& [name, u] : leaf->users) active += u.appsWithPending > 0 ? 1 : 0;
+    if (active != leaf->activeUsers) {
+      return internalError("leaf {}: active users {} != {}", leaf->path(), leaf->activeUsers,
+                           active);
+    }
+    for (const auto& [p, u] : leaf->usages) {
+      auto it = perLeaf[leaf].find(p);
+      const Resource apps = it == perLeaf[leaf].end() ? Resource() : it->second;
+      if (apps != u.used) {
+        return internalError("leaf {} partition '{}': used {} != its apps' {}", leaf->path(), p,
+                             u.used.toString(), apps.toString());
+      }
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace spindle

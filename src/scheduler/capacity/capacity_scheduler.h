@@ -1,0 +1,177 @@
+// The Capacity Scheduler: hierarchical queues with guaranteed and maximum capacities per node
+// partition, user limits, AM limits, delay scheduling and reservations, as YARN's
+// CapacityScheduler (reference: shared/reference/yarn/capacity-scheduler.md).
+//
+//   auto cs = CapacityScheduler::create(conf, clock, rng);  // yarn-site + capacity-scheduler keys
+//   cs.value()->handle(NodeAdded{"h1", "/r1", Resource::of(8192, 8)});
+//   cs.value()->submit({.queue = "a", .user = "alice", .amResource = Resource::of(1024, 1)});
+//   cs.value()->handle(NodeHeartbeat{"h1", {}});           // allocation (heartbeat mode)
+//
+// Files: capacity_scheduler.cc (apps, admission, activation, usage bookkeeping, views),
+// capacity_allocation.cc (the per-node allocation path §2.1-2.9), capacity_refresh.cc
+// (refreshQueues), capacity_async.cc (asynchronous scheduling), cs_queue.* (queue tree),
+// cs_math.* (formulas), queue_ordering.* (child ordering), queue_placement.* (mappings).
+//
+// Heartbeat mode, per NODE_UPDATE (§2.1):
+//  1. a node holding a reservation serves only that reservation (fulfil, re-reserve or
+//     unreserve) and nothing else;
+//  2. otherwise root.assignContainers(RESPECT) is called while the node fits minAlloc, the last
+//     call assigned something that was not a reservation, fewer than
+//     maximum-offswitch-assignments OFF_SWITCH containers and fewer than
+//     maximum-container-assignments containers were assigned, and multiple assignments are on;
+//     a call that assigns nothing on a non-exclusive labelled node is retried in IGNORE mode;
+//  3. each root call descends parent -> sorted children -> leaf -> apps in policy order -> the
+//     app's scheduler keys, and yields at most one container or reservation, committed only if
+//     no queue on the path goes over its maximum (YARN's accept()).
+//
+// Asynchronous mode (schedule-asynchronously.enable=true): YARN runs scheduling threads that
+// visit nodes independently of heartbeats. Spindle keeps the core single-threaded and
+// deterministic: every heartbeat and every MonitorTick runs one *global pass*. A pass takes nodes
+// from an ordered index (most unallocated memory first, then node id), runs steps 1-3 on each
+// and moves on; it ends after min(#nodes, 32) consecutive visits that assigned nothing, or when
+// every node was visited once. The index is updated in O(log n) per allocation or release, so a
+// pass costs O(log n) per container plus the idle visits. Same inputs, same decisions.
+//
+// Invariants: see cs_queue.h (queue aggregates) and cs_app.h (per-app state);
+// checkSchedulerInvariants() verifies all of them plus the indexes (schedulable apps, active
+// users, node index). Single-threaded.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "scheduler/capacity/config/capacity_config.h"
+#include "scheduler/capacity/cs_app.h"
+#include "scheduler/capacity/cs_math.h"
+#include "scheduler/capacity/cs_queue.h"
+#include "scheduler/capacity/groups.h"
+#include "scheduler/capacity/queue_ordering.h"
+#include "scheduler/scheduler.h"
+
+namespace spindle {
+
+class CapacityScheduler final : public Scheduler {
+ public:
+  // Reads yarn-site keys (allocation bounds, resource types, yarn.acl.enable,
+  // yarn.cluster.max-application-priority, group mapping) and the capacity-scheduler keys.
+  static Result<std::unique_ptr<CapacityScheduler>> create(const Configuration& conf,
+                                                           const Clock& clock, Rng& rng);
+  CapacityScheduler(SchedulerSettings settings, CapacityConfig config, GroupsProvider groups,
+                    const Clock& clock, Rng& rng);
+  ~CapacityScheduler() override;
+
+  const char* typeName() const override { return "capacityScheduler"; }
+  std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const override;
+  std::optional<Resource> headroom(AppId id) const override;
+  Status refreshConfiguration(const Configuration& conf) override;
+  // The refresh after parsing: validates against the running apps and swaps the tree, or
+  // changes nothing and returns every error.
+  Status refreshWithConfig(CapacityConfig next);
+
+  // --- Read-only views (REST, tests) ---
+  const CapacityConfig& config() const { return config_; }
+  const QueueTree& queues() const;
+  const CsQueue* findQueue(const std::string& nameOrPath) const;
+  const CsApp* csApp(AppId id) const;
+  Resource partitionResource(const std::string& partition) const;
+  const std::map<std::string, Resource>& partitionResources() const;
+  // The user's limit in a leaf for a partition (RESPECT mode), with the user's weight.
+  Resource userLimit(const CsQueue& leaf, const std::string& user,
+                     const std::string& partition) const;
+  int numClusterNodes() const { return cluster().numNodes(); }
+  // Problems found when node labels changed and the capacity keys were re-parsed.
+  const std::vector<std::string>& configWarnings() const { return configWarnings_; }
+  bool asynchronous() const { return config_.scheduleAsynchronously; }
+
+ protected:
+  Status admitApp(Application& app) override;
+  void onAppRemoved(Application& app) override;
+  void schedule(NodeId node) override;
+  void onContainerAllocated(Application& app, const Container& c) override;
+  void onContainerFinished(Application& app, const Container& c) override;
+  void onAsksChanged(Application& app) override;
+  void onClusterChanged() override;
+  Status onNodeLabelsAdded() override;
+  Status validateAsks(const Application& app,
+                      const std::vector<ResourceRequest>& asks) const override;
+  void runMonitors() override;
+  Status checkSchedulerInvariants() const override;
+
+ private:
+  friend class CapacityAllocator;
+
+  // --- Cluster state (lazily synchronised: node events only mark it dirty) ---
+  void sync() const;
+  void syncNow();
+  // Re-parses the capacity keys when the cluster's node labels changed (AddNodeLabels).
+  void reparseForLabels();
+
+  // --- Admission (capacity_scheduler.cc) ---
+  Result<CsQueue*> placeApp(const Application& app) const;
+  Status checkSubmitAccess(const CsQueue& leaf, const std::string& user) const;
+  void updateMaximumApplications(CsQueue& q);
+  bool canBeRunnable(const CsQueue& leaf, const std::string& user) const;
+  void makeRunnable(CsApp& s);
+  void activateApplications(CsQueue& leaf);
+  void promoteNonRunnable();
+  void removeFromLeaf(CsApp& s);
+  void updateDraining(CsQueue* q);
+
+  // --- Usage bookkeeping ---
+  void addUsage(CsApp& s, const std::string& partition, const Resource& r, bool reservation,
+                int sign);
+  void refreshPending(CsApp& s);
+  std::string keyPartition(const CsApp& s, const ResourceRequest& any) const;
+  void reorder(CsApp& s);
+  AppOrderKey orderKeyFor(const CsApp& s) const;
+  void setSchedulable(CsApp& s, bool on);
+  void setUserActive(CsApp& s, bool on);
+  // Updates the leaf's usage-ratio and active-used sums after user.used[p] changed by delta.
+  void userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p, const Resource& delta);
+  void recomputeUserRatios();
+  // Recomputes q's entry in its parent's childKeys (default partition).
+  void updateChildKey(CsQueue& q);
+
+  // --- Reservations ---
+  void reserve(CsApp& s, NodeId node, const SchedulerKey& key, const Resource& r);
+  void unreserve(CsApp& s, NodeId node, const std::string& why);
+  void dropReservationRecord(CsApp& s, NodeId node);
+
+  // --- Async (capacity_async.cc) ---
+  void globalPass();
+  void indexNode(NodeId node);
+  void unindexNode(NodeId node);
+  void rebuildNodeIndex();
+
+  // The allocation path for one node (capacity_allocation.cc).
+  int allocateOnNode(NodeId node);
+
+  CapacityConfig config_;
+  ClusterLabels parsedLabels_;               // the labels config_ was parsed against
+  std::vector<std::string> configWarnings_;  // re-parses that failed (config_ kept)
+  GroupsProvider groups_;
+  bool aclEnabled_ = false;
+  int32_t clusterMaxPriority_ = 0;
+  std::unique_ptr<QueueTree> tree_;
+  std::unordered_map<AppId, CsApp> csApps_;
+  std::map<std::string, int> userRunnable_;  // runnable apps per user, all queues
+  std::set<AppId> nonRunnable_;              // submission order
+  std::map<NodeId, AppId> reservedNodes_;    // every CsApp reservation, by node
+
+  // Lazily recomputed cluster data (see sync()).
+  mutable bool dirty_ = true;
+  std::map<std::string, Resource> partitions_;  // partition -> total resource
+  Resource defaultPartitionResource_;
+
+  // Child-ordering scratch space per tree depth (capacity_allocation.cc).
+  std::vector<std::vector<QueueSortEntry>> sortScratch_;
+
+  // Async node index: (-unallocated memory, node id) and each node's key in it.
+  std::set<std::pair<int64_t, NodeId>> nodeIndex_;
+  std::unordered_map<NodeId, int64_t> nodeKey_;
+};
+
+}  // namespace spindle

@@ -1,0 +1,64 @@
+// The Capacity Scheduler's per-application state (the parts of FiCaSchedulerApp and
+// AppSchedulingInfo the base Application does not hold): phase in the leaf (non-runnable,
+// pending for the AM limit, active), effective priority, pending resource per partition,
+// reservations per scheduler key, and the missed non-partitioned opportunities (§2.9).
+//
+//   CsApp& s = apps_.at(id);
+//   if (s.phase == CsAppPhase::kActive) ... s.reservedOn(node) ...
+//
+// Invariants (CapacityScheduler::checkSchedulerInvariants): reservations.size() equals the sum
+// of reservedCount; every reservation is the node's reservation in the cluster; `pending`
+// equals the app's asks summed per partition.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "app/application.h"
+#include "scheduler/capacity/cs_queue.h"
+
+namespace spindle {
+
+enum class CsAppPhase { kNonRunnable, kPending, kActive };
+const char* toString(CsAppPhase p);
+
+struct CsReservation {
+  SchedulerKey key;
+  Resource resource;
+  std::string partition;
+};
+
+struct CsApp {
+  Application* app = nullptr;  // owned by the Scheduler base; stable while the app lives
+  CsQueue* leaf = nullptr;
+  CsUser* user = nullptr;      // in leaf->users (std::map nodes are stable)
+  int32_t priority = 0;        // effective (default-application-priority, capped)
+  CsAppPhase phase = CsAppPhase::kPending;
+  std::string amPartition;
+  Resource amResource;         // normalised AM resource (zero for an unmanaged AM)
+  AppOrderKey orderKey;        // position in the leaf's ordering policy (when schedulable)
+  bool schedulable = false;    // in leaf->schedulable
+  bool hasPendingAsks = false; // counted in the user's appsWithPending
+  PartitionMap<Resource> pending;                       // by partition
+  PartitionMap<Resource> used;                          // by node partition, with reservations
+  std::map<NodeId, CsReservation> reservations;         // nodes this app has reserved
+  std::map<SchedulerKey, int> reservedCount;
+  std::map<SchedulerKey, int64_t> reReservations;
+  std::map<SchedulerKey, int64_t> missedNonPartitioned;
+
+  int reserved(const SchedulerKey& k) const {
+    auto it = reservedCount.find(k);
+    return it == reservedCount.end() ? 0 : it->second;
+  }
+  Resource totalReserved() const {
+    Resource r;
+    for (const auto& [n, res] : reservations) r += res.resource;
+    return r;
+  }
+  bool pendingIn(const std::string& partition) const {
+    auto it = pending.find(partition);
+    return it != pending.end() && !it->second.isZero();
+  }
+};
+
+}  // namespace spindle

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# `spindle sim` end to end: hand-worked job times on a tiny trace, the SLS / Rumen / SYNTH
+# examples' outputs (content, not just presence), option spellings, bad input (exit 2 with the
+# reason), and byte-for-byte determinism with --no-timings.
+#   sim_test.sh SPINDLE SOURCE_DIR WORK_DIR
+set -u
+spindle=$1; src=$2; work=$3; fails=0
+rm -rf "$work"; mkdir -p "$work"
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails+1)); fi; }
+data=$src/tests/data/sim
+ex=$src/examples/sim
+
+# --- Tiny trace, worked by hand ---------------------------------------------------------------
+# conf: NM heartbeat 1 ms (every offset 0), AM heartbeat 1000 ms. mr_a (submitted at 0): AM
+# container at 0; maps asked at the AM's beat at 1000 and allocated at once; they start at 2000
+# (the AM's next beat) and end at 7000, reported by the node at 7000; the AM sees that at 8000 and
+# asks the reduce, which starts at 9000, ends at 12000; the AM finishes at its beat at 13000.
+# dag_b (submitted at 500): AM at 500; its AM starts at 1500 and asks task 0 (delay 0), which runs
+# 2500-4500; task 1 (delay 2500) is due at 4000 and asked at the beat at 4500, starts at 5500,
+# ends 6500; the AM finishes at 7500.
+"$spindle" sim --tracetype=SLS --tracelocation="$data/tiny-jobs.json" --nodes "$data/tiny-nodes.json" \
+  --conf "$data/conf" --output-dir "$work/tiny" --no-timings --quiet >"$work/tiny.out" 2>&1
+check "tiny trace runs" '[ $? = 0 ]'
+check "jobs.csv is the hand-worked table" 'diff <(printf "%s\n" \
+  "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state" \
+  "mr_a,default,ann,mapreduce,0,0,13000,0,13000,3,FINISHED" \
+  "dag_b,default,ben,dag,500,500,7500,0,7000,2,FINISHED") "$work/tiny/jobs.csv"'
+check "jobruntime.csv: SLS header, trace times then simulated times" 'diff <(printf "%s\n" \
+  "JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time" \
+  "mr_a,0,14000,0,13000" "dag_b,500,,500,7500") "$work/tiny/jobruntime.csv"'
+check "realtimetrack.json has one record per second up to the end (0..13)" \
+  'python3 -c "import json,sys; t=json.load(open(sys.argv[1])); sys.exit(0 if [r[\"time\"] for r in t]==list(range(14)) else 1)" "$work/tiny/realtimetrack.json"'
+# At 10 s: mr_a's AM and reduce run (the DAG job ended at 7.5 s): 2 containers, 2 GB of 8 GB.
+check "realtimetrack at 10 s: 2 containers, 2 GB allocated, 6 GB available, 1 app running" \
+  'python3 - "$work/tiny/realtimetrack.json" <<PY
+import json, sys
+r = json.load(open(sys.argv[1]))[10]
+ok = (r["running.containers"] == 2 and r["cluster.allocated.memory"] == 2 and
+      r["cluster.available.memory"] == 6 and r["running.applications"] == 1 and
+      r["completed.applications"] == 1 and r["queue.default.allocated.memory"] == 2)
+sys.exit(0 if ok else 1)
+PY'
+check "--no-timings leaves out timecost keys and sampler files" \
+  '! grep -q timecost "$work/tiny/realtimetrack.json" && ! ls "$work/tiny/metrics" | grep -q sampler'
+check "variable.running.container.csv: t,value rows, 2 at t=10" \
+  'head -1 "$work/tiny/metrics/variable.running.container.csv" | grep -qx "t,value" &&
+   grep -qx "10,2" "$work/tiny/metrics/variable.running.container.csv"'
+
+# --- The examples ---------------------------------------------------------------------------------
+run_example() {  # name type location [extra args]
+  local name=$1 type=$2 loc=$3; shift 3
+  "$spindle" sim --tracetype "$type" --tracelocation "$loc" --conf "$ex/$name" \
+    --output-dir "$work/$name" --print-simulation --quiet "$@" >"$work/$name.out" 2>&1
+}
+run_example sls SLS "$ex/sls/jobs.json" --nodes "$ex/sls/nodes.json" --track-jobs job_etl_1 --decision-log
+check "SLS example runs" '[ $? = 0 ]'
+run_example rumen RUMEN "$ex/rumen/rumen-jobs.json"
+check "Rumen example runs" '[ $? = 0 ]'
+run_example synth SYNTH "$ex/synth/synth.json"
+check "SYNTH example runs" '[ $? = 0 ]'
+for name in sls rumen synth; do
+  check "$name: jobruntime.csv header" \
+    'head -1 "$work/$name/jobruntime.csv" | grep -qx "JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time"'
+  check "$name: every job FINISHED with end >= start >= submit, wait and runtime consistent" \
+    'python3 - "$work/$name/jobs.csv" <<PY
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = len(rows) > 0
+for r in rows:
+    s, st, e = int(r["submit_ms"]), int(r["start_ms"]), int(r["end_ms"])
+    ok &= r["state"] == "FINISHED" and s <= st <= e
+    ok &= int(r["wait_ms"]) == st - s and int(r["runtime_ms"]) == e - st
+sys.exit(0 if ok else 1)
+PY'
+  check "$name: realtimetrack allocated <= total, running containers >= 0, SLS keys present" \
+    'python3 - "$work/$name/realtimetrack.json" <<PY
+import json, sys
+t = json.load(open(sys.argv[1]))
+keys = ["time", "running.applications", "running.containers", "cluster.allocated.memory",
+        "cluster.allocated.vcores", "cluster.available.memory", "cluster.available.vcores",
+        "scheduler.allocate.timecost", "scheduler.handle.timecost",
+        "scheduler.commit.success.throughput", "cluster.pending.memory", "pending.applications"]
+ok = len(t) > 1 and all(all(k in r for k in keys) for r in t)
+total = t[0]["cluster.allocated.memory"] + t[0]["cluster.available.memory"]
+for r in t:
+    ok &= 0 <= r["cluster.allocated.memory"] <= total and r["cluster.available.memory"] >= 0
+    ok &= r["running.containers"] >= 0
+ok &= max(r["running.containers"] for r in t) > 0 and t[-1]["completed.applications"] > 0
+sys.exit(0 if ok else 1)
+PY'
+  check "$name: metrics CSVs exist with positive allocations at some point" \
+    'for f in variable.cluster.allocated.memory variable.running.application nodes.memory.0-10 \
+              counter.queue.default.allocated.memory sampler.scheduler.operation.handle.timecost; do
+       [ -s "$work/$name/metrics/$f.csv" ] || exit 1; done &&
+     awk -F, "NR>1 && \$2>0 {found=1} END {exit !found}" "$work/$name/metrics/variable.cluster.allocated.memory.csv"'
+done
+check "SLS example: job counts (job.count 2 gives 6 jobs) and tracked job files" \
+  '[ $(($(wc -l <"$work/sls/jobs.csv") - 1)) = 6 ] &&
+   [ -s "$work/sls/metrics/variable.app.job_etl_1.live.containers.csv" ] &&
+   [ -s "$work/sls/metrics/variable.app.job_etl_1.reserved.containers.csv" ]'
+check "SLS example: decisions.jsonl has one allocation per container" \
+  '[ "$(grep -c "\"kind\":\"allocate\"" "$work/sls/decisions.jsonl")" = \
+     "$(grep "containers:" "$work/sls.out" | sed "s/[^0-9]*\([0-9]*\) allocated.*/\1/")" ]'
+check "--print-simulation prints makespan and sim/real ratio" \
+  'grep -q "^makespan:" "$work/sls.out" && grep -q "^sim/real ratio:" "$work/sls.out"'
+
+# --- Option spellings and --until ------------------------------------------------------------------
+"$spindle" sim --input-sls="$data/tiny-jobs.json" --nodes="$data/tiny-nodes.json" --conf="$data/conf" \
+  --output-dir="$work/alias" --no-timings --quiet >/dev/null 2>&1
+check "deprecated --input-sls= gives the same jobs.csv" 'diff -q "$work/tiny/jobs.csv" "$work/alias/jobs.csv" >/dev/null'
+"$spindle" sim --tracetype SLS --tracelocation "$data/tiny-jobs.json" --nodes "$data/tiny-nodes.json" \
+  --conf "$data/conf" --output-dir "$work/until" --until 10s --quiet >/dev/null 2>&1
+check "--until 10s: mr_a still RUNNING, dag_b FINISHED, last record at 10 s" \
+  'grep -q "^mr_a,default,ann,mapreduce,0,0,,0,,3,RUNNING$" "$work/until/jobs.csv" &&
+   grep -q "^dag_b,.*,FINISHED$" "$work/until/jobs.csv" &&
+   python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))[-1][\"time\"]==10 else 1)" "$work/until/realtimetrack.json"'
+
+# --- Bad input -------------------------------------------------------------------------------------
+expect_error() {  # description pattern args...
+  local what=$1 pattern=$2; shift 2
+  "$spindle" sim "$@" >"$work/err.out" 2>&1; local code=$?
+  check "$what: exit 2 and says so" '[ $code = 2 ] && grep -q -- "$pattern" "$work/err.out"'
+}
+expect_error "unknown --tracetype" "unknown trace type 'FOO'" \
+  --tracetype FOO --tracelocation "$data/tiny-jobs.json" --output-dir "$work/bad"
+expect_error "unreadable trace file" "no-such.json" \
+  --tracetype SLS --tracelocation "$work/no-such.json" --output-dir "$work/bad"
+expect_error "bad XML in --conf" "sls-runner.xml:4" \
+  --tracetype SLS --tracelocation "$data/tiny-jobs.json" --conf "$data/badxml" --output-dir "$work/bad"
+expect_error "bad job names its index and field" "job #2 (id bad).*container.duration.ms" \
+  --tracetype SLS --tracelocation "$data/bad-job.json" --output-dir "$work/bad"
+expect_error "--until without a unit it knows" "unknown unit" \
+  --tracetype SLS --tracelocation "$data/tiny-jobs.json" --until 5y --output-dir "$work/bad"
+expect_error "--track-jobs naming no job" "no job 'nope'" \
+  --tracetype SLS --tracelocation "$data/tiny-jobs.json" --track-jobs nope --output-dir "$work/bad"
+"$spindle" sim --tracetype SLS --tracelocation "$data/bad-job.json" --output-dir "$work/skip" \
+  --skip-bad-jobs --print-simulation --quiet >"$work/skip.out" 2>"$work/skip.err"
+check "--skip-bad-jobs runs the rest and reports the count" \
+  '[ $? = 0 ] && grep -q "skipped 1 bad job" "$work/skip.err" && grep -q "^skipped jobs: *1" "$work/skip.out" &&
+   [ $(($(wc -l <"$work/skip/jobs.csv") - 1)) = 1 ]'
+
+# --- Determinism -----------------------------------------------------------------------------------
+for run in a b; do
+  "$spindle" sim --tracetype SYNTH --tracelocation "$ex/synth/synth.json" --conf "$ex/synth" \
+    --output-dir "$work/det-$run" --seed 5 --no-timings --decision-log --quiet >/dev/null 2>&1
+done
+"$spindle" sim --tracetype SYNTH --tracelocation "$ex/synth/synth.json" --conf "$ex/synth" \
+  --output-dir "$work/det-c" --seed 6 --no-timings --quiet >/dev/null 2>&1
+"$spindle" sim --tracetype SYNTH --tracelocation "$ex/synth/synth.json" --conf "$ex/synth" \
+  --output-dir "$work/det-naive" --seed 5 --no-timings --decision-log --no-heartbeat-skip --quiet >/dev/null 2>&1
+check "same seed: every output file byte-identical" 'diff -r "$work/det-a" "$work/det-b" >/dev/null'
+check "other seed: a different SYNTH workload" '! diff -q "$work/det-a/jobs.csv" "$work/det-c/jobs.csv" >/dev/null'
+check "heartbeat skipping changes no output (decision log included)" \
+  'diff -r "$work/det-a" "$work/det-naive" >/dev/null'
+exit $((fails > 0))
