@@ -50,6 +50,22 @@ for path in sys.argv[2:]:
             ok = ok and abs(diff) <= tol
             print(f"  {'[%d,%d] s' % (lo, hi):>12} {q:>6} {expected[q]:>10} {mean:>8.1f} "
                   f"{min(shares):>7.1f} {max(shares):>7.1f} {diff:>+6.1f}  {used:.1f}{flag}")
+    # Convergence: first sample after the second wave (t = 60 s) from which every queue stays
+    # within tol of its capacity share for the rest of the contended window.
+    exp = WINDOWS[1][3]
+    contended = [r for r in rows if 60 <= r["time"] <= WINDOWS[1][1]]
+    def close(r):
+        alloc = r["cluster.allocated.memory"]
+        return alloc > 0 and all(abs(100.0 * r.get(f"queue.{q}.allocated.memory", 0) / alloc
+                                     - exp[q]) <= tol for q in QUEUES)
+    settled = None
+    for i in range(len(contended)):
+        if all(close(r) for r in contended[i:]):
+            settled = contended[i]["time"]
+            break
+    print(f"  after dev and adhoc arrive at 60 s the shares are within {tol:g} points of 50/30/20"
+          + (f" from t = {settled:g} s on ({settled - 60:g} s later)" if settled is not None
+             else ": never for good"))
 print("OK: shares within %g points of the expected shares" % tol if ok else "FAILED")
 sys.exit(0 if ok else 1)
 PY
