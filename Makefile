@@ -3,7 +3,7 @@
 #   make build  release build, executable at build/spindle
 #   make test   deps + build + all tests, then the same tests under ASan+UBSan in build-asan/
 #   make bench  build and run the micro benchmarks
-#   make demo   deps + build + run the bundled example scenario
+#   make demo   deps + build + simulate the bundled Capacity Scheduler workload (report.html)
 
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
             libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev \
@@ -46,6 +46,11 @@ bench: deps build
 	./build/bench/spindle_bench --benchmark_min_time=0.2
 
 demo: deps build
+	./build/spindle sim --tracetype SLS --tracelocation examples/capacity/jobs.json \
+	  --nodes examples/capacity/nodes.json --conf examples/capacity/conf \
+	  --output-dir build/demo --seed 1 --print-simulation
+	examples/capacity/check.sh build/demo
+	@echo "open build/demo/report.html for the charts"
 	./build/spindle scenario run examples/quickstart.json --out build/quickstart-out --summary
 
 clean:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the capacity example's outputs (run ./run.sh first): reads out/*/realtimetrack.json and,
+# Checks the capacity example's outputs (run ./run.sh first): reads out/*/realtimetrack.json (or
+# DIR/realtimetrack.json for each DIR argument) and,
 # in three stated windows, compares each queue's mean share of the allocated memory with the
 # share the Capacity Scheduler should give it. Exits 1 if a share is off by more than TOL
 # percentage points or if a window's premise (which queues have pending demand) does not hold.
@@ -12,7 +13,12 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 TOL="${TOL:-3}"
 shopt -s nullglob
-tracks=("$here"/out/*/realtimetrack.json)
+# Output folders may be given as arguments (make demo passes build/demo); default out/*.
+if [ $# -gt 0 ]; then
+  tracks=(); for d in "$@"; do tracks+=("$d/realtimetrack.json"); done
+else
+  tracks=("$here"/out/*/realtimetrack.json)
+fi
 [ ${#tracks[@]} -gt 0 ] || { echo "check.sh: no out/*/realtimetrack.json; run ./run.sh first" >&2; exit 1; }
 python3 - "$TOL" "${tracks[@]}" <<'PY'
 import json, sys
