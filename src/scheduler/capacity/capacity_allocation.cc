@@ -513,6 +513,17 @@ int CapacityScheduler::allocateOnNode(NodeId node) {
   return pass.run();
 }
 
+bool CapacityScheduler::emptyHeartbeatIsNoop(NodeId node) const {
+  if (!config_.scheduleAsynchronously) {
+    const Node& n = cluster().node(node);
+    if (!n.reservation() &&
+        calculator().computeAvailableContainers(n.unallocated(), settings().bounds.minimum) == 0) {
+      return true;
+    }
+  }
+  return !hasPendingDemand();
+}
+
 void CapacityScheduler::schedule(NodeId node) {
   sync();
   if (config_.scheduleAsynchronously) {

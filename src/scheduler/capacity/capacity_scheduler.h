@@ -67,6 +67,10 @@ class CapacityScheduler final : public Scheduler {
   std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const override;
   std::optional<Resource> headroom(AppId id) const override;
   Status refreshConfiguration(const Configuration& conf) override;
+  // §2.1: a heartbeat-driven node with no reservation that cannot fit minAlloc is skipped before
+  // anything is tried (no counters move), so such an empty heartbeat changes nothing. In async
+  // mode every heartbeat runs a global pass, so only the no-demand rule of the base applies.
+  bool emptyHeartbeatIsNoop(NodeId node) const override;
   // The refresh after parsing: validates against the running apps and swaps the tree, or
   // changes nothing and returns every error.
   Status refreshWithConfig(CapacityConfig next);
