@@ -2,7 +2,7 @@
 #   make deps   install every Debian package the project uses (root, idempotent)
 #   make build  release build, executable at build/spindle
 #   make test   deps + build + all tests, then the same tests under ASan+UBSan in build-asan/
-#   make bench  build and run the micro benchmarks
+#   make bench  build and run the micro benchmarks; make bench-sim: the simulator macro benchmark
 #   make demo   deps + build + simulate the bundled Capacity Scheduler workload (report.html)
 
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
@@ -11,7 +11,7 @@ PACKAGES := build-essential cmake ninja-build ccache pkg-config \
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build build-asan test test-release test-asan bench demo clean
+.PHONY: deps build build-asan test test-release test-asan bench bench-sim demo clean
 
 deps:
 	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -44,6 +44,9 @@ test: deps
 
 bench: deps build
 	./build/bench/spindle_bench --benchmark_min_time=0.2
+
+bench-sim: deps build
+	./build/bench/spindle_sim_bench
 
 demo: deps build
 	./build/spindle sim --tracetype SLS --tracelocation examples/capacity/jobs.json \
