@@ -9,6 +9,9 @@ PACKAGES := build-essential cmake ninja-build ccache pkg-config \
             libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev \
             googletest libgtest-dev libgmock-dev libbenchmark-dev
 JOBS ?= $(shell nproc)
+# ccache keys on absolute paths unless told the tree's root: clones in other folders then share
+# the cache.
+export CCACHE_BASEDIR := $(CURDIR)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build build-asan test test-release test-asan bench bench-sim demo clean
