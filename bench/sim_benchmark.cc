@@ -4,6 +4,7 @@
 //   spindle_sim_bench                 # 1,000 and 10,000 nodes
 //   spindle_sim_bench 50000           # one size
 //   spindle_sim_bench 10000 --hours 2 --naive   # shorter day; every NM heartbeat processed
+//   spindle_sim_bench 1000 --scheduler capacity # the same workload on another scheduler
 //
 // Workload (per cluster of N nodes of 10240 MB / 10 vcores, 40 nodes per rack): 100 x N task
 // containers in MapReduce jobs submitted over 24 simulated hours with a diurnal rate (peak at
@@ -95,7 +96,7 @@ double peakRssMb() {
   return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KB on Linux
 }
 
-int runOne(int nodes, double hours, bool naive) {
+int runOne(int nodes, double hours, bool naive, const std::string& scheduler) {
   const auto genStart = std::chrono::steady_clock::now();
   Trace trace = dayLongWorkload(nodes, hours, 42);
   int64_t tasks = 0;
@@ -109,6 +110,7 @@ int runOne(int nodes, double hours, bool naive) {
   opt.seed = 42;
   opt.timings = false;
   opt.heartbeatSkip = !naive;
+  opt.conf.set("yarn.resourcemanager.scheduler.class", scheduler);
   const double cpuStart = cpuSeconds();
   auto engine = Engine::create(trace, opt);
   if (!engine) {
@@ -131,14 +133,14 @@ int runOne(int nodes, double hours, bool naive) {
       "nodes %d  jobs %zu (finished %d)  task containers %lld  makespan %.0f s\n"
       "  generate %.2f s  run %.2f s wall (%.2f s CPU)  sim/real %.0fx\n"
       "  timed events %lld (%.2f M/s)  NM heartbeats processed %lld, skipped %lld, of ~%lld slots\n"
-      "  allocations %lld (%.0f /s)  decisions %lld  peak RSS %.0f MB%s\n",
+      "  allocations %lld (%.0f /s)  decisions %lld  peak RSS %.0f MB  scheduler %s%s\n",
       nodes, trace.jobs.size(), finished, static_cast<long long>(tasks), simS, genS, wall, cpu,
       simS / wall, static_cast<long long>(st.heapEvents),
       static_cast<double>(st.heapEvents + st.heartbeats) / wall / 1e6,
       static_cast<long long>(st.heartbeats), static_cast<long long>(st.heartbeatsSkipped),
       static_cast<long long>(slots), static_cast<long long>(st.allocations),
       static_cast<double>(st.allocations) / wall, static_cast<long long>(st.decisions),
-      peakRssMb(), naive ? "  (naive: no heartbeat skip)" : "");
+      peakRssMb(), scheduler.c_str(), naive ? "  (naive: no heartbeat skip)" : "");
   std::fflush(stdout);
   return 0;
 }
@@ -150,9 +152,12 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   double hours = 24;
   bool naive = false;
+  std::string scheduler = "fifo";  // the benchmark; --scheduler capacity|fair to compare
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--hours") == 0 && i + 1 < argc) {
       hours = std::atof(argv[++i]);
+    } else if (std::strcmp(argv[i], "--scheduler") == 0 && i + 1 < argc) {
+      scheduler = argv[++i];
     } else if (std::strcmp(argv[i], "--naive") == 0) {
       naive = true;
     } else {
@@ -161,7 +166,7 @@ int main(int argc, char** argv) {
   }
   if (sizes.empty()) sizes = {1000, 10000};
   for (int n : sizes) {
-    if (int rc = spindle::replay::runOne(n, hours, naive); rc != 0) return rc;
+    if (int rc = spindle::replay::runOne(n, hours, naive, scheduler); rc != 0) return rc;
   }
   return 0;
 }
