@@ -513,6 +513,13 @@ int CapacityScheduler::allocateOnNode(NodeId node) {
   return pass.run();
 }
 
+bool CapacityScheduler::hasPendingDemand() const {
+  for (const auto& [partition, usage] : tree_->root()->usages) {
+    if (!usage.pending.isZero()) return true;
+  }
+  return false;
+}
+
 bool CapacityScheduler::emptyHeartbeatIsNoop(NodeId node) const {
   if (!config_.scheduleAsynchronously) {
     const Node& n = cluster().node(node);

@@ -71,6 +71,9 @@ class CapacityScheduler final : public Scheduler {
   // anything is tried (no counters move), so such an empty heartbeat changes nothing. In async
   // mode every heartbeat runs a global pass, so only the no-demand rule of the base applies.
   bool emptyHeartbeatIsNoop(NodeId node) const override;
+  // From root's incremental pending aggregates (invariant 1 of cs_queue.h): O(partitions), not
+  // O(apps) as the base's scan.
+  bool hasPendingDemand() const override;
   // The refresh after parsing: validates against the running apps and swaps the tree, or
   // changes nothing and returns every error.
   Status refreshWithConfig(CapacityConfig next);
