@@ -16,3 +16,25 @@ function(spindle_test name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   add_test(NAME ${name} COMMAND ${name} --gtest_brief=1)
 endfunction()
+
+# A folder whose library is all its *.cc files (tests excluded) and whose test target
+# `<name>_test` is all its *_test.cc files, built only when there are any. A folder with no
+# sources yet gets an INTERFACE library so that dependents still configure.
+#
+#   spindle_globbed_library(spindle_trace DEPS spindle_config spindle_base)
+#   spindle_globbed_library(spindle_x DEPS spindle_base TEST_DEPS nlohmann_json::nlohmann_json)
+function(spindle_globbed_library name)
+  cmake_parse_arguments(ARG "" "" "DEPS;TEST_DEPS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  list(FILTER sources EXCLUDE REGEX "_test\\.cc$")
+  file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
+  if(sources)
+    spindle_library(${name} SOURCES ${sources} DEPS ${ARG_DEPS})
+  else()
+    add_library(${name} INTERFACE)
+    target_include_directories(${name} INTERFACE ${PROJECT_SOURCE_DIR}/src)
+  endif()
+  if(tests)
+    spindle_test(${name}_test SOURCES ${tests} DEPS ${name} ${ARG_TEST_DEPS})
+  endif()
+endfunction()

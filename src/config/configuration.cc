@@ -14,6 +14,8 @@
 
 #include <pugixml.hpp>
 
+#include "base/strings.h"
+
 namespace spindle {
 namespace {
 
@@ -25,14 +27,8 @@ constexpr int kMaxSubstitutions = 20;
 // "nobody", which plain parse_default would turn into an empty value.
 constexpr unsigned kParseOptions = pugi::parse_default | pugi::parse_ws_pcdata_single;
 
-constexpr std::string_view kWhitespace = " \t\n\r\f\v";
-
-std::string_view trim(std::string_view s) {
-  const size_t begin = s.find_first_not_of(kWhitespace);
-  if (begin == std::string_view::npos) return {};
-  const size_t end = s.find_last_not_of(kWhitespace);
-  return s.substr(begin, end - begin + 1);
-}
+// Java's String.trim set (Hadoop trims config values with it).
+std::string_view trim(std::string_view s) { return trimView(s, kJavaSpace); }
 
 std::string toLower(std::string_view s) {
   std::string out(s);
@@ -193,16 +189,7 @@ Result<int64_t> parseSizeBytes(std::string_view text) {
 
 // StringUtils.getTrimmedStrings, dropping empty items.
 std::vector<std::string> splitTrimmed(std::string_view s) {
-  std::vector<std::string> items;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t stop = s.find_first_of(",\n", start);
-    if (stop == std::string_view::npos) stop = s.size();
-    std::string_view item = trim(s.substr(start, stop - start));
-    if (!item.empty()) items.emplace_back(item);
-    start = stop + 1;
-  }
-  return items;
+  return spindle::splitTrimmed(s, ",\n", kJavaSpace);
 }
 
 // ---- variables ---------------------------------------------------------------------------------

@@ -6,6 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "base/strings.h"
+
 namespace spindle {
 namespace {
 
@@ -360,14 +362,6 @@ class DominantCalculator final : public ResourceCalculator {
   int n_;
 };
 
-std::string_view trimmed(std::string_view s) {
-  const char* ws = " \t\r\n";
-  size_t b = s.find_first_not_of(ws);
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(ws);
-  return s.substr(b, e - b + 1);
-}
-
 }  // namespace
 
 std::unique_ptr<ResourceCalculator> makeDefaultResourceCalculator(const ResourceTypes&) {
@@ -380,7 +374,7 @@ std::unique_ptr<ResourceCalculator> makeDominantResourceCalculator(const Resourc
 
 Result<std::unique_ptr<ResourceCalculator>> makeResourceCalculator(std::string_view className,
                                                                    const ResourceTypes& types) {
-  std::string_view name = trimmed(className);
+  std::string_view name = trimView(className);
   std::string_view simple = name;
   if (simple.starts_with(kPackage)) simple.remove_prefix(kPackage.size());
   if (simple == "DefaultResourceCalculator") return makeDefaultResourceCalculator(types);

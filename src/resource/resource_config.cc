@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "base/strings.h"
+
 namespace spindle {
 namespace {
 
@@ -20,14 +22,6 @@ constexpr std::array<std::string_view, 15> kKnownUnits = {
 
 std::string typeKey(std::string_view type, std::string_view suffix) {
   return fmt::format("{}.{}.{}", kResourceTypes, type, suffix);
-}
-
-std::string_view trimmed(std::string_view s) {
-  const char* ws = " \t\r\n";
-  size_t b = s.find_first_not_of(ws);
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(ws);
-  return s.substr(b, e - b + 1);
 }
 
 bool isAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
@@ -81,7 +75,7 @@ Result<ResourceTypeInfo> readResourceType(const Configuration& conf, const std::
         conf.where(kResourceTypes), name);
   }
   std::string unitsKey = typeKey(name, "units");
-  std::string units(trimmed(conf.get(unitsKey, "")));
+  std::string units(trimView(conf.get(unitsKey, "")));
   bool known = false;
   for (std::string_view u : kKnownUnits) known = known || u == units;
   if (!known) {

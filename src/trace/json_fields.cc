@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "base/strings.h"
+
 namespace spindle {
 
 using nlohmann::json;
@@ -14,11 +16,8 @@ std::string briefJson(const json& j) {
 
 namespace {
 
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+// Blanks around a number in a string field; a newline inside is not accepted.
+std::string_view trimmed(std::string_view s) { return trimView(s, " \t"); }
 
 std::optional<double> jsonToDouble(const json& j) {
   if (j.is_number()) return j.get<double>();

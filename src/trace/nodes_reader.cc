@@ -25,9 +25,7 @@ std::string rackPath(std::string_view rack) {
 Result<TraceNode> parseNodeEntry(const JsonFields& f, const std::string& rack,
                                  const ResourceTypes& types, const Resource& defaultResource) {
   TraceNode node;
-  Result<std::string> name = f.requiredString("node");
-  if (!name) return name.status();
-  node.name = *name;
+  SPINDLE_RETURN_IF_ERROR(copyString(f.requiredString("node"), node.name));
   if (trim(node.name).empty()) return f.error("node", "empty host name");
   node.rack = rack;
   node.resource = defaultResource;

@@ -99,12 +99,8 @@ Result<TraceJob> parseJob(const JsonFields& f, ReadState& st, std::string_view w
   const TraceReadOptions& o = st.options;
   TraceJob job;
   {
-    Result<std::string> id = f.requiredString("jobID");
-    if (!id) return id.status();
-    job.id = *id;
-    Result<std::string> user = f.stringOr("user", "default");
-    if (!user) return user.status();
-    job.user = *user;
+    SPINDLE_RETURN_IF_ERROR(copyString(f.requiredString("jobID"), job.id));
+    SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("user", "default"), job.user));
     Result<std::string> queue = f.stringOr("queue", "default");
     if (!queue) return queue.status();
     job.queue = queue->empty() ? "default" : *queue;

@@ -191,15 +191,10 @@ Status parseJobFields(const JsonFields& f, const TraceReadOptions& o, TraceJob& 
   }
   SPINDLE_RETURN_IF_ERROR(checkKnownQueue(job.queue, o, "job.queue.name"));
   {
-    Result<std::string> user = f.stringOr("job.user", "default");
-    if (!user) return user.status();
-    job.user = *user;
-    Result<std::string> label = f.stringOr("job.label.expression", "");
-    if (!label) return label.status();
-    job.labelExpression = *label;
-    Result<std::string> amType = readAmType(f, o);
-    if (!amType) return amType.status();
-    job.amType = *amType;
+    SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("job.user", "default"), job.user));
+    SPINDLE_RETURN_IF_ERROR(
+        copyString(f.stringOr("job.label.expression", ""), job.labelExpression));
+    SPINDLE_RETURN_IF_ERROR(copyString(readAmType(f, o), job.amType));
   }
   job.amResource = o.sls.amResource;
   SPINDLE_RETURN_IF_ERROR(readResourceOverrides(f, o.types, "am.", "am.memory", job.amResource));

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/strings.h"
+
 namespace spindle {
 namespace {
 
@@ -14,15 +16,26 @@ Status mustBePositive(const Configuration& conf, std::string_view key, int64_t v
   return invalidArgument("{}must be positive, got {}", conf.where(key), v);
 }
 
+// conf.getLong / getInt of `key`, refused unless positive.
+Result<int64_t> positiveLong(const Configuration& conf, std::string_view key, int64_t def) {
+  SPINDLE_ASSIGN_OR_RETURN(int64_t v, conf.getLong(key, def));
+  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, key, v));
+  return v;
+}
+
+Result<int32_t> positiveInt(const Configuration& conf, std::string_view key, int32_t def) {
+  SPINDLE_ASSIGN_OR_RETURN(int32_t v, conf.getInt(key, def));
+  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, key, v));
+  return v;
+}
+
 // memory and vcores from two keys, extras from `<extraPrefix><type>`.
 Result<Resource> readResource(const Configuration& conf, const ResourceTypes& types,
                               std::string_view memoryKey, int64_t memoryDefault,
                               std::string_view vcoresKey, int64_t vcoresDefault,
                               std::string_view extraPrefix) {
-  SPINDLE_ASSIGN_OR_RETURN(int64_t memory, conf.getLong(memoryKey, memoryDefault));
-  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, memoryKey, memory));
-  SPINDLE_ASSIGN_OR_RETURN(int64_t vcores, conf.getLong(vcoresKey, vcoresDefault));
-  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, vcoresKey, vcores));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t memory, positiveLong(conf, memoryKey, memoryDefault));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t vcores, positiveLong(conf, vcoresKey, vcoresDefault));
   Resource r = Resource::of(memory, vcores);
   for (int i = kVcoresIndex + 1; i < types.count(); ++i) {
     const std::string key = fmt::format("{}{}", extraPrefix, types.info(i).name);
@@ -52,9 +65,7 @@ Status readAmTypes(const Configuration& conf, SlsSettings& s) {
   for (const std::string& key : conf.namesWithPrefix(kAmTypePrefix)) {
     std::string name = key.substr(kAmTypePrefix.size());
     std::optional<std::string> value = conf.get(key);
-    std::string v = value ? *value : "";
-    v.erase(0, v.find_first_not_of(" \t\r\n"));
-    v.erase(v.find_last_not_of(" \t\r\n") + 1);
+    std::string v(trimView(value ? *value : ""));
     if (name.empty()) return invalidArgument("{}empty AM type name", conf.where(key));
     s.amTypes[name] = v;
   }
@@ -96,13 +107,9 @@ Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const Resou
                                         "yarn.sls.container.vcores", 1, "yarn.sls.container."));
 
   SPINDLE_ASSIGN_OR_RETURN(s.nmHeartbeatMs,
-                           conf.getLong("yarn.sls.nm.heartbeat.interval.ms", 1000));
-  SPINDLE_RETURN_IF_ERROR(
-      mustBePositive(conf, "yarn.sls.nm.heartbeat.interval.ms", s.nmHeartbeatMs));
+                           positiveLong(conf, "yarn.sls.nm.heartbeat.interval.ms", 1000));
   SPINDLE_ASSIGN_OR_RETURN(s.amHeartbeatMs,
-                           conf.getLong("yarn.sls.am.heartbeat.interval.ms", 1000));
-  SPINDLE_RETURN_IF_ERROR(
-      mustBePositive(conf, "yarn.sls.am.heartbeat.interval.ms", s.amHeartbeatMs));
+                           positiveLong(conf, "yarn.sls.am.heartbeat.interval.ms", 1000));
 
   // NMSimulator reports utilisation only for a ratio in (0, 1]; -1 (the default) and any other
   // value <= 0 switch it off. Above 1 is refused: a node cannot use more than it has.
@@ -117,15 +124,10 @@ Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const Resou
 
   SPINDLE_ASSIGN_OR_RETURN(s.metricsOn, readSwitch(conf, "yarn.sls.metrics.switch", true));
   SPINDLE_ASSIGN_OR_RETURN(s.metricsRecordIntervalMs,
-                           conf.getLong("yarn.sls.metrics.record.interval.ms", 1000));
-  SPINDLE_RETURN_IF_ERROR(
-      mustBePositive(conf, "yarn.sls.metrics.record.interval.ms", s.metricsRecordIntervalMs));
+                           positiveLong(conf, "yarn.sls.metrics.record.interval.ms", 1000));
   SPINDLE_ASSIGN_OR_RETURN(s.metricsTimerWindow,
-                           conf.getInt("yarn.sls.metrics.timer.window.size", 100));
-  SPINDLE_RETURN_IF_ERROR(
-      mustBePositive(conf, "yarn.sls.metrics.timer.window.size", s.metricsTimerWindow));
-  SPINDLE_ASSIGN_OR_RETURN(s.runnerPoolSize, conf.getInt("yarn.sls.runner.pool.size", 10));
-  SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, "yarn.sls.runner.pool.size", s.runnerPoolSize));
+                           positiveInt(conf, "yarn.sls.metrics.timer.window.size", 100));
+  SPINDLE_ASSIGN_OR_RETURN(s.runnerPoolSize, positiveInt(conf, "yarn.sls.runner.pool.size", 10));
   SPINDLE_ASSIGN_OR_RETURN(s.metricsWebPort,
                            conf.getInt("yarn.sls.metrics.web.address.port", 10001));
   if (s.metricsWebPort < 0 || s.metricsWebPort > 65535) {

@@ -172,15 +172,9 @@ Result<std::optional<SynthTaskSpec>> flatTask(const JsonFields& f, bool map) {
 Result<SynthJobClass> parseClass(const JsonFields& f, const TraceReadOptions& o) {
   SynthJobClass c;
   {
-    Result<std::string> name = f.stringOr("class_name", "");
-    if (!name) return name.status();
-    c.name = *name;
-    Result<std::string> user = f.stringOr("user_name", "default");
-    if (!user) return user.status();
-    c.user = *user;
-    Result<std::string> type = f.stringOr("type", "mapreduce");
-    if (!type) return type.status();
-    c.amType = *type;
+    SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("class_name", ""), c.name));
+    SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("user_name", "default"), c.user));
+    SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("type", "mapreduce"), c.amType));
   }
   if (!o.sls.amTypes.empty() && !o.sls.amTypes.count(c.amType)) {
     return f.error("type", "unknown AM type '{}' (register it with yarn.sls.am.type.{})", c.amType,
@@ -228,9 +222,7 @@ Result<SynthJobClass> parseClass(const JsonFields& f, const TraceReadOptions& o)
 Result<SynthWorkload> parseWorkload(const JsonFields& f, const TraceReadOptions& o) {
   SynthWorkload w;
   {
-    Result<std::string> name = f.stringOr("workload_name", "");
-    if (!name) return name.status();
-    w.name = *name;
+    SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("workload_name", ""), w.name));
     Result<std::string> queue = f.requiredString("queue_name");
     if (!queue) return queue.status();
     if (queue->empty()) return f.error("queue_name", "empty queue name");
@@ -281,9 +273,7 @@ Result<SynthWorkload> parseWorkload(const JsonFields& f, const TraceReadOptions&
 Result<SynthSpec> parseSpecObject(const JsonFields& f, const TraceReadOptions& o) {
   SynthSpec spec;
   {
-    Result<std::string> d = f.stringOr("description", "");
-    if (!d) return d.status();
-    spec.description = *d;
+    SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("description", ""), spec.description));
   }
   SPINDLE_ASSIGN_OR_RETURN(spec.numNodes, f.intOr("num_nodes", 0));
   SPINDLE_ASSIGN_OR_RETURN(spec.nodesPerRack, f.intOr("nodes_per_rack", 1));

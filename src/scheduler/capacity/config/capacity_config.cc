@@ -21,15 +21,17 @@ std::string globalKey(std::string_view suffix) {
   return fmt::format("{}{}", kCapacityPrefix, suffix);
 }
 
-Status Problems::toStatus() const {
-  if (errors_.empty()) return Status::ok();
+Status joinErrors(const std::vector<std::string>& errors) {
+  if (errors.empty()) return Status::ok();
   std::string message;
-  for (const std::string& e : errors_) {
+  for (const std::string& e : errors) {
     if (!message.empty()) message += '\n';
     message += e;
   }
   return Status(StatusCode::kInvalidArgument, message);
 }
+
+Status Problems::toStatus() const { return joinErrors(errors_); }
 
 }  // namespace capacity_config
 

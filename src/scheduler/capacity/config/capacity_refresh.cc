@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "scheduler/capacity/config/capacity_config.h"
+#include "scheduler/capacity/config/config_problems.h"
 
 namespace spindle {
 namespace {
@@ -49,13 +50,7 @@ Status checkCapacityRefresh(const CapacityConfig& before, const CapacityConfig& 
         "-vcores / maximum-allocation)",
         path, bounded(oldMax).toString(), bounded(newMax).toString(), kCapacityPrefix, path));
   }
-  if (errors.empty()) return Status::ok();
-  std::string message;
-  for (const std::string& e : errors) {
-    if (!message.empty()) message += '\n';
-    message += e;
-  }
-  return Status(StatusCode::kInvalidArgument, message);
+  return capacity_config::joinErrors(errors);
 }
 
 }  // namespace spindle

@@ -148,14 +148,6 @@ Result<Resource> parseAbsolute(std::string_view text, const ResourceTypes& types
 
 }  // namespace
 
-std::string_view trimView(std::string_view s) {
-  const char* ws = " \t\r\n";
-  size_t b = s.find_first_not_of(ws);
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(ws);
-  return s.substr(b, e - b + 1);
-}
-
 Result<int64_t> convertToMebibytes(int64_t value, std::string_view unit) {
   for (const UnitFactor& from : kUnits) {
     if (from.unit != unit) continue;

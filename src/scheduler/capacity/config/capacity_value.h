@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "base/strings.h"
 #include "resource/resource.h"
 #include "scheduler/capacity/config/capacity_config.h"
 
@@ -53,7 +54,7 @@ Result<int64_t> convertToMebibytes(int64_t value, std::string_view unit);
 // Java's Float.toString for the numbers in YARN's messages: "120.0", "0.085", "1.0E-4".
 std::string javaFloat(float value);
 
-// Surrounding whitespace removed.
-std::string_view trimView(std::string_view s);
+// Surrounding whitespace removed (the shared helper in base/strings.h).
+using spindle::trimView;
 
 }  // namespace spindle::capacity_config

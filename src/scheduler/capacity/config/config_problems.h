@@ -21,6 +21,9 @@
 
 namespace spindle::capacity_config {
 
+// Ok when `errors` is empty, else InvalidArgument with one error per line.
+Status joinErrors(const std::vector<std::string>& errors);
+
 class Problems {
  public:
   explicit Problems(const Configuration& conf) : conf_(conf) {}

@@ -11,23 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "base/strings.h"
 #include "scheduler/capacity/config/config_builder.h"
 
 namespace spindle::capacity_config {
 namespace {
 
-std::vector<std::string> fields(std::string_view entry) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= entry.size()) {
-    size_t colon = entry.find(':', start);
-    if (colon == std::string_view::npos) colon = entry.size();
-    std::string_view f = trimView(entry.substr(start, colon - start));
-    if (!f.empty()) out.emplace_back(f);
-    start = colon + 1;
-  }
-  return out;
-}
+std::vector<std::string> fields(std::string_view entry) { return splitTrimmed(entry, ":"); }
 
 void splitTarget(const std::string& queue, std::string& parent, std::string& leaf) {
   size_t dot = queue.rfind('.');

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "scheduler/capacity/preemption/selection_util.h"
+
 namespace spindle::preemption {
 namespace {
 
@@ -118,20 +120,9 @@ void QueuePrioritySelector::select(RoundState& st) const {
     if (!enough) continue;
     markedFor[{demander, partition}] += r.c->size;
     for (const Running& x : picks) {
-      const TempQueue& victim = st.queue(x.app->queue, partition);
+      // Picks are running (not reserved) non-AM containers, so their own flags are false.
       st.totalPreemptionAllowed() -= x.c->size;
-      st.select(Selection{.container = x.c->id,
-                          .queue = x.app->queue,
-                          .partition = partition,
-                          .size = x.c->size,
-                          .isReservation = false,
-                          .isAm = false,
-                          .selectorIndex = index_,
-                          .victimGuaranteed = victim.guaranteed,
-                          .victimUsed = victim.used,
-                          .victimIdeal = victim.idealAssigned,
-                          .victimToBePreempted = victim.toBePreempted,
-                          .servedQueue = demander});
+      selectVictim(st, *x.app, *x.c, partition, index_, demander);
     }
   }
 }

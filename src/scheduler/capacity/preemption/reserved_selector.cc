@@ -101,20 +101,9 @@ void ReservedSelector::select(RoundState& st) const {
     const ContainerSnapshot* r = findContainer(st, *n.node->reservedContainer);
     auto choice = walkNode(st, *n.node, *r, quotas, /*readOnly=*/false);
     if (!choice) continue;
+    // Picks are running (not reserved) containers, so their isReservation is false.
     for (const auto& [app, c] : choice->picks) {
-      const TempQueue& victim = st.queue(app->queue, n.node->partition);
-      st.select(Selection{.container = c->id,
-                          .queue = app->queue,
-                          .partition = n.node->partition,
-                          .size = c->size,
-                          .isReservation = false,
-                          .isAm = c->isAm,
-                          .selectorIndex = index_,
-                          .victimGuaranteed = victim.guaranteed,
-                          .victimUsed = victim.used,
-                          .victimIdeal = victim.idealAssigned,
-                          .victimToBePreempted = victim.toBePreempted,
-                          .servedQueue = st.app(r->id.attempt)->queue});
+      selectVictim(st, *app, *c, n.node->partition, index_, st.app(r->id.attempt)->queue);
     }
   }
 }

@@ -55,6 +55,12 @@ bool tryPreemptContainer(RoundState& st, ToObtain& obtain, const AppSnapshot& ap
   toObtain -= c.size;
   budget -= c.size;
   if (rc.lessThanOrEqual(cluster, toObtain, Resource())) obtain.erase(it);
+  selectVictim(st, app, c, partition, selectorIndex, servedQueue);
+  return true;
+}
+
+void selectVictim(RoundState& st, const AppSnapshot& app, const ContainerSnapshot& c,
+                  const std::string& partition, int selectorIndex, QueueId servedQueue) {
   const TempQueue& victim = st.queue(app.queue, partition);
   st.select(Selection{.container = c.id,
                       .queue = app.queue,
@@ -68,7 +74,6 @@ bool tryPreemptContainer(RoundState& st, ToObtain& obtain, const AppSnapshot& ap
                       .victimIdeal = victim.idealAssigned,
                       .victimToBePreempted = victim.toBePreempted,
                       .servedQueue = servedQueue});
-  return true;
 }
 
 std::vector<const ContainerSnapshot*> liveContainersInPreemptionOrder(const AppSnapshot& app) {

@@ -34,6 +34,12 @@ bool tryPreemptContainer(RoundState& st, ToObtain& obtain, const AppSnapshot& ap
 
 // Live containers in FIFO preemption order: lowest request priority (largest number) first,
 // then the newest (largest container id) first (testContainerOrdering).
+// Marks container `c` of `app` (on a node of `partition`) selected by selector `selectorIndex`,
+// with the victim queue's figures as they stand now as the reason. Every selector records its
+// picks through this.
+void selectVictim(RoundState& st, const AppSnapshot& app, const ContainerSnapshot& c,
+                  const std::string& partition, int selectorIndex, QueueId servedQueue);
+
 std::vector<const ContainerSnapshot*> liveContainersInPreemptionOrder(const AppSnapshot& app);
 
 }  // namespace spindle::preemption

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/strings.h"
 #include "scheduler/capacity/preemption/preemption_settings.h"
 #include "scheduler/capacity/preemption/preemption_snapshot.h"
 
@@ -49,12 +50,7 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-inline std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
+inline std::string trim(const std::string& s) { return std::string(trimView(s, " \t")); }
 
 // "m", "m:v" or "m:v:r1". A single number stands for both memory and vcores, as the int[][]
 // harness builds Resource.newInstance(v, v); the DSL harness does the same for bare numbers.

@@ -9,15 +9,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/strings.h"
+
 namespace spindle::fair::alloc {
 namespace {
-
-std::string_view trimView(std::string_view s) {
-  const auto begin = s.find_first_not_of(" \t\r\n\f\v");
-  if (begin == std::string_view::npos) return {};
-  const auto end = s.find_last_not_of(" \t\r\n\f\v");
-  return s.substr(begin, end - begin + 1);
-}
 
 template <typename T>
 Result<T> parseInteger(std::string_view text, const char* what) {
@@ -89,7 +84,7 @@ std::optional<std::string> elementText(const pugi::xml_node& node, bool keepSpac
     return std::nullopt;
   }
   std::string_view text = first.value();
-  if (!keepSpaces) text = trimView(text);
+  if (!keepSpaces) text = trimView(text, kJavaSpace);
   return std::string(text);
 }
 
@@ -102,7 +97,7 @@ Result<int64_t> parseJavaLong(std::string_view text) {
 }
 
 Result<float> parseJavaFloat(std::string_view text) {
-  std::string s(trimView(text));
+  std::string s(trimView(text, kJavaSpace));
   if (!s.empty() && std::string_view("fFdD").find(s.back()) != std::string_view::npos) s.pop_back();
   const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
     return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' ||
@@ -115,7 +110,7 @@ Result<float> parseJavaFloat(std::string_view text) {
 }
 
 Result<bool> parseStrictBool(std::string_view text) {
-  std::string lower(trimView(text));
+  std::string lower(trimView(text, kJavaSpace));
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (lower == "true") return true;
   if (lower == "false") return false;

@@ -7,19 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "base/strings.h"
 #include "scheduler/fair/config/allocation_parse.h"
 
 namespace spindle::fair::alloc {
 namespace {
 
 std::string queueContext(const std::string& path) { return "queue " + path; }
-
-std::string_view trimView(std::string_view s) {
-  const auto begin = s.find_first_not_of(" \t\r\n\f\v");
-  if (begin == std::string_view::npos) return {};
-  const auto end = s.find_last_not_of(" \t\r\n\f\v");
-  return s.substr(begin, end - begin + 1);
-}
 
 // Reads one child element of a queue into `q`. Returns false for an unknown element.
 class QueueFieldReader {
@@ -150,7 +144,7 @@ bool isQueueTag(std::string_view tag) { return tag == "queue" || tag == "pool"; 
 }  // namespace
 
 void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath, ParseState& st) {
-  const std::string name(trimView(node.attribute("name").value()));
+  const std::string name(trimView(node.attribute("name").value(), kJavaSpace));
   if (name.empty()) {
     st.error(node, parentPath.empty() ? "" : queueContext(parentPath),
              "Bad fair scheduler config file: queue name shouldn't be empty or consist only of "
