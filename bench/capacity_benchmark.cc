@@ -12,26 +12,11 @@
 
 #include <unordered_map>
 
+#include "per_node_containers.h"
 #include "scheduler/capacity/capacity_scheduler.h"
 
 namespace spindle {
 namespace {
-
-class PerNodeContainers final : public DecisionSink {
- public:
-  void record(const Decision& d) override {
-    if (d.kind == DecisionKind::kAllocate) {
-      byNode_[d.node].push_back({d.container, 0});
-      ++allocations_;
-    }
-  }
-  std::vector<CompletedContainer> take(NodeId n) { return std::exchange(byNode_[n], {}); }
-  int64_t allocations() const { return allocations_; }
-
- private:
-  std::unordered_map<NodeId, std::vector<CompletedContainer>> byNode_;
-  int64_t allocations_ = 0;
-};
 
 // root -> p0..p9 -> q0..q9 -> l0..l9, every level 10 % of its parent.
 Configuration treeConfig(bool async) {

@@ -8,27 +8,11 @@
 
 #include <unordered_map>
 
+#include "per_node_containers.h"
 #include "scheduler/fifo/fifo_scheduler.h"
 
 namespace spindle {
 namespace {
-
-// Remembers which containers each node received, to complete them on its next heartbeat.
-class PerNodeContainers final : public DecisionSink {
- public:
-  void record(const Decision& d) override {
-    if (d.kind == DecisionKind::kAllocate) {
-      byNode_[d.node].push_back({d.container, 0});
-      ++allocations_;
-    }
-  }
-  std::vector<CompletedContainer> take(NodeId n) { return std::exchange(byNode_[n], {}); }
-  int64_t allocations() const { return allocations_; }
-
- private:
-  std::unordered_map<NodeId, std::vector<CompletedContainer>> byNode_;
-  int64_t allocations_ = 0;
-};
 
 void BM_FifoHeartbeat(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
