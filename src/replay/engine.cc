@@ -166,6 +166,9 @@ Status Engine::run() {
     events_.push(trace_.jobs[i].startMs, EventType::kSubmit, i);
   }
   if (metrics_) events_.push(0, EventType::kSample, 0);
+  if (int64_t every = sched_->monitorIntervalMs(); every > 0) {
+    events_.push(every, EventType::kMonitor, 0);
+  }
   const uint32_t numNodes = sweep_->numNodes();
   int64_t steps = 0;
   Status status = Status::ok();
@@ -262,6 +265,13 @@ Status Engine::onEvent(const SimEvent& e) {
       return amHeartbeat(e.a);
     case EventType::kTaskEnd: taskEnded(e); return Status::ok();
     case EventType::kAction: return actions_[e.a](*sched_);
+    case EventType::kMonitor: {
+      Status s = timed(nullptr, [&] { return sched_->handle(MonitorTick{}); });
+      if (int64_t every = sched_->monitorIntervalMs(); every > 0) {
+        events_.push(e.time + every, EventType::kMonitor, 0);
+      }
+      return s;
+    }
     case EventType::kSample:
       sample();
       events_.push(e.time + opt_.sls.metricsRecordIntervalMs, EventType::kSample, 0);

@@ -26,6 +26,7 @@ enum class EventType : uint8_t {
   kSubmit,       // a = job index
   kAmHeartbeat,  // a = job index (a heartbeat that is no longer the AM's next one is dropped)
   kTaskEnd,      // a = app id, b = packed container id: the task's duration ended
+  kMonitor,      // MonitorTick every Scheduler::monitorIntervalMs (preemption, fair update)
   kSample,       // metrics record tick
 };
 
@@ -64,7 +65,7 @@ class EventQueue {
   };
   std::priority_queue<SimEvent, std::vector<SimEvent>, Later> heap_;
   static bool isWork(EventType t) {
-    return t != EventType::kSample && t != EventType::kAmHeartbeat;
+    return t != EventType::kSample && t != EventType::kMonitor && t != EventType::kAmHeartbeat;
   }
   size_t work_ = 0;  // submissions, task ends and actions in the heap
 };

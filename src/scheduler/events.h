@@ -84,6 +84,9 @@ struct PlaceContainer {
   Resource resource;
   int32_t priority = 0;
   bool isAm = false;
+  // The container becomes the node's reserved container instead of a running one
+  // (Scheduler::placeReservation; one per node).
+  bool reserved = false;
 };
 
 // A container finished outside a heartbeat (scenario "complete"); same effect as reporting

@@ -423,6 +423,7 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   if (!e.resource.isNonNegative()) {
     return invalidArgument("place: negative resource {}", e.resource.toString());
   }
+  if (e.reserved) return placeReservation(*a, node, SchedulerKey{e.priority, 0}, e.resource);
   Container c;
   c.id = a->nextContainerId();
   c.node = node;
@@ -451,6 +452,10 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   d.reason = "placed directly (running container)";
   record(std::move(d));
   return Status::ok();
+}
+
+Status Scheduler::placeReservation(Application&, NodeId, const SchedulerKey&, const Resource&) {
+  return failedPrecondition("the {} does not place reserved containers", typeName());
 }
 
 Status Scheduler::onContainerFinishedEvent(const ContainerFinished& e) {

@@ -44,6 +44,7 @@
 #include "resource/resource_calculator.h"
 #include "scheduler/decision.h"
 #include "scheduler/events.h"
+#include "scheduler/preemption_report.h"
 
 namespace spindle {
 
@@ -116,6 +117,16 @@ class Scheduler {
   // the simulator wakes an idle AM on that decision to read the message.
   virtual PreemptionMessage preemptionMessage(AppId) const { return {}; }
 
+  // How often the front end must deliver MonitorTick, in injected-clock ms (YARN's
+  // SchedulingMonitor monitoring_interval, the Fair Scheduler's update-interval-ms); 0 = the
+  // scheduler needs no ticks. Front ends re-read it after every tick, so a refreshed
+  // configuration takes effect from the next one. A MonitorTick runs every monitor once.
+  virtual int64_t monitorIntervalMs() const { return 0; }
+
+  // The figures of the last capacity-preemption round; nullptr when none ran (or the scheduler
+  // has no such policy).
+  virtual const PreemptionRoundReport* lastPreemptionRound() const { return nullptr; }
+
   // The NODE_UPDATE fast path for simulators: the same as handle(NodeHeartbeat) without the
   // name lookup. Errors as handle().
   Status heartbeat(NodeId node, const std::vector<CompletedContainer>& completed);
@@ -162,6 +173,11 @@ class Scheduler {
     return Status::ok();
   }
   virtual void runMonitors() {}
+  // PlaceContainer with reserved=true: make `resource` at `key` the node's reserved container
+  // for the app (scenarios set up preemption states with it). Schedulers without node
+  // reservations refuse.
+  virtual Status placeReservation(Application& app, NodeId node, const SchedulerKey& key,
+                                  const Resource& resource);
   virtual Status checkSchedulerInvariants() const { return Status::ok(); }
 
   // Shared steps for derived schedulers.

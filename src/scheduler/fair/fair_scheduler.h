@@ -82,6 +82,9 @@ class FairScheduler final : public Scheduler {
   Status refreshConfiguration(const Configuration& conf) override;
   // As above with the allocation file's text.
   Status refreshAllocation(const Configuration& conf, std::string_view xml);
+  // The update thread's period (yarn.scheduler.fair.update-interval-ms): each tick runs the
+  // update pass, preemption and (when on) a continuous-scheduling attempt.
+  int64_t monitorIntervalMs() const override { return config_.site.updateIntervalMs; }
 
   void setGroupsProvider(std::shared_ptr<const fair::GroupsProvider> groups) {
     groups_ = std::move(groups);
