@@ -5,6 +5,7 @@
 
 #include <fmt/ranges.h>
 
+#include "scheduler/capacity/config/priority_acl.h"
 #include "scheduler/capacity/queue_placement.h"
 
 namespace spindle {
@@ -188,6 +189,29 @@ Status CapacityScheduler::checkSubmitAccess(const CsQueue& leaf, const std::stri
                             leaf.path());
 }
 
+// CapacityScheduler.checkAndGetApplicationPriority: without an asked priority, the user's
+// default from the queue's priority ACL, else the queue's default-application-priority; capped
+// at the cluster maximum; then, with ACLs on, the priority ACL must allow it (priority_acl.h).
+Result<int32_t> CapacityScheduler::admittedPriority(const CsQueue& leaf, const Application& app,
+                                                    const std::string& appId) const {
+  const std::vector<PriorityAcl>& acls = leaf.config().priorityAcls;
+  const bool checked = aclEnabled_ && !acls.empty();
+  const std::vector<std::string> groups =
+      checked ? groups_.groupsOf(app.user()) : std::vector<std::string>{};
+  int32_t priority = app.priority();
+  if (priority == 0) {
+    std::optional<int32_t> userDefault =
+        checked ? priorityAclDefault(acls, app.user(), groups) : std::nullopt;
+    priority = userDefault.value_or(leaf.config().defaultApplicationPriority);
+  }
+  priority = std::min(priority, clusterMaxPriority_);
+  if (checked && !priorityAclAllows(acls, app.user(), groups, priority)) {
+    return failedPrecondition("User {} does not have permission to submit/update {} for "
+                              "{{Priority: {}}}", app.user(), appId, priority);
+  }
+  return priority;
+}
+
 Status CapacityScheduler::admitApp(Application& app) {
   sync();
   SPINDLE_ASSIGN_OR_RETURN(CsQueue * leaf, placeApp(app));
@@ -222,12 +246,12 @@ Status CapacityScheduler::admitApp(Application& app) {
         "resource request. labelExpression of resource request={}. Queue labels={}",
         leaf->name(), amLabel, fmt::join(leaf->config().accessibleLabels, ","));
   }
+  SPINDLE_ASSIGN_OR_RETURN(int32_t priority, admittedPriority(*leaf, app, id));
   app.setQueue(leaf->path());
   CsApp& s = csApps_[app.id()];
   s.app = &app;
   s.leaf = leaf;
-  int32_t prio = app.priority() == 0 ? leaf->config().defaultApplicationPriority : app.priority();
-  s.priority = std::min(prio, clusterMaxPriority_);
+  s.priority = priority;
   app.setPriority(s.priority);
   s.amPartition = app.submission().amNodeLabelExpression.empty()
                       ? leaf->config().defaultNodeLabelExpression

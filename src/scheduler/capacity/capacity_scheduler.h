@@ -119,6 +119,8 @@ class CapacityScheduler final : public Scheduler {
   // --- Admission (capacity_scheduler.cc) ---
   Result<CsQueue*> placeApp(const Application& app) const;
   Status checkSubmitAccess(const CsQueue& leaf, const std::string& user) const;
+  Result<int32_t> admittedPriority(const CsQueue& leaf, const Application& app,
+                                   const std::string& appId) const;
   void updateMaximumApplications(CsQueue& q);
   bool canBeRunnable(const CsQueue& leaf, const std::string& user) const;
   void makeRunnable(CsApp& s);

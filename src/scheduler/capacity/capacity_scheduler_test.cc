@@ -365,6 +365,33 @@ TEST(CapacityAcl, SubmitAclIsInheritedAndOnlyCheckedWithAclsEnabled) {
   EXPECT_TRUE(noAcl.trySubmit("a", "bob").isOk()) << "yarn.acl.enable defaults to false";
 }
 
+TEST(CapacityAcl, PriorityAclGivesDefaultsAndRefusesPrioritiesAboveTheUsersMaximum) {
+  CsConf c = twoQueues();
+  c.raw("yarn.cluster.max-application-priority", "10");
+  c.set("root.a.default-application-priority", "2");
+  c.set("root.a.acl_application_max_priority",
+        "[user=alice max_priority=5 default_priority=3] [user=bob max_priority=1]");
+  c.raw("yarn.acl.enable", "true");
+  Cs cs(c);
+  EXPECT_EQ(cs.sched().findApp(cs.submit("a", "alice"))->priority(), 3)
+      << "the ACL's default_priority wins over the queue's default";
+  EXPECT_EQ(cs.sched().findApp(cs.submit("a", "alice", 0, 5))->priority(), 5);
+  auto tooHigh = cs.trySubmit("a", "alice", 0, 6);
+  ASSERT_FALSE(tooHigh.isOk());
+  EXPECT_NE(tooHigh.status().message().find("does not have permission to submit/update"),
+            std::string::npos) << tooHigh.status().message();
+  EXPECT_NE(tooHigh.status().message().find("{Priority: 6}"), std::string::npos);
+  EXPECT_FALSE(cs.trySubmit("a", "bob").isOk())
+      << "bob has no default: the queue default 2 is above his maximum 1";
+  EXPECT_FALSE(cs.trySubmit("a", "carol", 0, 1).isOk()) << "no group names carol";
+  EXPECT_TRUE(cs.trySubmit("b", "carol", 0, 9).isOk()) << "queue b has no priority ACL";
+  CsConf off = c;
+  off.raw("yarn.acl.enable", "false");
+  Cs noAcl(off);
+  EXPECT_EQ(noAcl.sched().findApp(noAcl.submit("a", "carol", 0, 9))->priority(), 9)
+      << "priority ACLs apply only with yarn.acl.enable";
+}
+
 TEST(CapacityRefresh, RemovingAQueueWithAppsIsRefusedAndNothingChanges) {
   Cs cs(twoQueues());
   cs.node("h1", "/r1", 8 * GB);

@@ -91,6 +91,13 @@ struct AccessControlList {
 // is an error, since it is always a typo.
 Result<AccessControlList> parseAccessControlList(std::string_view text);
 
+// One bracketed group of acl_application_max_priority (priority_acl.h).
+struct PriorityAcl {
+  AccessControlList who;
+  int32_t maxPriority = 0;
+  std::optional<int32_t> defaultPriority;
+};
+
 enum class QueueAcl { kSubmitApplications, kAdministerQueue };
 
 enum class QueueStateConfig { kRunning, kStopped };
@@ -132,6 +139,8 @@ struct QueueConfig {
   std::set<std::string> exclusiveEnforcedPartitions;  // ordering-policy.exclusive-enforced-partitions
   int32_t priority = 0;                      // queue priority (priority-utilization parents)
   int32_t defaultApplicationPriority = 0;
+  // acl_application_max_priority, highest max_priority first; empty = no priority ACL.
+  std::vector<PriorityAcl> priorityAcls;
   // Resolved maximum allocation (QueueAllocationSettings): the parent's (root: the cluster's
   // yarn.scheduler.maximum-allocation-*), overridden by maximum-allocation or, when that is
   // unset, by maximum-allocation-mb / -vcores. Every type of the registry is bounded.

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "scheduler/capacity/config/config_builder.h"
+#include "scheduler/capacity/config/priority_acl.h"
 
 namespace spindle::capacity_config {
 namespace {
@@ -212,6 +213,15 @@ void readPriorities(BuildContext& ctx, QueueConfig& q) {
       ctx.conf.getInt(queueKey(q.path, "default-application-priority"), 0), 0);
   // Capped by yarn.cluster.max-application-priority, as CapacityScheduler caps app priorities.
   q.defaultApplicationPriority = std::min(appPriority, ctx.out.clusterMaxApplicationPriority);
+  const std::string aclKey = queueKey(q.path, "acl_application_max_priority");
+  if (std::optional<std::string> text = ctx.conf.get(aclKey)) {
+    auto acls = parsePriorityAcls(*text, ctx.out.clusterMaxApplicationPriority);
+    if (!acls) {
+      ctx.problems.error(aclKey, "invalid priority ACL '{}': {}", *text, acls.status().message());
+    } else {
+      q.priorityAcls = *acls;
+    }
+  }
 }
 
 // QueueAllocationSettings.setupMaximumAllocation: start from the parent's (root: the cluster's)
