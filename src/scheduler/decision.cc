@@ -36,6 +36,7 @@ const char* toString(SkipReason r) {
     case SkipReason::kPriorityOrder: return "PRIORITY_ORDER";
     case SkipReason::kConstraint: return "CONSTRAINT";
     case SkipReason::kQueueStopped: return "QUEUE_STOPPED";
+    case SkipReason::kMaxParallelApps: return "MAX_PARALLEL_APPS";
   }
   return "?";
 }

@@ -53,6 +53,7 @@ enum class SkipReason {
   kPriorityOrder,      // a higher-priority key got nothing, lower keys are not tried
   kConstraint,         // a placement constraint is not satisfied on this node
   kQueueStopped,
+  kMaxParallelApps,    // not runnable yet: a queue's or the user's max-parallel-apps is reached
 };
 const char* toString(SkipReason r);  // "AM_LIMIT", "USER_LIMIT", ...
 

@@ -590,7 +590,34 @@ Status CapacityScheduler::validateAsks(const Application& app,
 
 void CapacityScheduler::onAsksChanged(Application& app) {
   auto it = csApps_.find(app.id());
-  if (it != csApps_.end()) refreshPending(it->second);
+  if (it == csApps_.end()) return;
+  refreshPending(it->second);
+  if (it->second.phase == CsAppPhase::kNonRunnable) recordNotRunnable(it->second);
+}
+
+// "Why is my app pending" for an app over max-parallel-apps (CSMaxRunningAppsEnforcer keeps it
+// out of the queue's pending list until a running app ends): names the first limit reached.
+void CapacityScheduler::recordNotRunnable(const CsApp& s) {
+  for (const CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
+    if (q->numRunnable >= q->config().maxParallelApps) {
+      recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kMaxParallelApps,
+                 fmt::format("queue {} runs {} apps, its max-parallel-apps is {}", q->path(),
+                             q->numRunnable, q->config().maxParallelApps),
+                 {{"runningApps", q->numRunnable},
+                  {"maxParallelApps", q->config().maxParallelApps}});
+      return;
+    }
+  }
+  const std::string& user = s.app->user();
+  auto limit = config_.perUserMaxParallelApps.find(user);
+  const int32_t userMax =
+      limit == config_.perUserMaxParallelApps.end() ? config_.userMaxParallelApps : limit->second;
+  auto it = userRunnable_.find(user);
+  const int running = it == userRunnable_.end() ? 0 : it->second;
+  recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kMaxParallelApps,
+             fmt::format("user {} runs {} apps, the user's max-parallel-apps is {}", user, running,
+                         userMax),
+             {{"runningApps", running}, {"maxParallelApps", userMax}});
 }
 
 void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {

@@ -124,6 +124,7 @@ class CapacityScheduler final : public Scheduler {
   void updateMaximumApplications(CsQueue& q);
   bool canBeRunnable(const CsQueue& leaf, const std::string& user) const;
   void makeRunnable(CsApp& s);
+  void recordNotRunnable(const CsApp& s);
   void activateApplications(CsQueue& leaf);
   void promoteNonRunnable();
   void removeFromLeaf(CsApp& s);

@@ -323,8 +323,25 @@ TEST(CapacityAdmission, MaxParallelAppsLeavesExtraAppsNonRunnable) {
   AppId first = cs.submit("a", "u", GB);
   AppId second = cs.submit("a", "u", GB);
   EXPECT_EQ(cs.phase(second), CsAppPhase::kNonRunnable);
+  ASSERT_NE(cs.lastSkip(second), nullptr) << "why is my app pending";
+  EXPECT_EQ(cs.lastSkip(second)->skip, SkipReason::kMaxParallelApps);
+  EXPECT_NE(cs.lastSkip(second)->reason.find("queue root.a runs 1 apps"), std::string::npos)
+      << cs.lastSkip(second)->reason;
   cs.finish(first);
   EXPECT_EQ(cs.phase(second), CsAppPhase::kActive);
+}
+
+TEST(CapacityAdmission, UserMaxParallelAppsIsNamedAsTheReason) {
+  CsConf c = twoQueues();
+  c.set("user.max-parallel-apps", "1");
+  Cs cs(c);
+  cs.node("h1", "/r1", 8 * GB);
+  cs.submit("a", "u", GB);
+  AppId second = cs.submit("b", "u", GB);
+  ASSERT_NE(cs.lastSkip(second), nullptr);
+  EXPECT_EQ(cs.lastSkip(second)->skip, SkipReason::kMaxParallelApps);
+  EXPECT_NE(cs.lastSkip(second)->reason.find("user u runs 1 apps"), std::string::npos)
+      << cs.lastSkip(second)->reason;
 }
 
 TEST(CapacityPlacement, UserAndGroupMappingsAndOverride) {
