@@ -216,6 +216,24 @@ bool CapacityAllocator::canAssignToUser(const CsQueue& leaf, const CsApp& s,
   return false;
 }
 
+// FifoOrderingPolicyWithExclusivePartitions (reference §2.4.5): the leaf keeps one FIFO order
+// per exclusive-enforced partition (apps by their AM's partition) and one for all other apps; a
+// node of an enforced partition iterates only that partition's apps, any other node only the
+// rest. nullptr when the leaf does not isolate.
+const std::set<std::string>* CapacityAllocator::enforcedPartitions(const CsQueue& q) const {
+  const QueueConfig& c = q.config();
+  if (c.exclusiveEnforcedPartitions.empty() || c.orderingPolicy != "fifo-with-partitions") {
+    return nullptr;
+  }
+  return &c.exclusiveEnforcedPartitions;
+}
+
+bool CapacityAllocator::enforcedPartitionAdmits(const std::set<std::string>& enforced,
+                                                const CsApp& s) const {
+  if (enforced.count(partition_)) return s.amPartition == partition_;
+  return enforced.count(s.amPartition) == 0;
+}
+
 CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& limits, Mode mode) {
   if (mode == Mode::kRespectExclusivity && partition_.empty()) {
     // updateCurrentResourceLimits: the limit AM limits and headroom use.
@@ -226,9 +244,11 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
   if (!hasPendingFor(q, mode)) return {};
   userLimits_.clear();
   bool needQueueCheck = true;
+  const std::set<std::string>* enforced = enforcedPartitions(q);
   for (const AppOrderKey& k : q.schedulable) {
     CsApp& s = cs_.csApps_.at(k.app);
     if (!appHasPendingFor(s, mode)) continue;
+    if (enforced && !enforcedPartitionAdmits(*enforced, s)) continue;
     if (needQueueCheck) {
       const Resource reserved = s.totalReserved();
       if (!canAssignToThisQueue(q, limits, reserved, mode)) {

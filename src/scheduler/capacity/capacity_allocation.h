@@ -9,6 +9,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,8 @@ class CapacityAllocator {
   Outcome assignRoot(SchedulingMode mode);
   Outcome assignParent(CsQueue& q, Limits& limits, SchedulingMode mode);
   Outcome assignLeaf(CsQueue& q, Limits& limits, SchedulingMode mode);
+  const std::set<std::string>* enforcedPartitions(const CsQueue& q) const;
+  bool enforcedPartitionAdmits(const std::set<std::string>& enforced, const CsApp& s) const;
   Outcome assignApp(CsApp& s, Limits& limits, SchedulingMode mode);
   Outcome allocateKey(CsApp& s, const SchedulerKey& key, Limits& limits, SchedulingMode mode);
   Outcome assignOnNode(CsApp& s, const SchedulerKey& key, Limits& limits, SchedulingMode mode,

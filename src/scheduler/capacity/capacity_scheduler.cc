@@ -485,7 +485,18 @@ void CapacityScheduler::updateChildKey(CsQueue& q) {
 std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceRequest& any) const {
   if (!any.nodeLabelExpression.empty()) return any.nodeLabelExpression;
   if (any.key == kAmKey && !s.app->amRunning() && !s.amResource.isZero()) return s.amPartition;
-  return s.leaf->config().defaultNodeLabelExpression;
+  return unlabelledPartition(s);
+}
+
+// An unlabelled ask goes to the queue's default-node-label-expression, except for an app of a
+// fifo-with-partitions leaf whose AM runs in one of the leaf's exclusive-enforced partitions:
+// its asks stay in that partition (YARN forces the app's label on such requests).
+const std::string& CapacityScheduler::unlabelledPartition(const CsApp& s) const {
+  const QueueConfig& c = s.leaf->config();
+  if (c.orderingPolicy == "fifo-with-partitions" && c.exclusiveEnforcedPartitions.count(s.amPartition)) {
+    return s.amPartition;
+  }
+  return c.defaultNodeLabelExpression;
 }
 
 void CapacityScheduler::refreshPending(CsApp& s) {
@@ -627,7 +638,7 @@ void CapacityScheduler::onContainerAllocated(Application& app, const Container& 
   // drops by the capability; anything else (a placed container) recomputes from the asks.
   const std::string p = !c.origin.nodeLabelExpression.empty() ? c.origin.nodeLabelExpression
                         : c.isAm ? s.amPartition
-                                 : s.leaf->config().defaultNodeLabelExpression;
+                                 : unlabelledPartition(s);
   Resource before;
   for (const auto& [part, r] : s.pending) before += r;
   auto pit = s.pending.find(p);

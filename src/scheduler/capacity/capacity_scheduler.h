@@ -135,6 +135,7 @@ class CapacityScheduler final : public Scheduler {
                 int sign);
   void refreshPending(CsApp& s);
   std::string keyPartition(const CsApp& s, const ResourceRequest& any) const;
+  const std::string& unlabelledPartition(const CsApp& s) const;
   void reorder(CsApp& s);
   AppOrderKey orderKeyFor(const CsApp& s) const;
   void setSchedulable(CsApp& s, bool on);

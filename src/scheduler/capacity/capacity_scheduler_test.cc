@@ -294,6 +294,34 @@ TEST(CapacityPartitions, ExclusiveLabelIsNeverUsedForDefaultAsks) {
   for (int i = 0; i < 5; ++i) EXPECT_EQ(cs.heartbeat("h1"), 0);
 }
 
+TEST(CapacityPartitions, FifoWithPartitionsIsolatesAppsOfEnforcedPartitions) {
+  CsConf c;
+  c.queues("root", "a").cap("root.a", "100");
+  c.set("root.accessible-node-labels.x.capacity", "100");
+  c.set("root.a.accessible-node-labels", "x").set("root.a.accessible-node-labels.x.capacity", "100");
+  c.set("root.a.ordering-policy", "fifo-with-partitions");
+  c.set("root.a.ordering-policy.exclusive-enforced-partitions", "x");
+  Cs cs(c);
+  cs.labels({{"x", true}});
+  cs.node("h1", "/r1", 8 * GB, 8, {"x"}).node("h2", "/r1", 8 * GB);
+  AppSubmission sub;
+  sub.queue = "a";
+  sub.user = "u";
+  sub.amNodeLabelExpression = "x";
+  AppId inX = cs.sched().submit(sub).value();
+  AppId plain = cs.submit("a", "u");
+  cs.ask(inX, 1, "*", GB, 2).ask(plain, 1, "*", GB, 2);
+  // One off-switch container per heartbeat (maximum-offswitch-assignments 1).
+  EXPECT_EQ(cs.heartbeat("h2") + cs.heartbeat("h2") + cs.heartbeat("h2"), 2)
+      << "the first app in FIFO order is never seen on h2";
+  EXPECT_EQ(cs.sched().findApp(plain)->used().memoryMb(), 2 * GB);
+  EXPECT_EQ(cs.sched().findApp(inX)->used().memoryMb(), 0);
+  EXPECT_EQ(cs.heartbeat("h1") + cs.heartbeat("h1") + cs.heartbeat("h1"), 2)
+      << "its unlabelled asks stay in its enforced partition";
+  EXPECT_EQ(cs.sched().findApp(inX)->used().memoryMb(), 2 * GB);
+  EXPECT_EQ(cs.queue("a").usage("x").used.memoryMb(), 2 * GB);
+}
+
 TEST(CapacityAdmission, RejectionsUseYarnMessages) {
   CsConf c;
   c.queues("root", "p,s").cap("root.p", "50").cap("root.s", "50");
