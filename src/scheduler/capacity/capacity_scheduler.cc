@@ -770,11 +770,36 @@ std::optional<Resource> CapacityScheduler::headroom(AppId id) const {
   if (s == nullptr) return std::nullopt;
   sync();
   const CsQueue& leaf = *s->leaf;
-  const std::string p = kDefaultPartition;
+  // The partition the app's unlabelled asks go to. YARN computes the headroom for the partition
+  // of the node last heartbeated while the app was considered; Spindle reports it for the app's
+  // own partition, so it does not depend on heartbeat order.
+  const std::string& p = unlabelledPartition(*s);
   const Resource userUsed = s->user->usedIn(p);
-  return capacityHeadroom(calculator(), userLimit(leaf, s->app->user(), p), userUsed,
-                          leaf.currentLimit, leaf.usage(p).used, partitionResource(p),
-                          tree_->root()->usage(p).used, settings().bounds.minimum);
+  const Resource queueLimit = p.empty() ? leaf.currentLimit : partitionLimit(leaf, p);
+  return capacityHeadroom(calculator(), userLimit(leaf, s->app->user(), p), userUsed, queueLimit,
+                          leaf.usage(p).used, partitionResource(p), tree_->root()->usage(p).used,
+                          settings().bounds.minimum);
+}
+
+// The leaf's limit on a labelled partition as the allocation path derives it top-down
+// (ParentQueue.getResourceLimitsOfChild): the root's limit is the partition's resource; a
+// child's is min(parent limit, parent maximum) - parent used + child used, rounded down to the
+// minimum allocation; the leaf's current limit is that capped by its own maximum.
+Resource CapacityScheduler::partitionLimit(const CsQueue& leaf, const std::string& p) const {
+  std::vector<const CsQueue*> path;
+  for (const CsQueue* q = &leaf; q != nullptr; q = q->parent()) path.push_back(q);
+  const ResourceCalculator& rc = calculator();
+  const Resource& total = partitionResource(p);
+  const Resource& minAlloc = settings().bounds.minimum;
+  Resource limit = total;
+  for (size_t i = path.size() - 1; i > 0; --i) {
+    const CsQueue& parent = *path[i];
+    const CsQueue& child = *path[i - 1];
+    Resource parentLimit = rc.min(total, parent.cap(p).effectiveMax, limit);
+    Resource available = parentLimit - parent.usage(p).used;
+    limit = rc.roundDown(available + child.usage(p).used, minAlloc);
+  }
+  return rc.roundDown(rc.min(total, leaf.cap(p).effectiveMax, limit), minAlloc);
 }
 
 // --- Invariants ---------------------------------------------------------------------------------

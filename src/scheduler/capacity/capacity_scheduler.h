@@ -136,6 +136,7 @@ class CapacityScheduler final : public Scheduler {
   void refreshPending(CsApp& s);
   std::string keyPartition(const CsApp& s, const ResourceRequest& any) const;
   const std::string& unlabelledPartition(const CsApp& s) const;
+  Resource partitionLimit(const CsQueue& leaf, const std::string& p) const;
   void reorder(CsApp& s);
   AppOrderKey orderKeyFor(const CsApp& s) const;
   void setSchedulable(CsApp& s, bool on);

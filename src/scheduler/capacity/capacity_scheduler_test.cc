@@ -481,6 +481,30 @@ TEST(CapacityHeadroom, HeadroomIsTheSmallerOfUserAndQueueRoom) {
   EXPECT_FALSE(cs.sched().headroom(AppId(99)).has_value());
 }
 
+TEST(CapacityHeadroom, AppsOfALabelledQueueGetTheirPartitionsHeadroom) {
+  CsConf c;
+  c.queues("root", "a,b").cap("root.a", "50").cap("root.b", "50");
+  c.set("root.accessible-node-labels.x.capacity", "100");
+  c.set("root.a.accessible-node-labels", "x").set("root.a.accessible-node-labels.x.capacity", "50");
+  c.set("root.a.accessible-node-labels.x.maximum-capacity", "75");
+  c.set("root.a.default-node-label-expression", "x").set("root.a.user-limit-factor", "2");
+  c.set("root.b.accessible-node-labels", "x").set("root.b.accessible-node-labels.x.capacity", "50");
+  Cs cs(c);
+  cs.labels({{"x", true}});
+  cs.node("h1", "/r1", 8 * GB, 8, {"x"}).node("h2", "/r1", 8 * GB, 8, {"x"});
+  cs.node("h3", "/r1", 4 * GB);
+  AppId app = cs.submit("a", "u");
+  // x has 16 GB, a's guarantee there 8 GB, its maximum 12 GB: the user limit is the queue's
+  // current capacity, 8 GB, while the queue uses less than its guarantee. (The default
+  // partition, 4 GB, would give 2 GB.)
+  EXPECT_EQ(cs.sched().headroom(app)->memoryMb(), 8 * GB);
+  cs.ask(app, 1, "*", GB, 3);
+  cs.heartbeat("h1");
+  cs.heartbeat("h2");
+  EXPECT_EQ(cs.queue("a").usage("x").used.memoryMb(), 2 * GB);
+  EXPECT_EQ(cs.sched().headroom(app)->memoryMb(), 6 * GB);
+}
+
 // The same events give the same decisions in asynchronous mode, and one heartbeat's global pass
 // places containers on other nodes too.
 std::vector<std::string> asyncRun() {
