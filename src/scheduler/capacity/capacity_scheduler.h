@@ -10,7 +10,10 @@
 // Files: capacity_scheduler.cc (apps, admission, activation, usage bookkeeping, views),
 // capacity_allocation.cc (the per-node allocation path §2.1-2.9), capacity_refresh.cc
 // (refreshQueues), capacity_async.cc (asynchronous scheduling), cs_queue.* (queue tree),
-// cs_math.* (formulas), queue_ordering.* (child ordering), queue_placement.* (mappings).
+// cs_math.* (formulas), queue_ordering.* (child ordering), queue_placement.* (mappings),
+// capacity preemption: preemption_monitor.* (monitor keys, state between rounds),
+// cs_preemption_snapshot.cc (the policy's snapshot), preemption_executor.* (mark -> wait -> kill),
+// capacity_preemption.cc (rounds, AM messages, lazy preemption, placed reservations).
 //
 // Heartbeat mode, per NODE_UPDATE (§2.1):
 //  1. a node holding a reservation serves only that reservation (fulfil, re-reserve or
@@ -48,6 +51,7 @@
 #include "scheduler/capacity/cs_math.h"
 #include "scheduler/capacity/cs_queue.h"
 #include "scheduler/capacity/groups.h"
+#include "scheduler/capacity/preemption_monitor.h"
 #include "scheduler/capacity/queue_ordering.h"
 #include "scheduler/scheduler.h"
 
@@ -93,6 +97,23 @@ class CapacityScheduler final : public Scheduler {
   const std::vector<std::string>& configWarnings() const { return configWarnings_; }
   bool asynchronous() const { return config_.scheduleAsynchronously; }
 
+  // --- Capacity preemption (preemption_monitor.h; capacity_preemption.cc, cs_preemption_snapshot.cc)
+  // monitoring_interval while the proportional policy is enabled, else 0.
+  int64_t monitorIntervalMs() const override { return preemption_.config.intervalMs(); }
+  const PreemptionRoundReport* lastPreemptionRound() const override {
+    return preemption_.lastRound ? &*preemption_.lastRound : nullptr;
+  }
+  // The negotiable contract (the CS never sends a strict one, reference §9).
+  PreemptionMessage preemptionMessage(AppId app) const override;
+  // The policy's input, taken from the live state (reference §3, preemption_snapshot.h).
+  Result<preemption::PreemptionSnapshot> buildPreemptionSnapshot() const;
+  const MonitorConfig& monitorConfig() const { return preemption_.config; }
+  const PreemptionExecutor& preemptionExecutor() const { return preemption_.executor; }
+  // Tests only: edits (or fails) every snapshot before the round plans on it.
+  void setPreemptionSnapshotHook(std::function<Status(preemption::PreemptionSnapshot&)> hook) {
+    preemption_.snapshotHook = std::move(hook);
+  }
+
  protected:
   Status admitApp(Application& app) override;
   void onAppRemoved(Application& app) override;
@@ -105,6 +126,8 @@ class CapacityScheduler final : public Scheduler {
   Status validateAsks(const Application& app,
                       const std::vector<ResourceRequest>& asks) const override;
   void runMonitors() override;
+  Status placeReservation(Application& app, NodeId node, const SchedulerKey& key,
+                          const Resource& resource) override;
   Status checkSchedulerInvariants() const override;
 
  private:
@@ -148,7 +171,8 @@ class CapacityScheduler final : public Scheduler {
   void updateChildKey(CsQueue& q);
 
   // --- Reservations ---
-  void reserve(CsApp& s, NodeId node, const SchedulerKey& key, const Resource& r);
+  void reserve(CsApp& s, NodeId node, const SchedulerKey& key, const Resource& r,
+               const std::string& why = {});
   void unreserve(CsApp& s, NodeId node, const std::string& why);
   void dropReservationRecord(CsApp& s, NodeId node);
 
@@ -157,6 +181,15 @@ class CapacityScheduler final : public Scheduler {
   void indexNode(NodeId node);
   void unindexNode(NodeId node);
   void rebuildNodeIndex();
+
+  // --- Capacity preemption (capacity_preemption.cc) ---
+  void runPreemptionRound();
+  Status preemptionRound();
+  void applyPreemptionPlan(const preemption::PreemptionPlan& plan, PreemptionRoundReport& report);
+  void killReservation(ContainerId id, const preemption::PreemptionPlan& plan);
+  // Lazy preemption: kills killable containers on the node when a queue under its guarantee
+  // needs their room for its next container (called before each node's allocation pass).
+  void reclaimKillable(NodeId node);
 
   // The allocation path for one node (capacity_allocation.cc).
   int allocateOnNode(NodeId node);
@@ -184,6 +217,8 @@ class CapacityScheduler final : public Scheduler {
   // Async node index: (-unallocated memory, node id) and each node's key in it.
   std::set<std::pair<int64_t, NodeId>> nodeIndex_;
   std::unordered_map<NodeId, int64_t> nodeKey_;
+
+  CsPreemptionState preemption_;
 };
 
 }  // namespace spindle
