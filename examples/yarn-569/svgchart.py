@@ -55,14 +55,16 @@ def _nice_step(span, target=5):
         return 1.0
     raw = span / target
     mag = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5, 10):
+    for m in (1, 2, 2.5, 4, 5, 10):
         if m * mag >= raw:
             return m * mag
     return 10 * mag
 
 
 def _fmt(v, step):
-    decimals = max(0, -int(math.floor(math.log10(step)))) if step < 1 else 0
+    decimals = 0
+    while abs(step * 10 ** decimals - round(step * 10 ** decimals)) > 1e-9 and decimals < 6:
+        decimals += 1
     s = f"{v:.{decimals}f}"
     return "0" if float(s) == 0 else s
 
