@@ -392,6 +392,13 @@ ChartSection preemptionSection(const MetricsTrack& t, const ReportOptions& o) {
       "total_preemption_per_round) and actual preemption (after the dead zone and "
       "natural_termination_factor) from the last round of ProportionalCapacityPreemptionPolicy "
       "(default partition). vcores figures are in realtimetrack.json and preemption.csv.");
+  double clusterMax = 0;
+  const std::vector<Point>* alloc = t.global("cluster.allocated.memory");
+  const std::vector<Point>* avail = t.global("cluster.available.memory");
+  if (alloc && avail && alloc->size() == avail->size()) {
+    for (size_t i = 0; i < alloc->size(); ++i)
+      clusterMax = std::max(clusterMax, (*alloc)[i].y + (*avail)[i].y);
+  }
   if (t.queues().size() > kMaxQueueDetailCharts) {
     s.notes.push_back(fmt::format("Per-queue preemption charts are drawn for at most {} queues; "
                                   "this run has {}.",
@@ -406,7 +413,21 @@ ChartSection preemptionSection(const MetricsTrack& t, const ReportOptions& o) {
       for (size_t i = 0; i < metrics.size(); ++i) {
         const MetricsTrack::QueueSeries& byQueue = t.queueMetric(metrics[i].key);
         auto it = byQueue.find(queue);
-        if (it != byQueue.end()) c.series.push_back({metrics[i].name, it->second, paletteColour(i)});
+        if (it == byQueue.end()) continue;
+        Series series{metrics[i].name, it->second, paletteColour(i)};
+        // Pending can be many times the cluster (a job asks for all its maps at once); drawn
+        // in full it would flatten every other line, so it is cut at the cluster size.
+        if (i == 1 && clusterMax > 0) {
+          bool clipped = false;
+          for (Point& p : series.points) {
+            if (p.y > clusterMax) {
+              p.y = clusterMax;
+              clipped = true;
+            }
+          }
+          if (clipped) series.name = "pending (cut at the cluster size)";
+        }
+        c.series.push_back(std::move(series));
       }
       keep(s, std::move(c));
     }
