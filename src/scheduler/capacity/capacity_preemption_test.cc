@@ -395,6 +395,37 @@ TEST(CapacityPreemption, LazyPreemptionMakesContainersKillableAndTheAllocatorTak
   EXPECT_EQ(t.cs.heartbeat("h1"), 0) << "a has what it asked for; nothing else is killed";
 }
 
+TEST(CapacityPreemption, IntraQueuePreemptionTakesFromTheLowPriorityAppForTheHighOne) {
+  // a (10 GB guarantee) is full with lo's priority-1 app; hi's priority-5 app asks 4 GB there.
+  // b holds the other 10 GB and still asks: no inter-queue preemption. Intra-queue preemption
+  // frees max-allowable-limit (0.2) x 10 GB = 2 GB of the low-priority app for the high one.
+  CsConf c = preemptingConf();
+  c.raw(knob("intra-queue-preemption.enabled"), "true")
+      .raw(knob("intra-queue-preemption.preemption-order-policy"), "priority_first")
+      .raw("yarn.cluster.max-application-priority", "10");
+  Cs cs(c);
+  cs.node("h1", "/r1", 20 * GB, 20);
+  AppId low = cs.submit("a", "lo", 0, 1);
+  AppId b = cs.submit("b", "bob");
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(cs.sched().handle(PlaceContainer{low, "h1", Resource::of(GB, 1), 1, false}).isOk());
+    ASSERT_TRUE(cs.sched().handle(PlaceContainer{b, "h1", Resource::of(GB, 1), 1, false}).isOk());
+  }
+  cs.ask(b, 1, "*", GB, 5);
+  AppId high = cs.submit("a", "hi", 0, 5);
+  cs.ask(high, 1, "*", GB, 4);
+  cs.tick();
+  int marked = 0;
+  for (const Decision& d : cs.log().decisions()) {
+    if (d.kind != DecisionKind::kPreemptMark) continue;
+    ++marked;
+    EXPECT_EQ(d.app, low);
+    EXPECT_THAT(d.reason, HasSubstr("intra-queue selector"));
+  }
+  EXPECT_EQ(marked, 2);
+  EXPECT_EQ(cs.count(DecisionKind::kPreemptMark, b), 0);
+}
+
 TEST(CapacityPreemption, DisabledQueueIsNotAVictim) {
   CsConf c = preemptingConf();
   c.set("root.b.disable_preemption", "true");
