@@ -558,12 +558,8 @@ void Engine::recordPreemptionRound() {
   preemption_->containersKilled = stats_.containersPreemptKilled;
   preemption_->queues.clear();
   for (const QueuePreemptionFigures& q : r->queues) {
-    if (!q.partition.empty()) continue;  // the samples show the default partition
-    const bool leaf = std::none_of(r->queues.begin(), r->queues.end(), [&](const auto& o) {
-      return o.queue.size() > q.queue.size() && o.queue.starts_with(q.queue) &&
-             o.queue[q.queue.size()] == '.';
-    });
-    if (!leaf) continue;
+    // The samples show each leaf's default partition.
+    if (!q.partition.empty() || !isLeafOfRound(*r, q.queue)) continue;
     preemption_->queues[leafQueue(q.queue)] = QueuePreemptionSample{
         q.guaranteed, q.idealAssigned, q.toBePreempted, q.actuallyToBePreempted, q.selected};
   }

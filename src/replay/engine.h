@@ -104,6 +104,8 @@ struct RunStats {
   int64_t heapEvents = 0, heartbeats = 0, heartbeatsSkipped = 0;
   int64_t allocations = 0, containersCompleted = 0, containersKilled = 0, amRestarts = 0;
   int64_t decisions = 0;
+  // Capacity-preemption rounds run, containers they marked, containers they killed after
+  // max_wait_before_kill (also counted in containersKilled).
   int64_t preemptionRounds = 0, containersMarked = 0, containersPreemptKilled = 0;
   bool stalled = false;
   double wallSeconds = 0;

@@ -47,6 +47,13 @@ std::string mbVcores(const Resource& r) { return fmt::format("{},{}", r.memoryMb
 
 }  // namespace
 
+bool isLeafOfRound(const PreemptionRoundReport& r, const std::string& queue) {
+  return std::none_of(r.queues.begin(), r.queues.end(), [&](const QueuePreemptionFigures& o) {
+    return o.queue.size() > queue.size() && o.queue.starts_with(queue) &&
+           o.queue[queue.size()] == '.';
+  });
+}
+
 MetricsWriter::MetricsWriter() = default;
 MetricsWriter::~MetricsWriter() = default;
 
@@ -204,12 +211,8 @@ void MetricsWriter::writeRound(const PreemptionRoundReport& r) {
                   << mbVcores(q.selected) << '\n';
   }
   for (const QueuePreemptionFigures& q : r.queues) {
-    // Leaves only: a parent's selected is its children's (the report lists every level).
-    const bool leaf = std::none_of(r.queues.begin(), r.queues.end(), [&](const auto& o) {
-      return o.queue.size() > q.queue.size() && o.queue.starts_with(q.queue) &&
-             o.queue[q.queue.size()] == '.';
-    });
-    if (leaf) selected += q.selected;
+    // Leaves only: a parent's selected is its children's.
+    if (isLeafOfRound(r, q.queue)) selected += q.selected;
   }
   *rounds_ << t << ',' << (r.observeOnly ? "true" : "false") << ',' << mbVcores(selected) << ','
            << r.containersMarked << ',' << r.containersKilled << '\n';

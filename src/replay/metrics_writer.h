@@ -72,6 +72,10 @@ struct MetricsSample {
   std::optional<PreemptionSample> preemption;  // absent until the first preemption round
 };
 
+// True when no other queue of the round lies below `queue` (a leaf, e.g. "root.a" but not
+// "root"). The round lists every level; its per-sample figures and totals use leaves only.
+bool isLeafOfRound(const PreemptionRoundReport& r, const std::string& queue);
+
 struct MetricsWriterOptions {
   bool timings = true;
 };
