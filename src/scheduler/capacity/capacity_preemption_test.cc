@@ -176,6 +176,20 @@ TEST(CapacityPreemption, KillsAfterMaxWaitWithPreemptedStatusAndMarksOnlyOnce) {
   EXPECT_EQ(t.decisions(DecisionKind::kPreemptMark).size(), 10u) << "balanced: nothing more";
 }
 
+TEST(CapacityPreemption, InAsynchronousModeTheTickThenAllocatesWhatTheRoundFreed) {
+  CsConf c = preemptingConf();
+  c.set("schedule-asynchronously.enable", "true");
+  OverCapacity t(c);
+  EXPECT_EQ(t.cs.sched().monitorIntervalMs(), 3000);
+  t.tickAt(0);
+  EXPECT_EQ(t.decisions(DecisionKind::kPreemptMark).size(), 10u);
+  EXPECT_EQ(t.cs.usedMb(t.appA), 0);
+  t.tickAt(15000);
+  EXPECT_EQ(t.decisions(DecisionKind::kKill).size(), 10u);
+  // The same tick's global pass visits h1 once: one off-switch container per visit.
+  EXPECT_EQ(t.cs.usedMb(t.appA), GB);
+}
+
 TEST(CapacityPreemption, AContainerThatEndsOnItsOwnIsForgotten) {
   OverCapacity t(preemptingConf());
   t.tickAt(0);
@@ -479,6 +493,38 @@ TEST(CapacityPreemption, SnapshotFollowsTheContract) {
     for (const preemption::ContainerSnapshot& c : app.containers) ams += c.isAm;
   }
   EXPECT_EQ(ams, 1);
+}
+
+TEST(CapacityPreemption, SnapshotPartitionsAndIgnoreExclusivityContainers) {
+  // x is non-exclusive; a may use it (100 %), b may not but borrows it after N missed
+  // opportunities (IGNORE_PARTITION_EXCLUSIVITY).
+  CsConf c = preemptingConf();
+  c.set("root.a.accessible-node-labels", "x").set("root.a.accessible-node-labels.x.capacity", "100");
+  c.set("root.b.accessible-node-labels", " ");
+  Cs cs(c);
+  cs.labels({{"x", false}});
+  cs.node("h1", "/r1", 8 * GB, 8, {"x"}).node("h2", "/r1", 8 * GB, 8);
+  AppId b = cs.submit("b", "bob");
+  cs.ask(b, 1, "*", GB, 1);
+  cs.heartbeat("h1");
+  ASSERT_EQ(cs.heartbeat("h1"), 1);
+  auto snap = cs.sched().buildPreemptionSnapshot();
+  ASSERT_TRUE(snap.isOk()) << snap.status().message();
+  ASSERT_EQ(snap->partitions.size(), 2u);
+  const preemption::PartitionInfo* x = snap->partition("x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_FALSE(x->exclusive);
+  EXPECT_EQ(x->total.memoryMb(), 8 * GB);
+  EXPECT_EQ(snap->nodes[0].partition, "x");
+  const preemption::QueueSnapshot& qa = snap->queues[1];
+  const preemption::QueueSnapshot& qb = snap->queues[2];
+  EXPECT_EQ(qa.partitions.at("x").guaranteed.memoryMb(), 8 * GB);
+  EXPECT_EQ(qb.partitions.at("x").guaranteed.memoryMb(), 0);
+  EXPECT_EQ(qb.partitions.at("x").max.memoryMb(), 8 * GB) << "forced to 100 % on non-exclusive x";
+  EXPECT_EQ(qb.partitions.at("x").used.memoryMb(), GB);
+  ASSERT_EQ(snap->apps.size(), 1u);
+  ASSERT_EQ(snap->apps[0].containers.size(), 1u);
+  EXPECT_TRUE(snap->apps[0].containers[0].ignoresExclusivity);
 }
 
 TEST(CapacityPreemption, SameInputsSameDecisions) {

@@ -15,8 +15,9 @@
 //    partition subtracted from its pending (its own headroom map, as YARN's second call);
 //  * killable: the lazy-preemption killable containers of the queue's subtree (PreemptionManager
 //    counts them for every queue up the path);
-//  * userLimits: the limit on the partition of every user with apps in the leaf (the limit the
-//    allocator enforces: UsersManager's active-users variant, not getResourceLimitForAllUsers).
+//  * userLimits: every user's limit on the partition for all users (getResourceLimitForAllUsers:
+//    UsersManager's formula with U = the current capacity and W = all users' weights), for
+//    every user with apps in the leaf.
 // Apps: every active app of a leaf and every app holding containers or reservations; the leaf
 // lists them in the
 // reverse of its ordering policy (FIFO: lowest priority first, then newest; fair: largest usage
@@ -109,20 +110,23 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
     }
   }
 
+  // Apps by leaf, in one pass: active apps (the intra-queue selector needs the waiting ones
+  // too) and any app that holds something (a placed container of an app waiting for the AM
+  // limit).
+  std::unordered_map<const CsQueue*, std::vector<const CsApp*>> appsOfLeaf;
+  for (const auto& [id, s] : csApps_) {
+    if (s.phase != CsAppPhase::kActive && s.app->liveContainers().empty() &&
+        s.reservations.empty()) {
+      continue;
+    }
+    appsOfLeaf[s.leaf].push_back(&s);
+  }
+
   // Apps, their containers and reservations; pending considering user limits per leaf.
   for (const CsQueue* leaf : tree_->leaves()) {
     preemption::QueueSnapshot& qs = snap.queues[queueIds.at(leaf).value()];
     std::vector<const CsApp*> apps;
-    for (const auto& [id, s] : csApps_) {
-      if (s.leaf != leaf) continue;
-      // Active apps (the intra-queue selector needs the waiting ones too) and any app that
-      // holds something (a placed container of an app still waiting for the AM limit).
-      if (s.phase != CsAppPhase::kActive && s.app->liveContainers().empty() &&
-          s.reservations.empty()) {
-        continue;
-      }
-      apps.push_back(&s);
-    }
+    if (auto it = appsOfLeaf.find(leaf); it != appsOfLeaf.end()) apps = std::move(it->second);
     // Ascending in the ordering policy, then reversed (getPreemptionIterator).
     std::sort(apps.begin(), apps.end(), [&](const CsApp* a, const CsApp* b) {
       if (leaf->fairPolicy) {
@@ -207,11 +211,23 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
         a.pendingDeductReserved += takeDeduct;
         headroomDeduct[user] -= takeDeduct;
       }
-      // Every user with apps in the leaf: the intra-queue selector looks the limit up by the
-      // app's user, and a user without pending asks still has a limit (YARN computes it for
-      // any user name).
+      // LeafQueue.getResourceLimitForAllUsers for every user with apps in the leaf (the
+      // intra-queue selector looks the limit up by the app's user).
+      UserLimitInputs in;
+      in.partitionResource = total;
+      in.queueGuaranteed = leaf->cap(p).effectiveMin;
+      in.queueMaxDown = rc.roundDown(leaf->cap(p).effectiveMax, minAlloc);
+      in.minAlloc = minAlloc;
+      in.consumedRatio = leaf->usageRatio(p);
+      in.minimumUserLimitPercent = leaf->config().minimumUserLimitPercent;
+      in.userLimitFactor = leaf->config().userLimitFactor;
+      in.allUsers = true;
       for (const auto& [name, u] : leaf->users) {
-        if (u.totalApps() > 0) a.userLimits[name] = userLimit(*leaf, name, p);
+        if (u.totalApps() > 0) in.activeUsersWeight += u.weight;
+      }
+      const Resource all = computeUserLimit(rc, in);
+      for (const auto& [name, u] : leaf->users) {
+        if (u.totalApps() > 0) a.userLimits[name] = userLimitForWeight(rc, all, u.weight, minAlloc);
       }
     }
   }
