@@ -267,6 +267,7 @@ Status Engine::onEvent(const SimEvent& e) {
     case EventType::kAction: return actions_[e.a](*sched_);
     case EventType::kMonitor: {
       Status s = timed(nullptr, [&] { return sched_->handle(MonitorTick{}); });
+      recordPreemptionRound();
       if (int64_t every = sched_->monitorIntervalMs(); every > 0) {
         events_.push(e.time + every, EventType::kMonitor, 0);
       }
@@ -542,6 +543,29 @@ void Engine::record(const Decision& d) {
 
 // --- Metrics --------------------------------------------------------------------------------
 
+// A round is new when its time differs from the last one recorded (the scheduler keeps its
+// last report until the next round).
+void Engine::recordPreemptionRound() {
+  const PreemptionRoundReport* r = sched_->lastPreemptionRound();
+  if (r == nullptr || (lastRoundMs_ && *lastRoundMs_ == r->timeMs)) return;
+  lastRoundMs_ = r->timeMs;
+  ++stats_.preemptionRounds;
+  stats_.containersMarked += r->containersMarked;
+  stats_.containersPreemptKilled += r->containersKilled;
+  if (!preemption_) preemption_.emplace();
+  preemption_->rounds = stats_.preemptionRounds;
+  preemption_->containersMarked = stats_.containersMarked;
+  preemption_->containersKilled = stats_.containersPreemptKilled;
+  preemption_->queues.clear();
+  for (const QueuePreemptionFigures& q : r->queues) {
+    // The samples show each leaf's default partition.
+    if (!q.partition.empty() || !isLeafOfRound(*r, q.queue)) continue;
+    preemption_->queues[leafQueue(q.queue)] = QueuePreemptionSample{
+        q.guaranteed, q.idealAssigned, q.toBePreempted, q.actuallyToBePreempted, q.selected};
+  }
+  if (metrics_) metrics_->writeRound(*r);
+}
+
 void Engine::sample() {
   MetricsSample s;
   s.timeMs = clock_.nowMs();
@@ -598,6 +622,7 @@ void Engine::sample() {
     }
     s.trackedJobs[id] = {live, reserved};
   }
+  s.preemption = preemption_;
   metrics_->write(s);
   lastSampleMs_ = s.timeMs;
 }

@@ -27,7 +27,11 @@
 //     parked: its heartbeats would do nothing; a notification or a preemption mark wakes it on
 //     its own heartbeat grid (submission + k x interval). Outputs are identical with and
 //     without both rules (EngineOptions::heartbeatSkip).
-//  5. The run ends when every job has finished (or was rejected), or at `untilMs`, or when it
+//  5. Monitors: every Scheduler::monitorIntervalMs() the engine delivers MonitorTick (a heap
+//     event); when that ran a capacity-preemption round (Scheduler::lastPreemptionRound), its
+//     figures go to preemption.csv / preemption-rounds.csv and, per leaf queue, into every
+//     metrics sample until the next round.
+//  6. The run ends when every job has finished (or was rejected), or at `untilMs`, or when it
 //     stalls: no submission, task end or action is left, every AM is idle (empty inbox, no
 //     timed work), no node has anything to report, and either no app asks for anything or 100
 //     full heartbeat cycles passed without a decision (asks no node can ever serve).
@@ -100,6 +104,9 @@ struct RunStats {
   int64_t heapEvents = 0, heartbeats = 0, heartbeatsSkipped = 0;
   int64_t allocations = 0, containersCompleted = 0, containersKilled = 0, amRestarts = 0;
   int64_t decisions = 0;
+  // Capacity-preemption rounds run, containers they marked, containers they killed after
+  // max_wait_before_kill (also counted in containersKilled).
+  int64_t preemptionRounds = 0, containersMarked = 0, containersPreemptKilled = 0;
   bool stalled = false;
   double wallSeconds = 0;
 };
@@ -159,6 +166,7 @@ class Engine final : public DecisionSink {
   TimeMs gridBeatAtOrAfter(uint32_t job, TimeMs t) const;
   void markTerminal(uint32_t job, std::string state, std::string note);
   void sample();
+  void recordPreemptionRound();
   template <typename F>
   Status timed(TimerWindow* extra, F&& f);
   JobRun* jobOfApp(AppId app);
@@ -202,6 +210,8 @@ class Engine final : public DecisionSink {
   TimerWindow allocateTimer_, handleTimer_;
   std::map<std::string, uint32_t> tracked_;  // job id -> job index
   std::vector<std::function<Status(Scheduler&)>> actions_;
+  std::optional<TimeMs> lastRoundMs_;        // time of the last preemption round recorded
+  std::optional<PreemptionSample> preemption_;  // totals and the last round's leaf figures
 
   RunStats stats_;
 };

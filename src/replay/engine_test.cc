@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
 #include "app/container_state.h"
 #include "dao/decision_json.h"
 #include "replay/test_traces.h"
@@ -252,6 +258,60 @@ TEST(Engine, AmBiggerThanTheMaximumIsRejected) {
   EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
   EXPECT_EQ(r->engine->jobs()[1].state, "REJECTED");
   EXPECT_NE(r->engine->jobs()[1].note.find("maximum allocation"), std::string::npos);
+}
+
+// Capacity preemption in the replay: queue b fills the one node, then a (same guarantee) asks.
+// The monitor runs every second from t = 1 s; each round's figures reach preemption.csv and the
+// samples, and a's first task starts long before b's 100 s maps end.
+TEST(Engine, PreemptionRoundsAreRecordedAndFreeRoomForTheStarvedQueue) {
+  const std::string dir = ::testing::TempDir() + "/engine_preemption";
+  std::filesystem::remove_all(dir);
+  EngineOptions o = opts(1);
+  o.conf.set("yarn.resourcemanager.scheduler.class", "capacity");
+  o.conf.set("yarn.scheduler.capacity.root.queues", "a,b");
+  for (const char* q : {"a", "b"}) {
+    o.conf.set(fmt::format("yarn.scheduler.capacity.root.{}.capacity", q), "50");
+    o.conf.set(fmt::format("yarn.scheduler.capacity.root.{}.maximum-capacity", q), "100");
+    o.conf.set(fmt::format("yarn.scheduler.capacity.root.{}.user-limit-factor", q), "2");
+  }
+  o.conf.set("yarn.resourcemanager.scheduler.monitor.enable", "true");
+  const std::string p = "yarn.resourcemanager.monitor.capacity.preemption.";
+  o.conf.set(p + "monitoring_interval", "1000");
+  o.conf.set(p + "total_preemption_per_round", "1.0");
+  o.conf.set(p + "natural_termination_factor", "1.0");
+  o.outputDir = dir;
+  Trace t = TraceBuilder()
+                .nodes(1)
+                .job(JobBuilder("hog").queue("b").maps(9, 100000))
+                .job(JobBuilder("late").queue("a").at(10000).maps(4, 5000))
+                .build();
+  auto r = runTrace(t, o);
+  const RunStats& s = r->engine->stats();
+  const JobResult& late = r->engine->jobs()[1];
+  EXPECT_EQ(late.state, "FINISHED");
+  ASSERT_TRUE(late.endMs);
+  EXPECT_LT(*late.endMs, 100000) << "a ran on preempted room, not after b's maps";
+  // One round per second of the run (a tick at the very end sorts after the job's finish).
+  EXPECT_GE(s.preemptionRounds, (s.endMs - 1) / 1000);
+  EXPECT_LE(s.preemptionRounds, s.endMs / 1000);
+  EXPECT_GT(s.containersMarked, 0);
+  // preemption.csv: a row per round for root, root.a and root.b; b's guarantee is 5 GB.
+  std::ifstream in(dir + "/preemption.csv");
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.substr(0, 40), "t,queue,partition,guaranteed_mb,guarante");
+  int rows = 0, bRows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    if (line.find(",root.b,,5120,5,") != std::string::npos) ++bRows;
+  }
+  EXPECT_EQ(rows, 3 * s.preemptionRounds);
+  EXPECT_EQ(bRows, s.preemptionRounds);
+  std::ifstream track(dir + "/realtimetrack.json");
+  std::stringstream text;
+  text << track.rdbuf();
+  EXPECT_NE(text.str().find("\"queue.b.guaranteed.memory\":5"), std::string::npos);
+  EXPECT_NE(text.str().find("\"preemption.containers.marked\":"), std::string::npos);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "replay/metrics_writer.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -21,7 +22,37 @@ std::string histogramRow(const TimerStats& s) {
                      s.p50, s.p75, s.p95, s.p98, s.p99, s.p999);
 }
 
+// Per-queue preemption figures: realtimetrack.json key stem and the figure.
+struct PreemptionFigure {
+  const char* metric;
+  Resource QueuePreemptionSample::*field;
+};
+constexpr PreemptionFigure kPreemptionFigures[] = {
+    {"guaranteed", &QueuePreemptionSample::guaranteed},
+    {"ideal.assigned", &QueuePreemptionSample::idealAssigned},
+    {"ideal.preemption", &QueuePreemptionSample::toBePreempted},
+    {"actual.preemption", &QueuePreemptionSample::actuallyToBePreempted},
+    {"preemption.selected", &QueuePreemptionSample::selected},
+};
+
+constexpr const char* kRoundQueuesHeader =
+    "t,queue,partition,guaranteed_mb,guaranteed_vcores,maximum_mb,maximum_vcores,used_mb,"
+    "used_vcores,pending_mb,pending_vcores,ideal_assigned_mb,ideal_assigned_vcores,"
+    "ideal_preemption_mb,ideal_preemption_vcores,actual_preemption_mb,actual_preemption_vcores,"
+    "selected_mb,selected_vcores";
+constexpr const char* kRoundsHeader =
+    "t,observe_only,selected_mb,selected_vcores,containers_marked,containers_killed";
+
+std::string mbVcores(const Resource& r) { return fmt::format("{},{}", r.memoryMb(), r.vcores()); }
+
 }  // namespace
+
+bool isLeafOfRound(const PreemptionRoundReport& r, const std::string& queue) {
+  return std::none_of(r.queues.begin(), r.queues.end(), [&](const QueuePreemptionFigures& o) {
+    return o.queue.size() > queue.size() && o.queue.starts_with(queue) &&
+           o.queue[queue.size()] == '.';
+  });
+}
 
 MetricsWriter::MetricsWriter() = default;
 MetricsWriter::~MetricsWriter() = default;
@@ -88,6 +119,18 @@ void MetricsWriter::write(const MetricsSample& s) {
   key("cluster.pending.vcores", std::to_string(s.pendingVcores));
   key("pending.applications", std::to_string(s.pendingApps));
   key("completed.applications", std::to_string(s.completedApps));
+  if (s.preemption) {
+    for (const auto& [q, v] : s.preemption->queues) {
+      for (const PreemptionFigure& f : kPreemptionFigures) {
+        const Resource& r = v.*f.field;
+        key(fmt::format("queue.{}.{}.memory", q, f.metric), num(gb(r.memoryMb())));
+        key(fmt::format("queue.{}.{}.vcores", q, f.metric), std::to_string(r.vcores()));
+      }
+    }
+    key("preemption.rounds", std::to_string(s.preemption->rounds));
+    key("preemption.containers.marked", std::to_string(s.preemption->containersMarked));
+    key("preemption.containers.killed", std::to_string(s.preemption->containersKilled));
+  }
   if (s.utilization) {
     key("cluster.utilization.memory", num(gb(static_cast<int64_t>(s.utilizationMb))));
     key("cluster.utilization.vcores", num(s.utilizationVcores));
@@ -124,6 +167,21 @@ void MetricsWriter::write(const MetricsSample& s) {
     row("variable.app." + id + ".live.containers", kGauge, t, std::to_string(v.first));
     row("variable.app." + id + ".reserved.containers", kGauge, t, std::to_string(v.second));
   }
+  if (s.preemption) {
+    for (const auto& [q, v] : s.preemption->queues) {
+      for (const PreemptionFigure& f : kPreemptionFigures) {
+        const Resource& r = v.*f.field;
+        const std::string p = fmt::format("variable.queue.{}.{}", q, f.metric);
+        row(p + ".memory", kGauge, t, std::to_string(r.memoryMb()));
+        row(p + ".vcores", kGauge, t, std::to_string(r.vcores()));
+      }
+    }
+    row("counter.preemption.rounds", kCounter, t, std::to_string(s.preemption->rounds));
+    row("counter.preemption.containers.marked", kCounter, t,
+        std::to_string(s.preemption->containersMarked));
+    row("counter.preemption.containers.killed", kCounter, t,
+        std::to_string(s.preemption->containersKilled));
+  }
   for (int b = 0; b < kNodeUsageBuckets; ++b) {
     row(fmt::format("nodes.memory.{}-{}", b * 10, b * 10 + 10), kGauge, t,
         std::to_string(s.nodeMemoryUsage[b]));
@@ -136,7 +194,39 @@ void MetricsWriter::write(const MetricsSample& s) {
   }
 }
 
+void MetricsWriter::writeRound(const PreemptionRoundReport& r) {
+  if (!rounds_) {
+    rounds_ = std::make_unique<std::ofstream>(dir_ + "/preemption-rounds.csv");
+    *rounds_ << kRoundsHeader << '\n';
+    roundQueues_ = std::make_unique<std::ofstream>(dir_ + "/preemption.csv");
+    *roundQueues_ << kRoundQueuesHeader << '\n';
+  }
+  const std::string t = num(static_cast<double>(r.timeMs) / 1000.0);
+  Resource selected;
+  for (const QueuePreemptionFigures& q : r.queues) {
+    *roundQueues_ << t << ',' << q.queue << ',' << q.partition << ',' << mbVcores(q.guaranteed)
+                  << ',' << mbVcores(q.maximum) << ',' << mbVcores(q.used) << ','
+                  << mbVcores(q.pending) << ',' << mbVcores(q.idealAssigned) << ','
+                  << mbVcores(q.toBePreempted) << ',' << mbVcores(q.actuallyToBePreempted) << ','
+                  << mbVcores(q.selected) << '\n';
+  }
+  for (const QueuePreemptionFigures& q : r.queues) {
+    // Leaves only: a parent's selected is its children's.
+    if (isLeafOfRound(r, q.queue)) selected += q.selected;
+  }
+  *rounds_ << t << ',' << (r.observeOnly ? "true" : "false") << ',' << mbVcores(selected) << ','
+           << r.containersMarked << ',' << r.containersKilled << '\n';
+}
+
 Status MetricsWriter::close() {
+  if (rounds_) {
+    rounds_->close();
+    roundQueues_->close();
+    if (!*rounds_) return internalError("writing {}/preemption-rounds.csv failed", dir_);
+    if (!*roundQueues_) return internalError("writing {}/preemption.csv failed", dir_);
+    rounds_.reset();
+    roundQueues_.reset();
+  }
   if (!track_.is_open()) return Status::ok();
   track_ << (first_ ? "]\n" : "\n]\n");
   track_.close();

@@ -1,9 +1,13 @@
 // The simulator's metrics outputs: realtimetrack.json (SLS's per-interval JSON array) and the
-// metrics/ folder of Codahale-CsvReporter-style CSV files (docs/simulator.md lists every key).
+// metrics/ folder of Codahale-CsvReporter-style CSV files (docs/simulator.md lists every key),
+// plus, once a capacity-preemption round has run, preemption.csv and preemption-rounds.csv
+// (one row per round and queue / per round: what YARN's ProportionalCapacityPreemptionPolicy
+// computed, the figures behind the YARN-569 charts).
 //
 //   MetricsWriter w;
 //   SPINDLE_RETURN_IF_ERROR(w.open("out", {.timings = true, .trackedJobs = {"job_1"}}));
 //   w.write(sample);      // one per yarn.sls.metrics.record.interval.ms of simulated time
+//   w.writeRound(*sched.lastPreemptionRound());   // after each monitor round, if any
 //   SPINDLE_RETURN_IF_ERROR(w.close());
 //
 // Everything except the timing fields is a function of the simulation, so with timings off
@@ -16,11 +20,14 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
 #include "base/status.h"
+#include "resource/resource.h"
+#include "scheduler/preemption_report.h"
 
 namespace spindle::replay {
 
@@ -37,6 +44,18 @@ struct QueueSample {
   int64_t allocatedMb = 0, allocatedVcores = 0, pendingMb = 0, pendingVcores = 0;
 };
 
+// A leaf queue's figures from the last preemption round (default partition), carried into
+// every sample until the next round.
+struct QueuePreemptionSample {
+  Resource guaranteed, idealAssigned, toBePreempted, actuallyToBePreempted, selected;
+};
+
+// Preemption rounds so far; present in a sample only once a round has run.
+struct PreemptionSample {
+  int64_t rounds = 0, containersMarked = 0, containersKilled = 0;  // totals since the start
+  std::map<std::string, QueuePreemptionSample> queues;             // by leaf name
+};
+
 struct MetricsSample {
   TimeMs timeMs = 0;
   int64_t runningApps = 0, pendingApps = 0, completedApps = 0, runningContainers = 0;
@@ -50,7 +69,12 @@ struct MetricsSample {
   bool utilization = false;  // yarn.sls.nm.resource.utilization.ratio in (0, 1]
   double utilizationMb = 0, utilizationVcores = 0;
   std::map<std::string, std::pair<int64_t, int64_t>> trackedJobs;  // id -> live, reserved
+  std::optional<PreemptionSample> preemption;  // absent until the first preemption round
 };
+
+// True when no other queue of the round lies below `queue` (a leaf, e.g. "root.a" but not
+// "root"). The round lists every level; its per-sample figures and totals use leaves only.
+bool isLeafOfRound(const PreemptionRoundReport& r, const std::string& queue);
 
 struct MetricsWriterOptions {
   bool timings = true;
@@ -62,6 +86,10 @@ class MetricsWriter {
   ~MetricsWriter();
   Status open(const std::string& outputDir, MetricsWriterOptions options);
   void write(const MetricsSample& s);
+  // One preemption round: a row per queue and partition in preemption.csv and a row in
+  // preemption-rounds.csv (both created by the first round, so a run without preemption rounds
+  // writes neither).
+  void writeRound(const PreemptionRoundReport& r);
   // Ends the JSON array and flushes every file; errors name the file that failed.
   Status close();
 
@@ -72,6 +100,7 @@ class MetricsWriter {
   std::string dir_;
   MetricsWriterOptions options_;
   std::ofstream track_;
+  std::unique_ptr<std::ofstream> rounds_, roundQueues_;
   bool first_ = true;
   std::map<std::string, std::unique_ptr<std::ofstream>> files_;
 };

@@ -74,6 +74,85 @@ TEST(MetricsWriter, TimingsAddTimecostKeysAndHistogramFiles) {
   EXPECT_NE(h.find("\n0,4,0,0.25,"), std::string::npos);
 }
 
+TEST(MetricsWriter, NoPreemptionRoundMeansNoPreemptionKeysOrFiles) {
+  const std::string dir = ::testing::TempDir() + "/metrics_writer_nopreempt";
+  std::filesystem::remove_all(dir);
+  MetricsWriter w;
+  ASSERT_TRUE(w.open(dir, {.timings = false}).isOk());
+  w.write(sampleAt(0));
+  ASSERT_TRUE(w.close().isOk());
+  const std::string track = slurp(dir + "/realtimetrack.json");
+  EXPECT_EQ(track.find("preemption"), std::string::npos);
+  EXPECT_EQ(track.find("guaranteed"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/preemption.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/preemption-rounds.csv"));
+}
+
+// Two leaves under root: root.a takes 4 GB from root.b (ideal 8, to-be-preempted 10, actual
+// 2 after natural termination 0.2), selecting two 1 GB containers.
+PreemptionRoundReport roundAt(TimeMs t) {
+  PreemptionRoundReport r;
+  r.timeMs = t;
+  r.containersMarked = 2;
+  r.containersKilled = 1;
+  QueuePreemptionFigures root{"root", "", Resource::of(16384, 16), Resource::of(16384, 16),
+                              Resource::of(16384, 16), Resource::of(4096, 4),
+                              Resource::of(16384, 16), Resource::of(10240, 10),
+                              Resource::of(2048, 2), {}, {}, Resource::of(2048, 2)};
+  QueuePreemptionFigures a{"root.a", "", Resource::of(12288, 12), Resource::of(16384, 16),
+                           Resource::of(2048, 2), Resource::of(4096, 4),
+                           Resource::of(6144, 6), {}, {}, {}, {}, {}};
+  QueuePreemptionFigures b{"root.b", "", Resource::of(4096, 4), Resource::of(16384, 16),
+                           Resource::of(14336, 14), {}, Resource::of(8192, 8),
+                           Resource::of(10240, 10), Resource::of(2048, 2), {}, {},
+                           Resource::of(2048, 2)};
+  r.queues = {root, a, b};
+  return r;
+}
+
+TEST(MetricsWriter, PreemptionFiguresPerQueueAndRoundFiles) {
+  const std::string dir = ::testing::TempDir() + "/metrics_writer_preempt";
+  std::filesystem::remove_all(dir);
+  MetricsWriter w;
+  ASSERT_TRUE(w.open(dir, {.timings = false}).isOk());
+  w.writeRound(roundAt(3000));
+  MetricsSample s = sampleAt(3000);
+  s.preemption.emplace();
+  s.preemption->rounds = 1;
+  s.preemption->containersMarked = 2;
+  s.preemption->containersKilled = 1;
+  s.preemption->queues["b"] = QueuePreemptionSample{Resource::of(4096, 4), Resource::of(8192, 8),
+                                                    Resource::of(10240, 10),
+                                                    Resource::of(2048, 2), Resource::of(2048, 2)};
+  w.write(s);
+  ASSERT_TRUE(w.close().isOk());
+  auto track = nlohmann::json::parse(slurp(dir + "/realtimetrack.json"));
+  EXPECT_EQ(track[0]["queue.b.guaranteed.memory"], 4.0);
+  EXPECT_EQ(track[0]["queue.b.ideal.assigned.memory"], 8.0);
+  EXPECT_EQ(track[0]["queue.b.ideal.preemption.memory"], 10.0);
+  EXPECT_EQ(track[0]["queue.b.actual.preemption.memory"], 2.0);
+  EXPECT_EQ(track[0]["queue.b.preemption.selected.vcores"], 2);
+  EXPECT_EQ(track[0]["preemption.rounds"], 1);
+  EXPECT_EQ(track[0]["preemption.containers.marked"], 2);
+  EXPECT_EQ(track[0]["preemption.containers.killed"], 1);
+  EXPECT_EQ(slurp(dir + "/metrics/variable.queue.b.actual.preemption.memory.csv"),
+            "t,value\n3,2048\n");
+  EXPECT_EQ(slurp(dir + "/metrics/counter.preemption.containers.marked.csv"), "t,count\n3,2\n");
+  const std::string q = slurp(dir + "/preemption.csv");
+  EXPECT_EQ(q.substr(0, q.find('\n')),
+            "t,queue,partition,guaranteed_mb,guaranteed_vcores,maximum_mb,maximum_vcores,used_mb,"
+            "used_vcores,pending_mb,pending_vcores,ideal_assigned_mb,ideal_assigned_vcores,"
+            "ideal_preemption_mb,ideal_preemption_vcores,actual_preemption_mb,"
+            "actual_preemption_vcores,selected_mb,selected_vcores");
+  EXPECT_NE(q.find("\n3,root.b,,4096,4,16384,16,14336,14,0,0,8192,8,10240,10,2048,2,2048,2\n"),
+            std::string::npos)
+      << q;
+  // Selected is summed over leaves only (root's 2 GB is its children's).
+  EXPECT_EQ(slurp(dir + "/preemption-rounds.csv"),
+            "t,observe_only,selected_mb,selected_vcores,containers_marked,containers_killed\n"
+            "3,false,2048,2,2,1\n");
+}
+
 TEST(MetricsWriter, UnwritableFolderIsAnError) {
   MetricsWriter w;
   Status s = w.open("/proc/no-such-dir/x", {});

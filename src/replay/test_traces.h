@@ -27,6 +27,7 @@ class JobBuilder {
     job_.amResource = Resource::of(1024, 1);
   }
   JobBuilder& at(int64_t ms) { job_.startMs = ms; return *this; }
+  JobBuilder& queue(std::string q) { job_.queue = std::move(q); return *this; }
   JobBuilder& end(int64_t ms) { job_.endMs = ms; return *this; }
   JobBuilder& type(std::string t) { job_.amType = std::move(t); return *this; }
   JobBuilder& task(TaskType type, int64_t durationMs, std::string host = "", int64_t delay = 0,

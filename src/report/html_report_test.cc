@@ -266,16 +266,16 @@ TEST(HtmlReport, ExtraPerQueueMetricsGetGenericCharts) {
   OutputDir d;
   std::string track = R"([
     {"time":0,"queue.root.a.allocated.memory":1,"queue.root.b.allocated.memory":1,
-     "queue.root.a.guaranteed.memory":4,"queue.root.b.guaranteed.memory":4},
+     "queue.root.a.reserved.memory":4,"queue.root.b.reserved.memory":4},
     {"time":1,"queue.root.a.allocated.memory":2,"queue.root.b.allocated.memory":1,
-     "queue.root.a.guaranteed.memory":4,"queue.root.b.guaranteed.memory":4}])";
+     "queue.root.a.reserved.memory":4,"queue.root.b.reserved.memory":4}])";
   d.write("realtimetrack.json", track)
       .write("jobs.csv", std::string(kJobsHeader) + kJobsRows)
       .write("jobruntime.csv", kRuntime);
   std::string html = writeAndRead(d);
-  std::string svg = chartSvg(html, "queue-guaranteed.memory");
+  std::string svg = chartSvg(html, "queue-reserved.memory");
   ASSERT_FALSE(svg.empty());
-  EXPECT_THAT(svg, HasSubstr(">Per leaf queue: guaranteed.memory</text>"));
+  EXPECT_THAT(svg, HasSubstr(">Per leaf queue: reserved.memory</text>"));
   EXPECT_THAT(svg, HasSubstr(">root.a</text>"));
   EXPECT_THAT(svg, HasSubstr(">root.b</text>"));
   EXPECT_THAT(svg, HasSubstr(">GB</text>"));
@@ -284,9 +284,89 @@ TEST(HtmlReport, ExtraPerQueueMetricsGetGenericCharts) {
   ASSERT_FALSE(detail.empty());
   EXPECT_THAT(detail, HasSubstr(">Queue root.a: memory</text>"));
   EXPECT_THAT(detail, HasSubstr(">allocated</text>"));
-  EXPECT_THAT(detail, HasSubstr(">guaranteed</text>"));
+  EXPECT_THAT(detail, HasSubstr(">reserved</text>"));
   EXPECT_THAT(detail, HasSubstr("data-series=\"1\" fill=\"none\" stroke=\"#f28e2b\""));
   EXPECT_FALSE(chartSvg(html, "queue-detail-root.b").empty());
+}
+
+// Preemption figures (the simulator writes them once the capacity monitor ran a round) get the
+// YARN-569 chart per queue: allocated, pending, guaranteed, ideal assignment, ideal and actual
+// preemption, in fixed colours; the totals are a note and a chart; they stay out of "Other
+// per-queue metrics" and of the per-queue detail.
+TEST(HtmlReport, PreemptionFiguresGetTheSeedsChartPerQueue) {
+  OutputDir d;
+  std::string track = R"([
+    {"time":0,"queue.A.allocated.memory":0,"queue.B.allocated.memory":10,
+     "queue.A.pending.memory":40,"queue.B.pending.memory":2,
+     "cluster.allocated.memory":10,"cluster.available.memory":0},
+    {"time":3,"queue.A.allocated.memory":1,"queue.B.allocated.memory":9,
+     "queue.A.pending.memory":7,"queue.B.pending.memory":2,
+     "queue.A.guaranteed.memory":8,"queue.B.guaranteed.memory":2,
+     "queue.A.ideal.assigned.memory":8,"queue.B.ideal.assigned.memory":2,
+     "queue.A.ideal.preemption.memory":0,"queue.B.ideal.preemption.memory":7,
+     "queue.A.actual.preemption.memory":0,"queue.B.actual.preemption.memory":1.5,
+     "queue.A.preemption.selected.memory":0,"queue.B.preemption.selected.memory":2,
+     "queue.A.guaranteed.vcores":8,"queue.B.guaranteed.vcores":2,
+     "preemption.rounds":1,"preemption.containers.marked":2,"preemption.containers.killed":0},
+    {"time":6,"queue.A.allocated.memory":3,"queue.B.allocated.memory":7,
+     "queue.A.pending.memory":5,"queue.B.pending.memory":2,
+     "queue.A.guaranteed.memory":8,"queue.B.guaranteed.memory":2,
+     "queue.A.ideal.assigned.memory":8,"queue.B.ideal.assigned.memory":2,
+     "queue.A.ideal.preemption.memory":0,"queue.B.ideal.preemption.memory":5,
+     "queue.A.actual.preemption.memory":0,"queue.B.actual.preemption.memory":1,
+     "queue.A.preemption.selected.memory":0,"queue.B.preemption.selected.memory":1,
+     "queue.A.guaranteed.vcores":8,"queue.B.guaranteed.vcores":2,
+     "preemption.rounds":2,"preemption.containers.marked":3,"preemption.containers.killed":1}])";
+  d.write("realtimetrack.json", track)
+      .write("jobs.csv", std::string(kJobsHeader) + kJobsRows)
+      .write("jobruntime.csv", kRuntime);
+  std::string html = writeAndRead(d);
+  EXPECT_THAT(html, HasSubstr("<h2>Preemption monitor</h2>"));
+  EXPECT_THAT(html, HasSubstr("<a href=\"#preemption\">"));
+  EXPECT_THAT(html, HasSubstr("2 preemption rounds; 3 containers marked for preemption (the AM "
+                              "is told), 1 killed after max_wait_before_kill."));
+  for (const char* q : {"A", "B"}) {
+    std::string svg = chartSvg(html, std::string("preemption-") + q);
+    ASSERT_FALSE(svg.empty()) << q;
+    EXPECT_THAT(svg, HasSubstr(std::string(">Queue ") + q + ": preemption figures</text>"));
+    // A's pending (40 GB at t = 0) is cut at the cluster size (10 GB) so the other lines stay
+    // readable; B's (2 GB) is drawn as it is.
+    const char* names[] = {"allocated",
+                           std::string(q) == "A" ? "pending (cut at the cluster size)" : "pending",
+                           "guaranteed", "ideal assignment", "ideal preemption",
+                           "actual preemption"};
+    for (size_t i = 0; i < 6; ++i) {
+      EXPECT_THAT(svg, HasSubstr(std::string("\">") + names[i] + "</text></g>")) << q << names[i];
+      EXPECT_THAT(svg, HasSubstr(fmt::format("data-series=\"{}\" fill=\"none\" stroke=\"{}\"", i,
+                                             report::paletteColour(i))))
+          << q << " series " << i << " keeps its colour";
+    }
+  }
+  std::string ideal = chartSvg(html, "preemption-ideal");
+  EXPECT_THAT(ideal, HasSubstr(">A</text>"));
+  EXPECT_THAT(ideal, HasSubstr(">B</text>"));
+  std::string counts = chartSvg(html, "preemption-containers");
+  EXPECT_THAT(counts, HasSubstr(">containers marked</text>"));
+  EXPECT_THAT(counts, HasSubstr(">containers killed</text>"));
+  EXPECT_THAT(counts, HasSubstr(">rounds</text>"));
+  // Not repeated elsewhere: no generic charts, the detail chart keeps allocated and pending,
+  // and the count keys are not "other series".
+  EXPECT_TRUE(chartSvg(html, "queue-guaranteed.memory").empty());
+  EXPECT_TRUE(chartSvg(html, "queue-guaranteed.vcores").empty());
+  EXPECT_THAT(html, Not(HasSubstr("id=\"queue-extras\"")));
+  std::string detail = chartSvg(html, "queue-detail-B");
+  ASSERT_FALSE(detail.empty());
+  EXPECT_THAT(detail, HasSubstr(">allocated</text>"));
+  EXPECT_THAT(detail, Not(HasSubstr(">guaranteed</text>")));
+  EXPECT_THAT(html, Not(HasSubstr("<td>preemption.rounds</td>")));
+}
+
+TEST(HtmlReport, NoPreemptionFiguresNoPreemptionSection) {
+  OutputDir d;
+  writeFixture(d);
+  std::string html = writeAndRead(d);
+  EXPECT_THAT(html, Not(HasSubstr("Preemption monitor")));
+  EXPECT_THAT(html, Not(HasSubstr("#preemption")));
 }
 
 TEST(HtmlReport, ManyQueuesGetANoteInsteadOfPerQueueDetail) {

@@ -28,6 +28,27 @@ const std::vector<NamedKey> kTimecostKeys = {
     {"commit failure", "scheduler.commit.failure.timecost"},
 };
 
+// The per-queue figures of the preemption monitor's rounds (realtimetrack.json keys
+// queue.<q>.<metric>), in the order of the seed's YARN-569 chart.
+const std::vector<NamedKey> kPreemptionMetrics = {
+    {"guaranteed", "guaranteed.memory"},
+    {"ideal assignment", "ideal.assigned.memory"},
+    {"ideal preemption", "ideal.preemption.memory"},
+    {"actual preemption", "actual.preemption.memory"},
+};
+
+const std::vector<NamedKey> kPreemptionCountKeys = {
+    {"rounds", "preemption.rounds"},
+    {"containers marked", "preemption.containers.marked"},
+    {"containers killed", "preemption.containers.killed"},
+};
+
+bool isPreemptionMetric(const std::string& metric) {
+  return metric.starts_with("guaranteed.") || metric.starts_with("ideal.assigned.") ||
+         metric.starts_with("ideal.preemption.") || metric.starts_with("actual.preemption.") ||
+         metric.starts_with("preemption.selected.");
+}
+
 ChartSpec chart(std::string id, std::string title, std::string yLabel, ChartKind kind,
                 const ReportOptions& o) {
   ChartSpec c;
@@ -303,11 +324,13 @@ ChartSection extraQueueSection(const MetricsTrack& t, const ReportOptions& o) {
   return s;
 }
 
-// Memory metrics in a fixed order: the known ones first, then extras by name.
+// Memory metrics in a fixed order: the known ones first, then extras by name. The preemption
+// figures have their own section.
 std::vector<std::string> memoryMetrics(const MetricsTrack& t) {
   std::vector<std::string> out;
   for (const std::string& m : kKnownQueueMetrics) {
-    if (m.ends_with(".memory") && !t.queueMetric(m).empty()) out.push_back(m);
+    if (m.ends_with(".memory") && !isPreemptionMetric(m) && !t.queueMetric(m).empty())
+      out.push_back(m);
   }
   for (const auto& [metric, queues] : t.queueMetrics()) {
     bool known = std::find(kKnownQueueMetrics.begin(), kKnownQueueMetrics.end(), metric) !=
@@ -345,6 +368,82 @@ ChartSection queueDetailSection(const MetricsTrack& t, const ReportOptions& o) {
   return s;
 }
 
+double lastValue(const MetricsTrack& t, const char* key) {
+  const std::vector<Point>* pts = t.global(key);
+  return pts && !pts->empty() ? pts->back().y : 0;
+}
+
+// The seed's YARN-569 figure, one chart per leaf queue: instantaneous allocation and pending
+// beside what the last preemption round computed (guarantee, ideal assignment, ideal and actual
+// preemption); then every queue's ideal assignment together, and the marked / killed totals.
+ChartSection preemptionSection(const MetricsTrack& t, const ReportOptions& o) {
+  ChartSection s{"preemption", "Preemption monitor", {}, {}};
+  bool any = false;
+  for (const NamedKey& m : kPreemptionMetrics) any = any || !t.queueMetric(m.key).empty();
+  if (!any) return s;
+  s.notes.push_back(fmt::format(
+      "{:.0f} preemption rounds; {:.0f} containers marked for preemption (the AM is told), {:.0f} "
+      "killed after max_wait_before_kill.",
+      lastValue(t, "preemption.rounds"), lastValue(t, "preemption.containers.marked"),
+      lastValue(t, "preemption.containers.killed")));
+  s.notes.push_back(
+      "Per leaf queue, memory: allocated and pending as sampled; guaranteed, ideal assignment, "
+      "ideal preemption (used above what the queue may keep, scaled to "
+      "total_preemption_per_round) and actual preemption (after the dead zone and "
+      "natural_termination_factor) from the last round of ProportionalCapacityPreemptionPolicy "
+      "(default partition). vcores figures are in realtimetrack.json and preemption.csv.");
+  double clusterMax = 0;
+  const std::vector<Point>* alloc = t.global("cluster.allocated.memory");
+  const std::vector<Point>* avail = t.global("cluster.available.memory");
+  if (alloc && avail && alloc->size() == avail->size()) {
+    for (size_t i = 0; i < alloc->size(); ++i)
+      clusterMax = std::max(clusterMax, (*alloc)[i].y + (*avail)[i].y);
+  }
+  if (t.queues().size() > kMaxQueueDetailCharts) {
+    s.notes.push_back(fmt::format("Per-queue preemption charts are drawn for at most {} queues; "
+                                  "this run has {}.",
+                                  kMaxQueueDetailCharts, t.queues().size()));
+  } else {
+    for (const std::string& queue : t.queues()) {
+      ChartSpec c = chart("preemption-" + queue, "Queue " + queue + ": preemption figures", "GB",
+                          ChartKind::kLine, o);
+      std::vector<NamedKey> metrics = {{"allocated", "allocated.memory"},
+                                       {"pending", "pending.memory"}};
+      metrics.insert(metrics.end(), kPreemptionMetrics.begin(), kPreemptionMetrics.end());
+      for (size_t i = 0; i < metrics.size(); ++i) {
+        const MetricsTrack::QueueSeries& byQueue = t.queueMetric(metrics[i].key);
+        auto it = byQueue.find(queue);
+        if (it == byQueue.end()) continue;
+        Series series{metrics[i].name, it->second, paletteColour(i)};
+        // Pending can be many times the cluster (a job asks for all its maps at once); drawn
+        // in full it would flatten every other line, so it is cut at the cluster size.
+        if (i == 1 && clusterMax > 0) {
+          bool clipped = false;
+          for (Point& p : series.points) {
+            if (p.y > clusterMax) {
+              p.y = clusterMax;
+              clipped = true;
+            }
+          }
+          if (clipped) series.name = "pending (cut at the cluster size)";
+        }
+        c.series.push_back(std::move(series));
+      }
+      keep(s, std::move(c));
+    }
+  }
+  ChartSpec ideal = chart("preemption-ideal", "Ideal assignment per leaf queue", "GB",
+                          ChartKind::kLine, o);
+  addQueues(ideal, t, "ideal.assigned.memory");
+  keep(s, std::move(ideal));
+  ChartSpec counts = chart("preemption-containers",
+                           "Preemption rounds, containers marked and killed (totals)", "count",
+                           ChartKind::kLine, o);
+  addGlobals(counts, t, kPreemptionCountKeys);
+  keep(s, std::move(counts));
+  return s;
+}
+
 }  // namespace
 
 const std::set<std::string>& chartedGlobalKeys() {
@@ -357,6 +456,7 @@ const std::set<std::string>& chartedGlobalKeys() {
     };
     for (const NamedKey& n : kTimecostKeys) k.insert(n.key);
     for (const NamedKey& n : kThroughputKeys) k.insert(n.key);
+    for (const NamedKey& n : kPreemptionCountKeys) k.insert(n.key);
     return k;
   }();
   return keys;
@@ -371,6 +471,8 @@ std::vector<ChartSection> buildChartSections(const MetricsTrack& track, const Jo
   out.push_back(appsSection(track, options));
   out.push_back(jobsSection(jobs, track, options));
   out.push_back(schedulerSection(track, options));
+  ChartSection preemption = preemptionSection(track, options);
+  if (!preemption.charts.empty()) out.push_back(std::move(preemption));
   ChartSection extras = extraQueueSection(track, options);
   if (!extras.charts.empty()) out.push_back(std::move(extras));
   ChartSection detail = queueDetailSection(track, options);

@@ -13,6 +13,17 @@ const std::vector<std::string> kKnownQueueMetrics = {
     "allocated.vcores",
     "pending.memory",
     "pending.vcores",
+    // The capacity-preemption monitor's figures of its last round (simulator, YARN-569).
+    "guaranteed.memory",
+    "guaranteed.vcores",
+    "ideal.assigned.memory",
+    "ideal.assigned.vcores",
+    "ideal.preemption.memory",
+    "ideal.preemption.vcores",
+    "actual.preemption.memory",
+    "actual.preemption.vcores",
+    "preemption.selected.memory",
+    "preemption.selected.vcores",
 };
 
 namespace {
