@@ -124,9 +124,36 @@ Result<FsQueue*> FairScheduler::placeApp(const Application& app,
   return *leaf;
 }
 
+std::optional<Scheduler::QueueMaximumAllocation> FairScheduler::leafMaximumAllocation(
+    const FsQueue& leaf) const {
+  const std::optional<Resource>& own = leaf.config().maxContainerAllocation;
+  if (!own) return std::nullopt;
+  return QueueMaximumAllocation{Resource::componentwiseMin(settings().bounds.maximum, *own),
+                                leaf.path()};
+}
+
+std::optional<Scheduler::QueueMaximumAllocation> FairScheduler::queueMaximumAllocation(
+    const Application& app) const {
+  const FsApp* fa = fsApp(app.id());
+  if (fa == nullptr) return std::nullopt;
+  return leafMaximumAllocation(*fa->leaf);
+}
+
 Status FairScheduler::admitApp(Application& app) {
   const std::vector<std::string> groups = groups_->groups(app.user());
   SPINDLE_ASSIGN_OR_RETURN(FsQueue * leaf, placeApp(app, groups));
+  // RMAppManager validates the AM request against the placed queue's maximum
+  // (getMaximumResourceCapability(queue)) and rejects the submission.
+  if (auto max = leafMaximumAllocation(*leaf);
+      max && !ResourceLimit::of(max->maximum, settings().types.count())
+                   .allows(app.submission().amResource)) {
+    return invalidArgument(
+        "Invalid resource request! Cannot allocate containers as requested resource is greater "
+        "than maximum allowed allocation. Requested resource={}, maximum allowed allocation={} "
+        "(the AM container of {} in queue {}, maxContainerAllocation)",
+        app.submission().amResource.toString(), max->maximum.toString(), appIdString(app.id()),
+        leaf->path());
+  }
   app.setQueue(leaf->path());
   FsApp fa;
   fa.id = app.id();

@@ -82,6 +82,11 @@ class FairScheduler final : public Scheduler {
   Status refreshConfiguration(const Configuration& conf) override;
   // As above with the allocation file's text.
   Status refreshAllocation(const Configuration& conf, std::string_view xml);
+  // FairScheduler.moveApplication (fair_move.cc): the target must be an existing leaf the app's
+  // user may submit to; a runnable app must fit the target's maxRunningApps and maxResources at
+  // every queue below the lowest common ancestor of the two leaves. Usage and AM usage move
+  // with the app; runnability is recomputed (MaxRunningApps rule 3).
+  Status moveApp(AppId id, std::string_view queue) override;
   // The update thread's period (yarn.scheduler.fair.update-interval-ms): each tick runs the
   // update pass, preemption and (when on) a continuous-scheduling attempt.
   int64_t monitorIntervalMs() const override { return config_.site.updateIntervalMs; }
@@ -106,6 +111,10 @@ class FairScheduler final : public Scheduler {
   void onAsksChanged(Application& app) override;
   void onClusterChanged() override;
   void runMonitors() override;
+  // The app's leaf's maxContainerAllocation (FSQueue.getMaximumContainerAllocation, inherited),
+  // capped at the scheduler maximum (FairScheduler.getMaximumResourceCapability(queue)).
+  std::optional<QueueMaximumAllocation> queueMaximumAllocation(
+      const Application& app) const override;
   Status checkSchedulerInvariants() const override;
 
  private:
@@ -168,7 +177,12 @@ class FairScheduler final : public Scheduler {
   void assignPreemptedContainers(NodeId node);
   void forgetPreemptedContainer(const Container& c);
 
+  // fair_move.cc
+  Status verifyMoveConstraints(const Application& app, const fair::FsQueue& from,
+                               const fair::FsQueue& to) const;
+
   // fair_scheduler.cc
+  std::optional<QueueMaximumAllocation> leafMaximumAllocation(const fair::FsQueue& leaf) const;
   Result<fair::FsQueue*> placeApp(const Application& app, const std::vector<std::string>& groups);
   Status installConfig(fair::FairSchedulerConfig config);
 
