@@ -52,7 +52,10 @@ Result<std::unique_ptr<FairScheduler>> FairScheduler::create(const Configuration
                                                              const Clock& clock, Rng& rng) {
   SPINDLE_ASSIGN_OR_RETURN(SchedulerSettings s, fairSettings(conf));
   SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, s.types));
-  return std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  const std::string file = cfg.allocationFile;
+  auto fs = std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  if (!file.empty()) fs->watchAllocationFile(fair::realAllocationFile(file));
+  return fs;
 }
 
 Result<std::unique_ptr<FairScheduler>> FairScheduler::createWithAllocation(
@@ -245,7 +248,15 @@ std::optional<Resource> FairScheduler::headroom(AppId id) const {
 
 Status FairScheduler::refreshConfiguration(const Configuration& conf) {
   SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, settings().types));
-  return installConfig(std::move(cfg));
+  const std::string file = cfg.allocationFile;
+  SPINDLE_RETURN_IF_ERROR(installConfig(std::move(cfg)));
+  // From now on the watcher follows the file in force (none when the text came inline).
+  if (file.empty()) {
+    watcher_.reset();
+  } else {
+    watchAllocationFile(fair::realAllocationFile(file));
+  }
+  return Status::ok();
 }
 
 Status FairScheduler::refreshAllocation(const Configuration& conf, std::string_view xml) {
