@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "scheduler/capacity/groups.h"
+
 namespace spindle {
 
 using fair::FsApp;
@@ -46,14 +48,46 @@ Result<fair::FairSchedulerConfig> readConfig(const Configuration& conf, const Re
   return fair::parseFairSchedulerConfig(conf, types);
 }
 
+// Users' groups for placement rules and ACLs (Hadoop's hadoop.security.group.mapping): YARN's
+// test mapping when named (SimpleGroupsMapping: u -> ugroup, usubgroup1, usubgroup2), else the
+// user-private group with hadoop.user.group.static.mapping.overrides winning (Hadoop's Groups).
+class StaticGroupsMapping final : public fair::GroupsProvider {
+ public:
+  explicit StaticGroupsMapping(spindle::GroupsProvider g) : g_(std::move(g)) {}
+  std::vector<std::string> groups(const std::string& user) const override {
+    return g_.groupsOf(user);
+  }
+
+ private:
+  spindle::GroupsProvider g_;
+};
+
+Result<std::shared_ptr<const fair::GroupsProvider>> groupsFromConfig(const Configuration& conf) {
+  const std::string mapping = conf.get("hadoop.security.group.mapping").value_or("");
+  const std::string_view simple = "SimpleGroupsMapping";
+  if (mapping.size() >= simple.size() &&
+      mapping.compare(mapping.size() - simple.size(), simple.size(), simple) == 0) {
+    return std::shared_ptr<const fair::GroupsProvider>(
+        std::make_shared<fair::SimpleGroupsMapping>());
+  }
+  if (!conf.get(kStaticGroupMappingKey)) {
+    return std::shared_ptr<const fair::GroupsProvider>(std::make_shared<UserNameGroupsMapping>());
+  }
+  SPINDLE_ASSIGN_OR_RETURN(spindle::GroupsProvider g, spindle::GroupsProvider::fromConfig(conf));
+  return std::shared_ptr<const fair::GroupsProvider>(std::make_shared<StaticGroupsMapping>(g));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<FairScheduler>> FairScheduler::create(const Configuration& conf,
                                                              const Clock& clock, Rng& rng) {
   SPINDLE_ASSIGN_OR_RETURN(SchedulerSettings s, fairSettings(conf));
   SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, s.types));
+  SPINDLE_ASSIGN_OR_RETURN(std::shared_ptr<const fair::GroupsProvider> groups,
+                           groupsFromConfig(conf));
   const std::string file = cfg.allocationFile;
   auto fs = std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  fs->setGroupsProvider(groups);
   if (!file.empty()) fs->watchAllocationFile(fair::realAllocationFile(file));
   return fs;
 }
@@ -64,7 +98,11 @@ Result<std::unique_ptr<FairScheduler>> FairScheduler::createWithAllocation(
   SPINDLE_ASSIGN_OR_RETURN(
       fair::FairSchedulerConfig cfg,
       fair::parseFairSchedulerConfigText(conf, s.types, xml, "fair-scheduler.xml"));
-  return std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  SPINDLE_ASSIGN_OR_RETURN(std::shared_ptr<const fair::GroupsProvider> groups,
+                           groupsFromConfig(conf));
+  auto fs = std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  fs->setGroupsProvider(groups);
+  return fs;
 }
 
 FairScheduler::FairScheduler(SchedulerSettings settings, fair::FairSchedulerConfig config,
