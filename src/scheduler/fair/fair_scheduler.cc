@@ -304,7 +304,37 @@ Status FairScheduler::refreshAllocation(const Configuration& conf, std::string_v
   return installConfig(std::move(cfg));
 }
 
+// QueueManager.updateAllocationConfiguration on reload: existing queues first
+// (FSQueue.verifyAndSetPolicyFromConf): a queue that exists keeps its old policy when the new
+// one is not allowed under its parent's (logged), and its subtree stays; a queue the reload
+// adds is created only when its policy is allowed, as at first load.
+void FairScheduler::keepPoliciesOfExistingQueues(fair::AllocationConfig& next) const {
+  for (const std::string& path : next.preorder) {
+    fair::FairQueueConfig& q = next.queues.at(path);
+    const fair::FairQueueConfig* parent = q.parent.empty() ? nullptr : &next.queues.at(q.parent);
+    auto allowed = [&](fair::PolicyKind policy) {
+      if (q.isParent && !fair::isAllowedOnParent(policy)) return false;
+      return parent == nullptr || fair::isChildPolicyAllowed(parent->policy, policy);
+    };
+    const FsQueue* existing = tree_.find(path);
+    if (parent != nullptr && !parent->policyAllowed) {
+      q.policyAllowed = false;
+    } else if (allowed(q.policy)) {
+      q.policyAllowed = true;
+    } else if (existing != nullptr && allowed(existing->policy())) {
+      next.warnings.push_back(fmt::format(
+          "queue {}: policy {} is not allowed under its parent's policy; the reload keeps {}",
+          path, fair::policyName(q.policy), fair::policyName(existing->policy())));
+      q.policy = existing->policy();
+      q.policyAllowed = true;
+    } else {
+      q.policyAllowed = false;
+    }
+  }
+}
+
 Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
+  keepPoliciesOfExistingQueues(cfg.allocation);
   // Validate on a new tree: every live app must still have a leaf to live in.
   fair::FsQueueTree next =
       fair::FsQueueTree::build(std::make_shared<const fair::AllocationConfig>(cfg.allocation));

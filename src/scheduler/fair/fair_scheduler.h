@@ -195,6 +195,7 @@ class FairScheduler final : public Scheduler {
   std::optional<QueueMaximumAllocation> leafMaximumAllocation(const fair::FsQueue& leaf) const;
   Result<fair::FsQueue*> placeApp(const Application& app, const std::vector<std::string>& groups);
   Status installConfig(fair::FairSchedulerConfig config);
+  void keepPoliciesOfExistingQueues(fair::AllocationConfig& next) const;
 
   fair::FairSchedulerConfig config_;
   fair::FsQueueTree tree_;
