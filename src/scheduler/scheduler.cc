@@ -41,6 +41,11 @@ Status Scheduler::refreshConfiguration(const Configuration&) {
   return failedPrecondition("the {} has no reloadable configuration", typeName());
 }
 
+// AbstractYarnScheduler.moveApplication's text.
+Status Scheduler::moveApp(AppId, std::string_view) {
+  return failedPrecondition("the {} does not support moving apps between queues", typeName());
+}
+
 const Application* Scheduler::findApp(AppId id) const {
   auto it = apps_.find(id);
   if (it != apps_.end()) return it->second.get();
@@ -372,6 +377,9 @@ Result<std::vector<ResourceRequest>> Scheduler::normalizeAsks(
   // SchedulerUtils.normalizeAndValidateRequest: negative or above-maximum asks are refused,
   // the rest rounded up to the minimum allocation and increment.
   const ResourceLimit max = ResourceLimit::of(settings_.bounds.maximum, settings_.types.count());
+  const std::optional<QueueMaximumAllocation> queueMax = queueMaximumAllocation(app);
+  AllocationBounds bounds = settings_.bounds;
+  if (queueMax) bounds.maximum = Resource::componentwiseMin(bounds.maximum, queueMax->maximum);
   std::vector<ResourceRequest> out;
   out.reserve(asks.size());
   for (const auto& rr : asks) {
@@ -386,16 +394,35 @@ Result<std::vector<ResourceRequest>> Scheduler::normalizeAsks(
           appIdString(app.id()), rr.resourceName, rr.key.priority, rr.capability.toString(),
           settings_.bounds.maximum.toString());
     }
+    if (queueMax) SPINDLE_RETURN_IF_ERROR(checkQueueMaximum(app, rr, *queueMax));
     if (rr.numContainers < 0) {
       return invalidArgument("{}: ask '{}' at priority {}: negative container count {}",
                              appIdString(app.id()), rr.resourceName, rr.key.priority,
                              rr.numContainers);
     }
     ResourceRequest n = rr;
-    n.capability = normalizeRequest(calculator(), rr.capability, settings_.bounds);
+    n.capability = normalizeRequest(calculator(), rr.capability, bounds);
     out.push_back(std::move(n));
   }
   return out;
+}
+
+// SchedulerUtils.validateResourceRequest against the queue's maximum, with
+// InvalidResourceRequestException's GREATER_THAN_MAX_RESOURCE_MESSAGE_TEMPLATE (the first type
+// over the limit is named).
+Status Scheduler::checkQueueMaximum(const Application& app, const ResourceRequest& rr,
+                                    const QueueMaximumAllocation& queueMax) const {
+  for (int i = 0; i < settings_.types.count(); ++i) {
+    if (rr.capability.get(i) <= queueMax.maximum.get(i)) continue;
+    return invalidArgument(
+        "{}: ask '{}' at priority {}: Invalid resource request! Cannot allocate containers as "
+        "requested resource is greater than maximum allowed allocation. Requested resource "
+        "type=[{}], Requested resource={}, maximum allowed allocation={} (maxContainerAllocation "
+        "of queue {})",
+        appIdString(app.id()), rr.resourceName, rr.key.priority, settings_.types.info(i).name,
+        rr.capability.toString(), queueMax.maximum.toString(), queueMax.queue);
+  }
+  return Status::ok();
 }
 
 Status Scheduler::onAppAllocate(const AppAllocate& e) {

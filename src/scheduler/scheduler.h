@@ -115,6 +115,11 @@ class Scheduler {
   // Schedulers without reloadable settings return failedPrecondition.
   virtual Status refreshConfiguration(const Configuration& conf);
 
+  // Moves a live app to another queue (`yarn application -movetoqueue`, YARN's
+  // moveApplication): its live containers' usage moves with it. The scheduler validates the
+  // target first; on any error nothing changes. Schedulers without queue moves (FIFO) refuse.
+  virtual Status moveApp(AppId id, std::string_view queue);
+
   // The preemption message for the app's next allocate response; empty until a preemption
   // policy marks containers of this app. Record a kPreemptMark decision whenever it grows:
   // the simulator wakes an idle AM on that decision to read the message.
@@ -175,6 +180,17 @@ class Scheduler {
   virtual Status validateAsks(const Application&, const std::vector<ResourceRequest>&) const {
     return Status::ok();
   }
+  // The app's queue limit on the size of one container (YARN's
+  // getMaximumResourceCapability(queue), the Fair Scheduler's maxContainerAllocation): asks
+  // above it are refused, normalisation caps at it. nullopt: only the scheduler's maximum
+  // allocation applies.
+  struct QueueMaximumAllocation {
+    Resource maximum;
+    std::string queue;
+  };
+  virtual std::optional<QueueMaximumAllocation> queueMaximumAllocation(const Application&) const {
+    return std::nullopt;
+  }
   virtual void runMonitors() {}
   // PlaceContainer with reserved=true: make `resource` at `key` the node's reserved container
   // for the app (scenarios set up preemption states with it). Schedulers without node
@@ -210,6 +226,8 @@ class Scheduler {
   Status onContainerFinishedEvent(const ContainerFinished& e);
   Result<std::vector<ResourceRequest>> normalizeAsks(const std::vector<ResourceRequest>& asks,
                                                      const Application& app) const;
+  Status checkQueueMaximum(const Application& app, const ResourceRequest& rr,
+                           const QueueMaximumAllocation& queueMax) const;
   Result<NodeId> nodeByName(std::string_view name) const;
   Result<Application*> liveApp(AppId id);
   // Moves the app through RMAppImpl's table; FINAL_SAVING completes at once (the core's state

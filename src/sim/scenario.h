@@ -84,6 +84,8 @@ struct RefreshConfigStep {
   // The step's XML text did not parse; running the step returns this error.
   std::optional<Status> configError;
 };
+// `yarn application -movetoqueue`: Scheduler::moveApp.
+struct MoveAppStep { std::string app; std::string queue; };
 // A version-1 step whose feature this build's schedulers do not have yet; running it is an
 // error that names the step and the feature.
 struct FeatureStep { std::string feature; };
@@ -91,7 +93,8 @@ struct FeatureStep { std::string feature; };
 using StepBody = std::variant<AddNodeStep, RemoveNodeStep, UpdateNodeStep, HeartbeatStep,
                               SubmitStep, AskStep, ReleaseStep, BlacklistStep, PlaceStep,
                               CompleteStep, FinishAppStep, AdvanceStep, MonitorStep,
-                              SnapshotStep, ExpectStep, RefreshConfigStep, FeatureStep>;
+                              SnapshotStep, ExpectStep, RefreshConfigStep, MoveAppStep,
+                              FeatureStep>;
 
 struct Step {
   int index = 0;

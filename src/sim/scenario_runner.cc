@@ -237,6 +237,9 @@ Status Runner::apply(const Step& step) {
           SPINDLE_RETURN_IF_ERROR(s.refreshConfiguration(next));
           conf_ = std::move(next);
           return Status::ok();
+        } else if constexpr (std::is_same_v<B, MoveAppStep>) {
+          SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
+          return s.moveApp(id, b.queue);
         } else if constexpr (std::is_same_v<B, FeatureStep>) {
           return failedPrecondition("this build's {} scheduler does not provide {}",
                                     s.typeName(), b.feature);

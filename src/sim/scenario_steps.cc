@@ -218,7 +218,6 @@ const std::map<std::string, std::string> kFeatureSteps = {
     {"updateReservation", "the reservation system"},
     {"deleteReservation", "the reservation system"},
     {"schedulingRequest", "placement constraints"},
-    {"moveApp", "queue moves"},
     {"setQueueState", "queue states"},
 };
 
@@ -265,6 +264,13 @@ Result<StepBody> parseBody(const std::string& op, const JsonReader& r,
     return StepBody(s);
   }
   if (op == "finishApp") return parseFinishApp(r);
+  if (op == "moveApp") {
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "queue"}));
+    MoveAppStep s;
+    SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
+    SPINDLE_ASSIGN_OR_RETURN(s.queue, r.getString("queue"));
+    return StepBody(s);
+  }
   if (op == "advance") {
     SPINDLE_ASSIGN_OR_RETURN(int64_t ms, parseDurationMs(r.json(), r.path()));
     return StepBody(AdvanceStep{ms});

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "scheduler/capacity/groups.h"
+
 namespace spindle {
 
 using fair::FsApp;
@@ -46,13 +48,48 @@ Result<fair::FairSchedulerConfig> readConfig(const Configuration& conf, const Re
   return fair::parseFairSchedulerConfig(conf, types);
 }
 
+// Users' groups for placement rules and ACLs (Hadoop's hadoop.security.group.mapping): YARN's
+// test mapping when named (SimpleGroupsMapping: u -> ugroup, usubgroup1, usubgroup2), else the
+// user-private group with hadoop.user.group.static.mapping.overrides winning (Hadoop's Groups).
+class StaticGroupsMapping final : public fair::GroupsProvider {
+ public:
+  explicit StaticGroupsMapping(spindle::GroupsProvider g) : g_(std::move(g)) {}
+  std::vector<std::string> groups(const std::string& user) const override {
+    return g_.groupsOf(user);
+  }
+
+ private:
+  spindle::GroupsProvider g_;
+};
+
+Result<std::shared_ptr<const fair::GroupsProvider>> groupsFromConfig(const Configuration& conf) {
+  const std::string mapping = conf.get("hadoop.security.group.mapping").value_or("");
+  const std::string_view simple = "SimpleGroupsMapping";
+  if (mapping.size() >= simple.size() &&
+      mapping.compare(mapping.size() - simple.size(), simple.size(), simple) == 0) {
+    return std::shared_ptr<const fair::GroupsProvider>(
+        std::make_shared<fair::SimpleGroupsMapping>());
+  }
+  if (!conf.get(kStaticGroupMappingKey)) {
+    return std::shared_ptr<const fair::GroupsProvider>(std::make_shared<UserNameGroupsMapping>());
+  }
+  SPINDLE_ASSIGN_OR_RETURN(spindle::GroupsProvider g, spindle::GroupsProvider::fromConfig(conf));
+  return std::shared_ptr<const fair::GroupsProvider>(std::make_shared<StaticGroupsMapping>(g));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<FairScheduler>> FairScheduler::create(const Configuration& conf,
                                                              const Clock& clock, Rng& rng) {
   SPINDLE_ASSIGN_OR_RETURN(SchedulerSettings s, fairSettings(conf));
   SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, s.types));
-  return std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  SPINDLE_ASSIGN_OR_RETURN(std::shared_ptr<const fair::GroupsProvider> groups,
+                           groupsFromConfig(conf));
+  const std::string file = cfg.allocationFile;
+  auto fs = std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  fs->setGroupsProvider(groups);
+  if (!file.empty()) fs->watchAllocationFile(fair::realAllocationFile(file));
+  return fs;
 }
 
 Result<std::unique_ptr<FairScheduler>> FairScheduler::createWithAllocation(
@@ -61,7 +98,11 @@ Result<std::unique_ptr<FairScheduler>> FairScheduler::createWithAllocation(
   SPINDLE_ASSIGN_OR_RETURN(
       fair::FairSchedulerConfig cfg,
       fair::parseFairSchedulerConfigText(conf, s.types, xml, "fair-scheduler.xml"));
-  return std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  SPINDLE_ASSIGN_OR_RETURN(std::shared_ptr<const fair::GroupsProvider> groups,
+                           groupsFromConfig(conf));
+  auto fs = std::make_unique<FairScheduler>(std::move(s), std::move(cfg), clock, rng);
+  fs->setGroupsProvider(groups);
+  return fs;
 }
 
 FairScheduler::FairScheduler(SchedulerSettings settings, fair::FairSchedulerConfig config,
@@ -124,9 +165,36 @@ Result<FsQueue*> FairScheduler::placeApp(const Application& app,
   return *leaf;
 }
 
+std::optional<Scheduler::QueueMaximumAllocation> FairScheduler::leafMaximumAllocation(
+    const FsQueue& leaf) const {
+  const std::optional<Resource>& own = leaf.config().maxContainerAllocation;
+  if (!own) return std::nullopt;
+  return QueueMaximumAllocation{Resource::componentwiseMin(settings().bounds.maximum, *own),
+                                leaf.path()};
+}
+
+std::optional<Scheduler::QueueMaximumAllocation> FairScheduler::queueMaximumAllocation(
+    const Application& app) const {
+  const FsApp* fa = fsApp(app.id());
+  if (fa == nullptr) return std::nullopt;
+  return leafMaximumAllocation(*fa->leaf);
+}
+
 Status FairScheduler::admitApp(Application& app) {
   const std::vector<std::string> groups = groups_->groups(app.user());
   SPINDLE_ASSIGN_OR_RETURN(FsQueue * leaf, placeApp(app, groups));
+  // RMAppManager validates the AM request against the placed queue's maximum
+  // (getMaximumResourceCapability(queue)) and rejects the submission.
+  if (auto max = leafMaximumAllocation(*leaf);
+      max && !ResourceLimit::of(max->maximum, settings().types.count())
+                   .allows(app.submission().amResource)) {
+    return invalidArgument(
+        "Invalid resource request! Cannot allocate containers as requested resource is greater "
+        "than maximum allowed allocation. Requested resource={}, maximum allowed allocation={} "
+        "(the AM container of {} in queue {}, maxContainerAllocation)",
+        app.submission().amResource.toString(), max->maximum.toString(), appIdString(app.id()),
+        leaf->path());
+  }
   app.setQueue(leaf->path());
   FsApp fa;
   fa.id = app.id();
@@ -218,7 +286,15 @@ std::optional<Resource> FairScheduler::headroom(AppId id) const {
 
 Status FairScheduler::refreshConfiguration(const Configuration& conf) {
   SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, settings().types));
-  return installConfig(std::move(cfg));
+  const std::string file = cfg.allocationFile;
+  SPINDLE_RETURN_IF_ERROR(installConfig(std::move(cfg)));
+  // From now on the watcher follows the file in force (none when the text came inline).
+  if (file.empty()) {
+    watcher_.reset();
+  } else {
+    watchAllocationFile(fair::realAllocationFile(file));
+  }
+  return Status::ok();
 }
 
 Status FairScheduler::refreshAllocation(const Configuration& conf, std::string_view xml) {
@@ -228,7 +304,37 @@ Status FairScheduler::refreshAllocation(const Configuration& conf, std::string_v
   return installConfig(std::move(cfg));
 }
 
+// QueueManager.updateAllocationConfiguration on reload: existing queues first
+// (FSQueue.verifyAndSetPolicyFromConf): a queue that exists keeps its old policy when the new
+// one is not allowed under its parent's (logged), and its subtree stays; a queue the reload
+// adds is created only when its policy is allowed, as at first load.
+void FairScheduler::keepPoliciesOfExistingQueues(fair::AllocationConfig& next) const {
+  for (const std::string& path : next.preorder) {
+    fair::FairQueueConfig& q = next.queues.at(path);
+    const fair::FairQueueConfig* parent = q.parent.empty() ? nullptr : &next.queues.at(q.parent);
+    auto allowed = [&](fair::PolicyKind policy) {
+      if (q.isParent && !fair::isAllowedOnParent(policy)) return false;
+      return parent == nullptr || fair::isChildPolicyAllowed(parent->policy, policy);
+    };
+    const FsQueue* existing = tree_.find(path);
+    if (parent != nullptr && !parent->policyAllowed) {
+      q.policyAllowed = false;
+    } else if (allowed(q.policy)) {
+      q.policyAllowed = true;
+    } else if (existing != nullptr && allowed(existing->policy())) {
+      next.warnings.push_back(fmt::format(
+          "queue {}: policy {} is not allowed under its parent's policy; the reload keeps {}",
+          path, fair::policyName(q.policy), fair::policyName(existing->policy())));
+      q.policy = existing->policy();
+      q.policyAllowed = true;
+    } else {
+      q.policyAllowed = false;
+    }
+  }
+}
+
 Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
+  keepPoliciesOfExistingQueues(cfg.allocation);
   // Validate on a new tree: every live app must still have a leaf to live in.
   fair::FsQueueTree next =
       fair::FsQueueTree::build(std::make_shared<const fair::AllocationConfig>(cfg.allocation));

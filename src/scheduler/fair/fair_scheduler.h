@@ -44,6 +44,7 @@
 #include <set>
 
 #include "scheduler/fair/config/allocation_config.h"
+#include "scheduler/fair/config/allocation_reload.h"
 #include "scheduler/fair/fs_queue.h"
 #include "scheduler/fair/max_running_apps.h"
 #include "scheduler/fair/policy/scheduling_policy.h"
@@ -82,6 +83,20 @@ class FairScheduler final : public Scheduler {
   Status refreshConfiguration(const Configuration& conf) override;
   // As above with the allocation file's text.
   Status refreshAllocation(const Configuration& conf, std::string_view xml);
+  // FairScheduler.moveApplication (fair_move.cc): the target must be an existing leaf the app's
+  // user may submit to; a runnable app must fit the target's maxRunningApps and maxResources at
+  // every queue below the lowest common ancestor of the two leaves. Usage and AM usage move
+  // with the app; runnability is recomputed (MaxRunningApps rule 3).
+  Status moveApp(AppId id, std::string_view queue) override;
+  // Reload of the allocation file at run time (fair_reload.cc; AllocationFileLoaderService):
+  // every MonitorTick polls the watcher, which reads the file when it changed and has been
+  // quiet for ALLOC_RELOAD_WAIT_MS; the text is validated and installed like a refresh, and on
+  // any error the configuration in force stays (logged, retried at the next check). create()
+  // watches the file it read; tests inject a probe here.
+  void watchAllocationFile(std::unique_ptr<fair::AllocationFileProbe> probe);
+  const fair::AllocationReloadWatcher* allocationWatcher() const { return watcher_.get(); }
+  // One reload check now (what each MonitorTick runs first).
+  void checkAllocationFile();
   // The update thread's period (yarn.scheduler.fair.update-interval-ms): each tick runs the
   // update pass, preemption and (when on) a continuous-scheduling attempt.
   int64_t monitorIntervalMs() const override { return config_.site.updateIntervalMs; }
@@ -106,6 +121,10 @@ class FairScheduler final : public Scheduler {
   void onAsksChanged(Application& app) override;
   void onClusterChanged() override;
   void runMonitors() override;
+  // The app's leaf's maxContainerAllocation (FSQueue.getMaximumContainerAllocation, inherited),
+  // capped at the scheduler maximum (FairScheduler.getMaximumResourceCapability(queue)).
+  std::optional<QueueMaximumAllocation> queueMaximumAllocation(
+      const Application& app) const override;
   Status checkSchedulerInvariants() const override;
 
  private:
@@ -168,9 +187,15 @@ class FairScheduler final : public Scheduler {
   void assignPreemptedContainers(NodeId node);
   void forgetPreemptedContainer(const Container& c);
 
+  // fair_move.cc
+  Status verifyMoveConstraints(const Application& app, const fair::FsQueue& from,
+                               const fair::FsQueue& to) const;
+
   // fair_scheduler.cc
+  std::optional<QueueMaximumAllocation> leafMaximumAllocation(const fair::FsQueue& leaf) const;
   Result<fair::FsQueue*> placeApp(const Application& app, const std::vector<std::string>& groups);
   Status installConfig(fair::FairSchedulerConfig config);
+  void keepPoliciesOfExistingQueues(fair::AllocationConfig& next) const;
 
   fair::FairSchedulerConfig config_;
   fair::FsQueueTree tree_;
@@ -181,6 +206,7 @@ class FairScheduler final : public Scheduler {
   std::optional<TimeMs> lastUpdate_;
   std::map<NodeId, NodePreemption> nodePreemption_;
   std::map<ContainerId, TimeMs> killAt_;  // marked containers and when they are killed
+  std::unique_ptr<fair::AllocationReloadWatcher> watcher_;  // fair_reload.cc
   int64_t heartbeatIntervalMs_ = 1000;    // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
 };
 

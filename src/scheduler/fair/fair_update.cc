@@ -123,6 +123,7 @@ void FairScheduler::computeSteadyShares() {
 }
 
 void FairScheduler::runMonitors() {
+  checkAllocationFile();
   killDuePreemptions();
   update();
   if (!config_.site.continuousSchedulingEnabled) return;

@@ -122,7 +122,14 @@ Result<FsQueue*> FsQueueTree::leafForPlacement(const std::string& path) {
     const std::string sub = path.substr(0, last ? std::string::npos : dot);
     FsQueue* next = find(sub);
     if (next == nullptr) {
-      next = &q->addChild(dynamicConfig(*q, name, last), /*dynamic=*/true);
+      FairQueueConfig cfg = dynamicConfig(*q, name, last);
+      // QueueManager.createNewQueues: a policy the parent does not allow creates nothing (only
+      // the first new queue can fail: the ones below it share its default policy).
+      if (!isChildPolicyAllowed(q->policy(), cfg.policy)) {
+        return invalidArgument("cannot create queue {}: policy {} is not allowed under {} ({})",
+                               sub, policyName(cfg.policy), q->path(), policyName(q->policy()));
+      }
+      next = &q->addChild(std::move(cfg), /*dynamic=*/true);
       byPath_[sub] = next;
       if (next->parent() != nullptr) resolveOne(*next);
     }

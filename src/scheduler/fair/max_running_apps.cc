@@ -58,19 +58,48 @@ std::vector<AppId> MaxRunningApps::removeApp(const FsQueueTree& tree,
   }
   eraseId(leaf->runnableApps, app.id);
   leaf->addRunnable(-1);
-  const int32_t userCount = --userRunnable_[app.user];
+  --userRunnable_[app.user];
+  return afterRunnableLeft(tree, apps, *leaf, app.user);
+}
 
-  const FsQueue* highest = leaf->numRunnable == leaf->maxRunningApps() - 1 ? leaf : nullptr;
-  for (const FsQueue* p = leaf->parent(); p != nullptr; p = p->parent()) {
+std::vector<AppId> MaxRunningApps::afterRunnableLeft(const FsQueueTree& tree,
+                                                     std::map<AppId, FsApp>& apps,
+                                                     const FsQueue& leaf,
+                                                     const std::string& user) {
+  const FsQueue* highest = leaf.numRunnable == leaf.maxRunningApps() - 1 ? &leaf : nullptr;
+  for (const FsQueue* p = leaf.parent(); p != nullptr; p = p->parent()) {
     if (p->numRunnable == p->maxRunningApps() - 1) highest = p;
   }
   std::vector<const std::vector<AppId>*> lists;
   if (highest != nullptr) gatherWaiting(*highest, lists);
-  if (userCount == tree.config().maxRunningAppsOfUser(app.user) - 1) {
-    auto it = userWaiting_.find(app.user);
+  if (userRunnable(user) == tree.config().maxRunningAppsOfUser(user) - 1) {
+    auto it = userWaiting_.find(user);
     if (it != userWaiting_.end()) lists.push_back(&it->second);
   }
   return promote(tree, apps, lists, lists.size());
+}
+
+std::vector<AppId> MaxRunningApps::moveApp(const FsQueueTree& tree,
+                                           std::map<AppId, FsApp>& apps, FsApp& app,
+                                           FsQueue& target) {
+  FsQueue& old = *app.leaf;
+  if (!app.runnable) {
+    eraseId(old.nonRunnableApps, app.id);
+    app.leaf = &target;
+    if (!canRun(tree, app)) {
+      target.nonRunnableApps.push_back(app.id);
+      return {};
+    }
+    eraseId(userWaiting_[app.user], app.id);
+    makeRunnable(app);
+    return {app.id};
+  }
+  eraseId(old.runnableApps, app.id);
+  old.addRunnable(-1);
+  app.leaf = &target;
+  target.runnableApps.push_back(app.id);
+  target.addRunnable(1);
+  return afterRunnableLeft(tree, apps, old, app.user);
 }
 
 void MaxRunningApps::gatherWaiting(const FsQueue& q,

@@ -15,7 +15,11 @@
 //     merged by (start time, app id) and make each one runnable whose limits now allow it,
 //     stopping after as many promotions as lists were gathered
 //     (updateRunnabilityOnAppRemoval / updateAppsRunnability).
-//  3. After a configuration reload every waiting app is reconsidered in start order; running
+//  3. Moving an app to another leaf (FairScheduler.executeMove): a runnable app stays runnable
+//     (the caller has verified the target's limits below the common ancestor) and the old
+//     leaf's freed slot is handed on as in rule 2 (the user's count is unchanged); a waiting
+//     app becomes runnable when its limits in the new leaf allow it.
+//  4. After a configuration reload every waiting app is reconsidered in start order; running
 //     apps stay runnable even when over a lowered limit (updateRunnabilityOnReload).
 // Not thread-safe; owned by FairScheduler.
 #pragma once
@@ -35,7 +39,11 @@ class MaxRunningApps {
   // Removes the app from its leaf and applies rule 2. Returns the apps made runnable.
   std::vector<AppId> removeApp(const FsQueueTree& tree, std::map<AppId, FsApp>& apps,
                                const FsApp& app);
-  // Rule 3; also rebuilds the per-user counts from `apps`. Returns the apps made runnable.
+  // Rule 3: refiles the app under `target`. Returns the apps made runnable (the moved app
+  // included when it was waiting and may now run).
+  std::vector<AppId> moveApp(const FsQueueTree& tree, std::map<AppId, FsApp>& apps, FsApp& app,
+                             FsQueue& target);
+  // Rule 4; also rebuilds the per-user counts from `apps`. Returns the apps made runnable.
   std::vector<AppId> reload(const FsQueueTree& tree, std::map<AppId, FsApp>& apps);
 
   int32_t userRunnable(const std::string& user) const;
@@ -45,6 +53,9 @@ class MaxRunningApps {
  private:
   bool canRun(const FsQueueTree& tree, const FsApp& app) const { return blockedBy(tree, app).empty(); }
   void makeRunnable(FsApp& app);
+  // Rule 2's scan after a runnable app of `user` left `leaf`.
+  std::vector<AppId> afterRunnableLeft(const FsQueueTree& tree, std::map<AppId, FsApp>& apps,
+                                       const FsQueue& leaf, const std::string& user);
   void gatherWaiting(const FsQueue& q, std::vector<const std::vector<AppId>*>& out) const;
   std::vector<AppId> promote(const FsQueueTree& tree, std::map<AppId, FsApp>& apps,
                              const std::vector<const std::vector<AppId>*>& lists,

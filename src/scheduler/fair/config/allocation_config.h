@@ -127,6 +127,8 @@ struct AllocationConfig {
 struct FairSchedulerConfig {
   FairSiteConfig site;
   AllocationConfig allocation;
+  // The file the allocation was read from; empty when it came as text or no file was found.
+  std::string allocationFile;
 };
 
 // Parses an allocation file's text. `site` supplies the placement default (allow-undeclared-pools,

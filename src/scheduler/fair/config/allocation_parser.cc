@@ -240,13 +240,13 @@ Result<FairSchedulerConfig> parseFairSchedulerConfig(const Configuration& conf,
   const bool explicitFile = !allocationPath.empty() || site.allocationFileSet;
   std::ifstream probe(path);
   if (!probe && !explicitFile) {
-    FairSchedulerConfig cfg{site, emptyAllocation(site)};
+    FairSchedulerConfig cfg{site, emptyAllocation(site), ""};
     cfg.allocation.warnings.push_back(
         fmt::format("allocation file {} not found; using the default queues", path));
     return cfg;
   }
   SPINDLE_ASSIGN_OR_RETURN(AllocationConfig allocation, parseAllocationFile(path, types, site));
-  return FairSchedulerConfig{site, allocation};
+  return FairSchedulerConfig{site, allocation, path};
 }
 
 Result<FairSchedulerConfig> parseFairSchedulerConfigText(const Configuration& conf,
@@ -256,7 +256,7 @@ Result<FairSchedulerConfig> parseFairSchedulerConfigText(const Configuration& co
   SPINDLE_ASSIGN_OR_RETURN(FairSiteConfig site, parseFairSiteConfig(conf));
   SPINDLE_ASSIGN_OR_RETURN(AllocationConfig allocation,
                            parseAllocationText(allocationXml, sourceName, types, site));
-  return FairSchedulerConfig{site, allocation};
+  return FairSchedulerConfig{site, allocation, ""};
 }
 
 }  // namespace spindle::fair
