@@ -272,8 +272,17 @@ void FairScheduler::killDuePreemptions() {
   }
 }
 
+PreemptionMessage FairScheduler::preemptionMessage(AppId id) const {
+  PreemptionMessage m;
+  if (const FsApp* fa = fsApp(id)) {
+    m.containers.assign(fa->markedForPreemption.begin(), fa->markedForPreemption.end());
+  }
+  return m;
+}
+
 void FairScheduler::forgetPreemptedContainer(const Container& c) {
   killAt_.erase(c.id);
+  warnedAt2x_.erase(c.id);
   auto it = fsApps_.find(c.id.app());
   if (it != fsApps_.end() && it->second.markedForPreemption.erase(c.id)) {
     it->second.markedResource -= c.resource;
