@@ -178,6 +178,8 @@ class FairScheduler final : public Scheduler {
   Resource minShareStarvation(fair::FsQueue& leaf);
   void preemptForStarvedApps(std::vector<AppId> starved);
   std::vector<ContainerId> identifyContainersToPreempt(fair::FsApp& starved);
+  std::vector<ResourceRequest> starvedResourceRequests(const fair::FsApp& starved) const;
+  std::optional<Victims> bestVictims(const Resource& request, const std::vector<NodeId>& nodes);
   std::optional<Victims> victimsOnNode(const Resource& request, NodeId node, int maxAm);
   bool canContainerBePreempted(const Container& c, const Resource& alreadyConsidering) const;
   void killDuePreemptions();
@@ -211,6 +213,7 @@ class FairScheduler final : public Scheduler {
   std::optional<TimeMs> lastUpdate_;
   std::map<NodeId, NodePreemption> nodePreemption_;
   std::map<ContainerId, TimeMs> killAt_;  // marked containers and when they are killed
+  std::map<ContainerId, std::string> killWhy_;  // the starved app each was marked for
   int64_t heartbeatIntervalMs_ = 1000;    // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
   // 2.x preemption state.
   std::map<std::string, LeafClocks2x> leafClocks2x_;  // by leaf path
