@@ -373,6 +373,16 @@ void FairScheduler::killDuePreemptions() {
   }
 }
 
+std::optional<Resource> FairScheduler::fairShare(std::string_view queue) const {
+  const std::string name(queue);
+  if (const FsQueue* q = tree_.find(name)) return q->fairShare;
+  if (const FsQueue* q = tree_.find("root." + name)) return q->fairShare;
+  for (const FsQueue* q : tree_.preorder()) {
+    if (q->isLeaf() && q->name() == name) return q->fairShare;
+  }
+  return std::nullopt;
+}
+
 PreemptionMessage FairScheduler::preemptionMessage(AppId id) const {
   PreemptionMessage m;
   if (const FsApp* fa = fsApp(id)) {

@@ -102,6 +102,9 @@ class FairScheduler final : public Scheduler {
   // The containers of the app marked for preemption (3.x) or warned (2.x): the strict contract
   // of its next allocate response.
   PreemptionMessage preemptionMessage(AppId id) const override;
+  // The queue's instantaneous fair share from the last update: by path ("root." optional), or
+  // the first leaf with that name.
+  std::optional<Resource> fairShare(std::string_view queue) const override;
   // The scenario `starvation:` view (fair_preemption_2x.cc). A leaf is starved when its usage is
   // below min(minShare, demand) or min(fairShare x fairSharePreemptionThreshold, demand) under
   // its policy's calculator (FSLeafQueue.isStarved); its deficit is the 2.x resourceDeficit at
