@@ -37,7 +37,7 @@
 //     (largest unallocated memory first) and delay scheduling uses the time thresholds.
 // Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every live app has
 // FS state; every reservation an app records is on a node reserved for that app; every
-// container awaiting a preemption kill is live and marked in its app.
+// container awaiting a preemption kill (3.x) or warned (2.x) is live and marked in its app.
 // Single-threaded; deterministic given the clock and events.
 #pragma once
 
