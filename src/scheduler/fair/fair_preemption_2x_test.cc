@@ -283,6 +283,58 @@ TEST(FairPreemption2x, WarnThenKill) {
   EXPECT_EQ(fs.sched().findApp(big)->liveContainers().size(), 2u);
 }
 
+// Victim choice: a queue with allowPreemptionFrom=false is skipped even when it is the most over
+// its share; inside a FIFO leaf the latest-started app gives first; within an app the least
+// important priority goes first, so its AM container (priority 0) is the last.
+TEST(FairPreemption2x, VictimOrder) {
+  Fs fs(allocationXml(R"(
+    <queue name="locked"><allowPreemptionFrom>false</allowPreemptionFrom></queue>
+    <queue name="fifo"><schedulingPolicy>fifo</schedulingPolicy><maxAMShare>-1</maxAMShare></queue>
+    <queue name="starved"/>
+    <defaultFairSharePreemptionTimeout>1</defaultFairSharePreemptionTimeout>
+    <defaultFairSharePreemptionThreshold>1</defaultFairSharePreemptionThreshold>)"),
+        {{"spindle.scheduler.fair.preemption.design", "2.x"},
+         {"yarn.scheduler.fair.preemption", "true"},
+         {"yarn.scheduler.fair.preemption.cluster-utilization-threshold", "0"},
+         {"yarn.scheduler.fair.preemptionInterval", "0"}});
+  fs.node("n1", "/r1", 12288, 12);
+  AppId locked = fs.app("root.locked");
+  fs.ask(locked, 1, "*", 1024, 1, 6);
+  for (int i = 0; i < 6; ++i) fs.heartbeat("n1");
+  AppId early = fs.app("root.fifo", "u", /*amMb=*/1024);
+  fs.heartbeat("n1");  // early's AM
+  fs.ask(early, 1, "*", 1024, 1, 2);
+  fs.clock().advanceMs(1);
+  AppId late = fs.app("root.fifo", "u", /*amMb=*/1024);
+  fs.heartbeat("n1");  // late's AM
+  fs.ask(late, 2, "*", 1024, 1, 1);
+  fs.ask(late, 1, "*", 1024, 1, 1);
+  for (int i = 0; i < 4; ++i) fs.heartbeat("n1");
+  ASSERT_EQ(fs.sched().findApp(early)->liveContainers().size(), 3u);
+  ASSERT_EQ(fs.sched().findApp(late)->liveContainers().size(), 3u);
+  AppId starved = fs.app("root.starved");
+  fs.ask(starved, 1, "*", 1024, 1, 4);
+  fs.tick();
+  fs.clock().advanceMs(1001);
+  fs.tick();
+  // Fair shares 4 GB each; starved's deficit 4 GB; fifo holds 6 GB, locked 6 GB.
+  EXPECT_EQ(fs.sched().lastToPreempt().memoryMb(), 4096);
+  std::vector<std::pair<AppId, SchedulerKey>> order;
+  std::vector<bool> am;
+  for (const auto& d : fs.log().decisions()) {
+    if (d.kind != DecisionKind::kPreemptMark) continue;
+    order.emplace_back(d.app, fs.sched().findContainer(d.container)->key);
+    am.push_back(d.am);
+  }
+  EXPECT_EQ(fs.count(DecisionKind::kPreemptMark, locked), 0);
+  ASSERT_EQ(order.size(), 2u) << "fifo drops to its 4 GB fair share";
+  EXPECT_EQ(order[0].first, late);
+  EXPECT_EQ(order[0].second.priority, 2) << "the least important priority first";
+  EXPECT_EQ(order[1].first, late);
+  EXPECT_EQ(order[1].second.priority, 1);
+  EXPECT_FALSE(am[0] || am[1]) << "the AM (priority 0) would be the app's last";
+}
+
 TEST(FairPreemption2x, DesignKeyIsValidated) {
   Configuration conf;
   conf.set("spindle.scheduler.fair.preemption.design", "4.x");
