@@ -279,36 +279,42 @@ std::vector<ContainerId> FairScheduler::identifyContainersToPreempt(FsApp& starv
       }
       if (!best || best->containers.empty()) continue;
       for (ContainerId c : best->containers) {
-        const Container& victim = *findContainer(c);
-        FsApp& owner = fsApps_.at(c.app());
-        owner.markedForPreemption.insert(c);
-        owner.markedResource += victim.resource;
-        NodePreemption& np = nodePreemption_[victim.node];
-        np.containers.insert(c);
-        np.forApp[starved.id] += victim.resource;
-        np.total += victim.resource;
+        markVictim(c, starved, rr);
         chosen.push_back(c);
-        Decision d;
-        d.kind = DecisionKind::kPreemptMark;
-        d.time = clock().nowMs();
-        d.app = c.app();
-        d.container = c;
-        d.node = victim.node;
-        d.queue = owner.leaf->path();
-        d.resource = victim.resource;
-        d.am = victim.isAm;
-        d.reason = fmt::format(
-            "preempted for starved {} in {} (starvation {}: fair share {}, min share {}) asking "
-            "{} at {}",
-            starved.name, starved.leaf->path(),
-            (starved.fairshareStarvation + starved.minshareStarvation).toString(),
-            starved.fairshareStarvation.toString(), starved.minshareStarvation.toString(),
-            rr.capability.toString(), rr.resourceName);
-        record(std::move(d));
       }
     }
   }
   return chosen;
+}
+
+void FairScheduler::markVictim(ContainerId c, const FsApp& starved, const ResourceRequest& rr) {
+  // trackPreemptionsAgainstNode (the freed room is held for the starved app) and
+  // trackContainerForPreemption (the owner's AM is told).
+  const Container& victim = *findContainer(c);
+  FsApp& owner = fsApps_.at(c.app());
+  owner.markedForPreemption.insert(c);
+  owner.markedResource += victim.resource;
+  NodePreemption& np = nodePreemption_[victim.node];
+  np.containers.insert(c);
+  np.forApp[starved.id] += victim.resource;
+  np.total += victim.resource;
+  Decision d;
+  d.kind = DecisionKind::kPreemptMark;
+  d.time = clock().nowMs();
+  d.app = c.app();
+  d.container = c;
+  d.node = victim.node;
+  d.queue = owner.leaf->path();
+  d.resource = victim.resource;
+  d.am = victim.isAm;
+  d.reason = fmt::format(
+      "preempted for starved {} in {} (starvation {}: fair share {}, min share {}) asking {} at "
+      "{}",
+      starved.name, starved.leaf->path(),
+      (starved.fairshareStarvation + starved.minshareStarvation).toString(),
+      starved.fairshareStarvation.toString(), starved.minshareStarvation.toString(),
+      rr.capability.toString(), rr.resourceName);
+  record(std::move(d));
 }
 
 std::optional<FairScheduler::Victims> FairScheduler::victimsOnNode(const Resource& request,

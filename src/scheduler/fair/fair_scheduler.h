@@ -183,6 +183,7 @@ class FairScheduler final : public Scheduler {
   std::vector<ContainerId> identifyContainersToPreempt(fair::FsApp& starved);
   std::vector<ResourceRequest> starvedResourceRequests(const fair::FsApp& starved) const;
   std::optional<Victims> bestVictims(const Resource& request, const std::vector<NodeId>& nodes);
+  void markVictim(ContainerId c, const fair::FsApp& starved, const ResourceRequest& rr);
   std::optional<Victims> victimsOnNode(const Resource& request, NodeId node, int maxAm);
   bool canContainerBePreempted(const Container& c, const Resource& alreadyConsidering) const;
   void killDuePreemptions();
