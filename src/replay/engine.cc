@@ -586,6 +586,11 @@ void Engine::sample() {
     s.pendingMb += a->asks().pending().memoryMb();
     s.pendingVcores += a->asks().pending().vcores();
   }
+  for (const auto& [name, q] : s.queues) {
+    if (std::optional<Resource> share = sched_->fairShare(name)) {
+      s.fairShareMb[name] = share->memoryMb();
+    }
+  }
   s.completedApps = completedApps_;
   s.runningContainers = static_cast<int64_t>(sched_->containers().size());
   const Cluster& c = sched_->cluster();

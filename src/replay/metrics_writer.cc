@@ -115,6 +115,9 @@ void MetricsWriter::write(const MetricsSample& s) {
     key(fmt::format("queue.{}.pending.memory", q), num(gb(v.pendingMb)));
     key(fmt::format("queue.{}.pending.vcores", q), std::to_string(v.pendingVcores));
   }
+  for (const auto& [q, mb] : s.fairShareMb) {
+    key(fmt::format("queue.{}.fairshare.memory", q), num(gb(mb)));
+  }
   key("cluster.pending.memory", num(gb(s.pendingMb)));
   key("cluster.pending.vcores", std::to_string(s.pendingVcores));
   key("pending.applications", std::to_string(s.pendingApps));

@@ -131,6 +131,10 @@ class Scheduler {
   // configuration takes effect from the next one. A MonitorTick runs every monitor once.
   virtual int64_t monitorIntervalMs() const { return 0; }
 
+  // The queue's instantaneous fair share (a full path or a leaf's own name); nullopt for an
+  // unknown queue or a scheduler without fair shares. The simulator's metrics record it.
+  virtual std::optional<Resource> fairShare(std::string_view) const { return std::nullopt; }
+
   // The figures of the last capacity-preemption round; nullptr when none ran (or the scheduler
   // has no such policy).
   virtual const PreemptionRoundReport* lastPreemptionRound() const { return nullptr; }

@@ -8,6 +8,7 @@
 #include "dao/decision_json.h"
 #include "dao/rest_views.h"
 #include "sim/expectations.h"
+#include "sim/starvation_view.h"
 
 namespace spindle {
 
@@ -229,6 +230,7 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     if (k == 0) return notFound("no queue named in {}", path);
     return walk(*findQueue(sched, join(parts, 0, k)), parts, k, path);
   }
+  if (view == "starvation") return starvationStatePath(parts, path, ctx);
   if (view == "app" || view == "ask" || view == "opportunities" || view == "pending" ||
       view == "headroom") {
     return appScopedPath(view, parts, path, ctx);

@@ -11,9 +11,9 @@
 //     min-share starvation (min(minShare, demand) - usage after the min-share timeout), minus
 //     the apps' fair-share starvation, spread over the same apps.
 //  2. Starved apps, smaller starvation first (memory, then vcores, then app id: a total order
-//     standing in for FSStarvedApps' fitsIn comparator), pick victims: for each ANY ask,
-//     floor(starvation.memory / ask.memory) containers (at most the ask's count); for each, the
-//     node whose victims free enough room with the fewest AM containers (non-AM first, AM last;
+//     standing in for FSStarvedApps' fitsIn comparator), pick victims: for each request
+//     (below), floor(starvation.memory / ask.memory) containers (at most the ask's count); for
+//     each, among the nodes the request names, the node whose victims free enough room with the fewest AM containers (non-AM first, AM last;
 //     no victim may take its app below its fair share or come from a queue with
 //     allowPreemptionFrom=false, nor be an AM when am.preemption is off).
 //  3. Victims are marked (PREEMPT_MARK) and killed (exit status PREEMPTED) once
@@ -21,9 +21,10 @@
 //     for the starved app, which is offered the node first on its next heartbeats while it is
 //     still starved. The app is not checked again for
 //     waitTimeBeforeKill + 4 x NM heartbeat interval + waitTimeBeforeNextStarvationCheck.
-// Simplification: victims are chosen for the ANY request of each scheduler key; YARN also visits
-// host and rack requests (VisitedResourceRequestTracker) and retries relaxed-locality asks on
-// other nodes. See docs/compatibility.md.
+// Requests are visited once per (priority, capability) across locality levels
+// (VisitedResourceRequestTracker), ANY first, then racks, then hosts (YARN's order is a hash
+// map's); a relaxed host or rack request whose best victim set holds AM containers is retried on
+// every other node (getBestPreemptableContainers). See docs/compatibility.md.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -63,8 +64,11 @@ bool FairScheduler::shouldAttemptPreemption() const {
 
 bool FairScheduler::usageBelowShare(fair::PolicyKind policy, const Resource& usage,
                                     const Resource& share) const {
-  // The policy's calculator: DominantResourceCalculator for DRF, memory otherwise.
-  if (policy == fair::PolicyKind::kDrf) return dominant_->compare(cluster().total(), usage, share) < 0;
+  // FSAppAttempt.isUsageBelowShare: the policy's calculator (DominantResourceCalculator for DRF,
+  // memory otherwise) with singleType = true, i.e. only the dominant shares are compared.
+  if (policy == fair::PolicyKind::kDrf) {
+    return dominant_->compare(cluster().total(), usage, share, /*singleType=*/true) < 0;
+  }
   return usage.memoryMb() < share.memoryMb();
 }
 
@@ -154,6 +158,8 @@ void FairScheduler::preemptForStarvedApps(std::vector<AppId> starved) {
     FsApp& fa = fsApps_.at(id);
     for (ContainerId c : identifyContainersToPreempt(fa)) {
       killAt_[c] = clock().nowMs() + s.waitTimeBeforeKillMs;
+      killWhy_[c] = fmt::format("preempted {} ms after its mark for starved {} in {}",
+                                s.waitTimeBeforeKillMs, fa.name, fa.leaf->path());
     }
     fa.nextStarvationCheck =
         clock().nowMs() + s.waitTimeBeforeKillMs + allocDelay + s.waitTimeBeforeNextStarvationCheckMs;
@@ -161,57 +167,154 @@ void FairScheduler::preemptForStarvedApps(std::vector<AppId> starved) {
   killDuePreemptions();
 }
 
-std::vector<ContainerId> FairScheduler::identifyContainersToPreempt(FsApp& starved) {
-  std::vector<ContainerId> chosen;
+namespace {
+
+// VisitedResourceRequestTracker: per (priority, capability), a request is visited once across
+// locality levels; ANY only while no rack or host of that pair was visited, a rack only while
+// neither ANY nor a host on it was, a host only while neither ANY nor its rack was.
+class VisitedRequests {
+ public:
+  explicit VisitedRequests(const Cluster& cluster) : cluster_(cluster) {}
+  bool visit(const ResourceRequest& rr) {
+    Tracker& t = trackers_[fmt::format("{}|{}", rr.key.priority, rr.capability.toString())];
+    if (rr.resourceName == kAnyResourceName) {
+      if (t.racks.empty() && t.racksWithNodes.empty()) t.any = true;
+      return t.any;
+    }
+    if (std::optional<NodeId> n = cluster_.findNode(rr.resourceName)) {
+      const std::string& rack = cluster_.node(*n).rack();
+      if (t.any || t.racks.count(rack)) return false;
+      t.racksWithNodes.insert(rack);
+      return true;
+    }
+    if (!cluster_.hasRack(rr.resourceName)) return false;  // no such node or rack
+    if (t.any || t.racksWithNodes.count(rr.resourceName)) return false;
+    t.racks.insert(rr.resourceName);
+    return true;
+  }
+
+ private:
+  struct Tracker {
+    std::set<std::string> racksWithNodes, racks;
+    bool any = false;
+  };
+  const Cluster& cluster_;
+  std::map<std::string, Tracker> trackers_;
+};
+
+}  // namespace
+
+std::vector<ResourceRequest> FairScheduler::starvedResourceRequests(const FsApp& starved) const {
+  // FSAppAttempt.getStarvedResourceRequests: per scheduler key, ANY first, then racks, then
+  // hosts (YARN walks a hash map; Spindle fixes this order).
+  std::vector<ResourceRequest> all = apps().at(starved.id)->asks().all();
+  std::stable_partition(all.begin(), all.end(),
+                        [](const ResourceRequest& rr) { return rr.resourceName == kAnyResourceName; });
+  std::stable_sort(all.begin(), all.end(), [&](const ResourceRequest& a, const ResourceRequest& b) {
+    auto level = [&](const ResourceRequest& r) {
+      if (r.resourceName == kAnyResourceName) return 0;
+      return cluster().findNode(r.resourceName) ? 2 : 1;
+    };
+    if (a.key != b.key) return a.key < b.key;
+    return level(a) < level(b);
+  });
+  VisitedRequests visited(cluster());
   Resource pending = starved.fairshareStarvation + starved.minshareStarvation;
-  const Application& a = *apps().at(starved.id);
-  for (const SchedulerKey& key : a.asks().activeKeys()) {
+  std::vector<ResourceRequest> out;
+  for (const ResourceRequest& rr : all) {
     if (pending.isZero()) break;
-    const ResourceRequest& rr = *a.asks().find(key, kAnyResourceName);
+    if (rr.numContainers <= 0 || !visited.visit(rr)) continue;
     if (rr.capability.memoryMb() <= 0) continue;
     const int64_t k = pending.memoryMb() / rr.capability.memoryMb();
-    const int64_t n = std::min<int64_t>(k, rr.numContainers);
-    if (n <= 0) continue;
-    pending = (pending - rr.capability.times(n)).clampedAtZero();
-    for (int64_t i = 0; i < n; ++i) {
-      std::optional<Victims> best;
-      int maxAm = INT32_MAX;
-      for (NodeId node : cluster().nodeIds()) {
-        std::optional<Victims> v = victimsOnNode(rr.capability, node, maxAm);
-        if (!v) continue;
-        maxAm = v->amCount;
-        best = std::move(v);
-        if (best->containers.empty()) break;  // the node already has room
-        if (maxAm == 0) break;
+    if (k == 0) continue;
+    ResourceRequest take = rr;
+    take.numContainers = static_cast<int32_t>(std::min<int64_t>(k, rr.numContainers));
+    pending = (pending - rr.capability.times(take.numContainers)).clampedAtZero();
+    out.push_back(std::move(take));
+  }
+  return out;
+}
+
+std::optional<FairScheduler::Victims> FairScheduler::bestVictims(const Resource& request,
+                                                                 const std::vector<NodeId>& nodes) {
+  // identifyContainersToPreemptForOneContainer: each node's set must have fewer AMs than the
+  // best so far; a set without AMs ends the search.
+  std::optional<Victims> best;
+  int maxAm = INT32_MAX;
+  for (NodeId node : nodes) {
+    std::optional<Victims> v = victimsOnNode(request, node, maxAm);
+    if (!v) continue;
+    maxAm = v->amCount;
+    best = std::move(v);
+    if (maxAm == 0) break;
+  }
+  return best;
+}
+
+std::vector<ContainerId> FairScheduler::identifyContainersToPreempt(FsApp& starved) {
+  std::vector<ContainerId> chosen;
+  for (const ResourceRequest& rr : starvedResourceRequests(starved)) {
+    std::vector<NodeId> potential;
+    if (rr.resourceName == kAnyResourceName) {
+      potential = cluster().nodeIds();
+    } else if (std::optional<NodeId> n = cluster().findNode(rr.resourceName)) {
+      potential = {*n};
+    } else {
+      const std::set<NodeId>& onRack = cluster().nodesOnRack(rr.resourceName);
+      potential.assign(onRack.begin(), onRack.end());
+    }
+    for (int32_t i = 0; i < rr.numContainers; ++i) {
+      std::optional<Victims> best = bestVictims(rr.capability, potential);
+      // getBestPreemptableContainers: a relaxed host or rack request whose best set holds AMs
+      // also looks at every other node, and takes a set with fewer AMs there.
+      if (best && best->amCount > 0 && rr.relaxLocality && rr.resourceName != kAnyResourceName) {
+        std::vector<NodeId> others;
+        for (NodeId n : cluster().nodeIds()) {
+          if (std::find(potential.begin(), potential.end(), n) == potential.end()) {
+            others.push_back(n);
+          }
+        }
+        std::optional<Victims> spare = bestVictims(rr.capability, others);
+        if (spare && spare->amCount < best->amCount) best = std::move(spare);
       }
       if (!best || best->containers.empty()) continue;
       for (ContainerId c : best->containers) {
-        const Container& victim = *findContainer(c);
-        FsApp& owner = fsApps_.at(c.app());
-        owner.markedForPreemption.insert(c);
-        owner.markedResource += victim.resource;
-        NodePreemption& np = nodePreemption_[victim.node];
-        np.containers.insert(c);
-        np.forApp[starved.id] += victim.resource;
-        np.total += victim.resource;
+        markVictim(c, starved, rr);
         chosen.push_back(c);
-        Decision d;
-        d.kind = DecisionKind::kPreemptMark;
-        d.time = clock().nowMs();
-        d.app = c.app();
-        d.container = c;
-        d.node = victim.node;
-        d.queue = owner.leaf->path();
-        d.resource = victim.resource;
-        d.am = victim.isAm;
-        d.reason = fmt::format("preempted for starved {} in {} (starvation {})", starved.name,
-                               starved.leaf->path(),
-                               (starved.fairshareStarvation + starved.minshareStarvation).toString());
-        record(std::move(d));
       }
     }
   }
   return chosen;
+}
+
+void FairScheduler::markVictim(ContainerId c, const FsApp& starved, const ResourceRequest& rr) {
+  // trackPreemptionsAgainstNode (the freed room is held for the starved app) and
+  // trackContainerForPreemption (the owner's AM is told).
+  const Container& victim = *findContainer(c);
+  FsApp& owner = fsApps_.at(c.app());
+  owner.markedForPreemption.insert(c);
+  owner.markedResource += victim.resource;
+  NodePreemption& np = nodePreemption_[victim.node];
+  np.containers.insert(c);
+  np.forApp[starved.id] += victim.resource;
+  np.total += victim.resource;
+  Decision d;
+  d.kind = DecisionKind::kPreemptMark;
+  d.time = clock().nowMs();
+  d.app = c.app();
+  d.container = c;
+  d.node = victim.node;
+  d.queue = owner.leaf->path();
+  d.resource = victim.resource;
+  d.am = victim.isAm;
+  d.reason = fmt::format(
+      "preempted for starved {} in {} (starvation {}: fair share {}, min share {}) asking {} at "
+      "{}",
+      starved.name, starved.leaf->path(),
+      (starved.fairshareStarvation + starved.minshareStarvation).toString(),
+      starved.fairshareStarvation.toString(), starved.minshareStarvation.toString(),
+      rr.capability.toString(), rr.resourceName);
+  record(std::move(d));
 }
 
 std::optional<FairScheduler::Victims> FairScheduler::victimsOnNode(const Resource& request,
@@ -265,15 +368,39 @@ void FairScheduler::killDuePreemptions() {
   for (ContainerId c : due) {
     if (findContainer(c) == nullptr) {
       killAt_.erase(c);
+      killWhy_.erase(c);
       continue;
     }
+    auto why = killWhy_.find(c);
+    const std::string reason =
+        why != killWhy_.end() ? why->second : std::string("preempted for a starved application");
     finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::PREEMPTED, DecisionKind::kKill,
-                    "preempted for a starved application");
+                    reason);
   }
+}
+
+std::optional<Resource> FairScheduler::fairShare(std::string_view queue) const {
+  const std::string name(queue);
+  if (const FsQueue* q = tree_.find(name)) return q->fairShare;
+  if (const FsQueue* q = tree_.find("root." + name)) return q->fairShare;
+  for (const FsQueue* q : tree_.preorder()) {
+    if (q->isLeaf() && q->name() == name) return q->fairShare;
+  }
+  return std::nullopt;
+}
+
+PreemptionMessage FairScheduler::preemptionMessage(AppId id) const {
+  PreemptionMessage m;
+  if (const FsApp* fa = fsApp(id)) {
+    m.containers.assign(fa->markedForPreemption.begin(), fa->markedForPreemption.end());
+  }
+  return m;
 }
 
 void FairScheduler::forgetPreemptedContainer(const Container& c) {
   killAt_.erase(c.id);
+  killWhy_.erase(c.id);
+  warnedAt2x_.erase(c.id);
   auto it = fsApps_.find(c.id.app());
   if (it != fsApps_.end() && it->second.markedForPreemption.erase(c.id)) {
     it->second.markedResource -= c.resource;

@@ -406,6 +406,13 @@ Status FairScheduler::checkSchedulerInvariants() const {
                            containerIdString(c));
     }
   }
+  for (const auto& [c, at] : warnedAt2x_) {
+    const FsApp* owner = fsApp(c.app());
+    if (findContainer(c) == nullptr || owner == nullptr || !owner->markedForPreemption.count(c)) {
+      return internalError("FS: container {} was warned (2.x) but is not live and marked",
+                           containerIdString(c));
+    }
+  }
   for (const FsQueue* q : tree_.preorder()) {
     if (!(q->usage == usage[q])) {
       return internalError("FS: queue {} usage {} != sum of its apps {}", q->path(),

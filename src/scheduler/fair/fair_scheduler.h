@@ -28,13 +28,16 @@
 //     a parent tries children in its policy's order; a leaf tries its runnable apps with
 //     pending asks in its policy's order (fair_assign.cc has the per-app steps).
 //  5. With yarn.scheduler.fair.preemption (and utilisation above its threshold), the update pass
-//     also finds starved apps and preempts for them (fair_preemption.cc); room freed on a node
-//     is offered to the starved app first on that node's heartbeats.
+//     also preempts, in the design spindle.scheduler.fair.preemption.design names: 3.x (default)
+//     finds starved apps and preempts for them (fair_preemption.cc), room freed on a node is
+//     offered to the starved app first on that node's heartbeats; 2.x sums the leaves'
+//     resToPreempt and warns, then kills, containers of the queues most over their fair share
+//     (fair_preemption_2x.cc).
 //  6. With continuous scheduling, every MonitorTick also runs attemptScheduling on each node
 //     (largest unallocated memory first) and delay scheduling uses the time thresholds.
 // Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every live app has
 // FS state; every reservation an app records is on a node reserved for that app; every
-// container awaiting a preemption kill is live and marked in its app.
+// container awaiting a preemption kill (3.x) or warned (2.x) is live and marked in its app.
 // Single-threaded; deterministic given the clock and events.
 #pragma once
 
@@ -111,6 +114,22 @@ class FairScheduler final : public Scheduler {
   Resource maxAmResource(const fair::FsQueue& leaf) const;
   // Runs the update pass now (FairScheduler.update): demand and instantaneous fair shares.
   void update();
+  // The containers of the app marked for preemption (3.x) or warned (2.x): the strict contract
+  // of its next allocate response.
+  PreemptionMessage preemptionMessage(AppId id) const override;
+  // The queue's instantaneous fair share from the last update: by path ("root." optional), or
+  // the first leaf with that name.
+  std::optional<Resource> fairShare(std::string_view queue) const override;
+  // The scenario `starvation:` view (fair_preemption_2x.cc). A leaf is starved when its usage is
+  // below min(minShare, demand) or min(fairShare x fairSharePreemptionThreshold, demand) under
+  // its policy's calculator (FSLeafQueue.isStarved); its deficit is the 2.x resourceDeficit at
+  // the clock's time, whichever design runs. A parent sums its leaves.
+  bool queueStarved(const fair::FsQueue& q) const;
+  Resource resourceDeficit(const fair::FsQueue& q) const;
+  // What the last 2.x preemption check handed to preemptResources; 0 when there was nothing to
+  // preempt, when the last update found preemption off or utilisation at or below the
+  // threshold, or under the 3.x design.
+  const Resource& lastToPreempt() const { return lastToPreempt2x_; }
 
  protected:
   Status admitApp(Application& app) override;
@@ -181,6 +200,9 @@ class FairScheduler final : public Scheduler {
   Resource minShareStarvation(fair::FsQueue& leaf);
   void preemptForStarvedApps(std::vector<AppId> starved);
   std::vector<ContainerId> identifyContainersToPreempt(fair::FsApp& starved);
+  std::vector<ResourceRequest> starvedResourceRequests(const fair::FsApp& starved) const;
+  std::optional<Victims> bestVictims(const Resource& request, const std::vector<NodeId>& nodes);
+  void markVictim(ContainerId c, const fair::FsApp& starved, const ResourceRequest& rr);
   std::optional<Victims> victimsOnNode(const Resource& request, NodeId node, int maxAm);
   bool canContainerBePreempted(const Container& c, const Resource& alreadyConsidering) const;
   void killDuePreemptions();
@@ -190,6 +212,20 @@ class FairScheduler final : public Scheduler {
   // fair_move.cc
   Status verifyMoveConstraints(const Application& app, const fair::FsQueue& from,
                                const fair::FsQueue& to) const;
+
+  // fair_preemption_2x.cc: the 2.x design (FairScheduler.preemptTasksIfNecessary).
+  struct LeafClocks2x {
+    TimeMs lastTimeAtMinShare = 0;
+    TimeMs lastTimeAtFairShareThreshold = 0;
+  };
+  bool starvedFor(const fair::FsQueue& leaf, const Resource& share) const;
+  Resource resourceDeficit2x(const fair::FsQueue& leaf, TimeMs now, std::string* why) const;
+  void updateStarvationStats2x();
+  void preemptTasksIfNecessary2x();
+  void preemptResources2x(Resource toPreempt, const std::string& why);
+  std::optional<ContainerId> preemptContainer2x(const fair::FsQueue& q,
+                                                std::map<const fair::FsQueue*, Resource>& usage);
+  void warnOrKill2x(ContainerId c, const std::string& why);
 
   // fair_scheduler.cc
   std::optional<QueueMaximumAllocation> leafMaximumAllocation(const fair::FsQueue& leaf) const;
@@ -207,7 +243,15 @@ class FairScheduler final : public Scheduler {
   std::map<NodeId, NodePreemption> nodePreemption_;
   std::map<ContainerId, TimeMs> killAt_;  // marked containers and when they are killed
   std::unique_ptr<fair::AllocationReloadWatcher> watcher_;  // fair_reload.cc
+
+  std::map<ContainerId, std::string> killWhy_;  // the starved app each was marked for
   int64_t heartbeatIntervalMs_ = 1000;    // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
+  // 2.x preemption state.
+  std::map<std::string, LeafClocks2x> leafClocks2x_;  // by leaf path
+  std::vector<ContainerId> warned2x_;                 // warnedContainers, in warning order
+  std::map<ContainerId, TimeMs> warnedAt2x_;          // FSAppAttempt.preemptionMap of every app
+  TimeMs lastPreemptCheck2x_ = 0;                     // lastPreemptCheckTime
+  Resource lastToPreempt2x_;
 };
 
 }  // namespace spindle

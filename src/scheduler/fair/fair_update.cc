@@ -41,9 +41,14 @@ void FairScheduler::maybeUpdate() {
 void FairScheduler::update() {
   lastUpdate_ = clock().nowMs();
   if (tree_.removeEmptyDynamicQueues()) computeSteadyShares();
+  updateStarvationStats2x();  // before demand and shares, as 2.x's update() (the deficit view)
   updateDemand(tree_.root());
   tree_.root().fairShare = cluster().total();
   computeShares(tree_.root());
+  if (config_.site.preemptionDesign == fair::PreemptionDesign::k2x) {
+    preemptTasksIfNecessary2x();
+    return;
+  }
   if (!shouldAttemptPreemption()) return;
   std::vector<AppId> starved;
   for (FsQueue* q : tree_.preorder()) {

@@ -25,6 +25,19 @@ class SiteReader {
   float floatValue(const std::string& key, float def) {
     return static_cast<float>(take(conf_.getDouble(key, def), static_cast<double>(def)));
   }
+  // kPreemptionDesignKey: "3.x" (default) or "2.x".
+  PreemptionDesign design(const std::string& key, PreemptionDesign def) {
+    std::optional<std::string> v = conf_.get(key);
+    if (!v) return def;
+    const size_t b = v->find_first_not_of(" \t\r\n");
+    const std::string t = b == std::string::npos
+                              ? std::string()
+                              : v->substr(b, v->find_last_not_of(" \t\r\n") - b + 1);
+    if (t == "3.x") return PreemptionDesign::k3x;
+    if (t == "2.x") return PreemptionDesign::k2x;
+    errors_.push_back(conf_.where(key) + fmt::format("expected 3.x or 2.x, got '{}'", t));
+    return def;
+  }
   Status status() const {
     if (errors_.empty()) return Status::ok();
     return invalidArgument("{}", fmt::join(errors_, "\n"));
@@ -78,6 +91,7 @@ Result<FairSiteConfig> parseFairSiteConfig(const Configuration& conf) {
                                                       s.waitTimeBeforeNextStarvationCheckMs);
   s.preemptionIntervalMs = r.longValue(key("preemptionInterval"), s.preemptionIntervalMs);
   s.amPreemption = r.flag(key("am.preemption"), s.amPreemption);
+  s.preemptionDesign = r.design(kPreemptionDesignKey, s.preemptionDesign);
   s.reservableNodes = r.floatValue(key("reservable-nodes"), s.reservableNodes);
   s.reservationThresholdIncrementMultiple =
       r.floatValue("yarn.scheduler.reservation-threshold.increment-multiple",

@@ -21,6 +21,12 @@
 namespace spindle::fair {
 
 inline constexpr const char* kFairPrefix = "yarn.scheduler.fair.";
+// Spindle's switch between the two preemption designs (docs/configuration.md).
+inline constexpr const char* kPreemptionDesignKey = "spindle.scheduler.fair.preemption.design";
+
+// 3.x: per-app starvation and FSPreemptionThread (fair_preemption.cc); 2.x: the update thread's
+// resToPreempt with warn-then-kill (fair_preemption_2x.cc).
+enum class PreemptionDesign { k3x, k2x };
 
 struct FairSiteConfig {
   std::string allocationFile = "fair-scheduler.xml";  // yarn.scheduler.fair.allocation.file
@@ -48,6 +54,7 @@ struct FairSiteConfig {
   int64_t waitTimeBeforeNextStarvationCheckMs = 10000;  // waitTimeBeforeNextStarvationCheck
   int64_t preemptionIntervalMs = 5000;    // preemptionInterval (2.x)
   bool amPreemption = true;               // am.preemption
+  PreemptionDesign preemptionDesign = PreemptionDesign::k3x;  // kPreemptionDesignKey: "3.x" | "2.x"
   float reservableNodes = 0.05f;          // reservable-nodes
   float reservationThresholdIncrementMultiple = 2.0f;
                                           // yarn.scheduler.reservation-threshold.increment-multiple
