@@ -349,11 +349,15 @@ def starvation_alloc():
   <queue name="fairshare"><fairSharePreemptionThreshold>1</fairSharePreemptionThreshold>
     <fairSharePreemptionTimeout>0</fairSharePreemptionTimeout>
     <schedulingPolicy>fair</schedulingPolicy>
-    <queue name="child"/></queue>
+    <queue name="child"><fairSharePreemptionThreshold>1</fairSharePreemptionThreshold>
+      <fairSharePreemptionTimeout>0</fairSharePreemptionTimeout>
+      <schedulingPolicy>fair</schedulingPolicy></queue></queue>
   <queue name="drf"><fairSharePreemptionThreshold>1</fairSharePreemptionThreshold>
     <fairSharePreemptionTimeout>0</fairSharePreemptionTimeout>
     <schedulingPolicy>drf</schedulingPolicy>
-    <queue name="child"/></queue>""")
+    <queue name="child"><fairSharePreemptionThreshold>1</fairSharePreemptionThreshold>
+      <fairSharePreemptionTimeout>0</fairSharePreemptionTimeout>
+      <schedulingPolicy>drf</schedulingPolicy></queue></queue>""")
 
 def starvation_case(vid, test, slug, desc, site_over, starved):
     site = {"yarn.scheduler.fair.preemption": "true",
