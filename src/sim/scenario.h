@@ -68,6 +68,8 @@ struct PlaceStep {
   int32_t priority = 0;
   bool am = false;
   int count = 1;
+  // The container becomes the node's reserved container (Scheduler::placeReservation).
+  bool reserved = false;
 };
 struct CompleteStep { std::string container; int32_t exitStatus = 0; };
 struct FinishAppStep { std::string app; AppState state = AppState::FINISHED; };

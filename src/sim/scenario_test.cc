@@ -259,5 +259,84 @@ TEST(Scenario, NodeCountExpandsNames) {
   EXPECT_EQ(sc->nodes[2].name, "h1-2");
 }
 
+// --- Capacity preemption elements: place reserved, expect.preemption, preemption: view -------
+
+TEST(ScenarioPreemption, PlaceReservedIsParsedAndChecked) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"place": {"app": "a", "node": "h1", "resource": {"memory-mb": 1024}, "reserved": true}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  EXPECT_TRUE(std::get<PlaceStep>(sc->steps[1].body).reserved);
+  // FIFO has no node reservations to place: the step fails, naming itself.
+  auto r = runScenario(*sc, {});
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.status().message(),
+            "steps[1] (place): the fifoScheduler does not place reserved containers");
+  doc["steps"][1]["place"]["count"] = 2;
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[1].place: a node holds one reserved container: 'count' must be 1 with "
+            "'reserved'");
+  doc["steps"][1]["place"].erase("count");
+  doc["steps"][1]["place"]["am"] = true;
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[1].place: a reserved container cannot be the AM ('am' and 'reserved')");
+  doc["steps"][1]["place"].erase("am");
+  doc["steps"][1]["place"]["reserved"] = "yes";
+  EXPECT_NE(parseScenario(doc, "t.json").status().message().find("steps[1].place.reserved"),
+            std::string::npos);
+}
+
+TEST(ScenarioPreemption, ExpectPreemptionKeysAreValidated) {
+  json doc = base();
+  auto parseWith = [&](const char* preemption) {
+    doc["steps"] = json::array({json{{"expect", {{"preemption", json::parse(preemption)}}}}});
+    return parseScenario(doc, "t.json").status().message();
+  };
+  EXPECT_EQ(parseWith(R"({"marked": {"a": 1, "a@h1": 0}, "killed": {}, "exhaustive": false})"),
+            "");
+  EXPECT_EQ(parseWith(R"({"markd": {}})"), "steps[0].expect.preemption: unknown field 'markd'");
+  EXPECT_EQ(parseWith(R"({"marked": {"a": -1}})"),
+            "steps[0].expect.preemption.marked.a: expected a non-negative integer, got -1");
+  EXPECT_EQ(parseWith(R"({"killed": {"a": "2"}})"),
+            "steps[0].expect.preemption.killed.a: expected a non-negative integer, got \"2\"");
+  EXPECT_EQ(parseWith(R"({"marked": {"@h1": 1}})"),
+            "steps[0].expect.preemption.marked: '@h1' is not an app handle or '<app>@<node>'");
+  EXPECT_EQ(parseWith(R"({"marked": {"a@": 1}})"),
+            "steps[0].expect.preemption.marked: 'a@' is not an app handle or '<app>@<node>'");
+  EXPECT_EQ(parseWith(R"({"marked": {"a@h1@h2": 1}})"),
+            "steps[0].expect.preemption.marked: 'a@h1@h2' is not an app handle or "
+            "'<app>@<node>'");
+  EXPECT_EQ(parseWith(R"({"marked": [1]})"),
+            "steps[0].expect.preemption.marked: expected an object, got [1]");
+  EXPECT_NE(parseWith(R"({"exhaustive": 1})").find("steps[0].expect.preemption.exhaustive"),
+            std::string::npos);
+}
+
+TEST(ScenarioPreemption, UnknownAppsAndNodesInExpectationsAreFailures) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"expect": {"preemption": {"marked": {"a": 0, "a@h1": 0}}}},
+    {"expect": {"preemption": {"marked": {"ghost": 0, "a@h9": 0}, "exhaustive": false}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 2u);
+  EXPECT_EQ(r->failures[0].step, 2);
+  EXPECT_EQ(r->failures[0].message, "preemption.marked.a@h9: unknown node");
+  EXPECT_EQ(r->failures[1].message, "preemption.marked.ghost: unknown app handle");
+}
+
+TEST(ScenarioPreemption, ViewNeedsAPreemptionRound) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"monitor": {}},
+    {"expect": {"state": {"preemption:root.default.pending.memory-mb": 0}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 1u);
+  EXPECT_NE(r->failures[0].message.find("no capacity preemption round has run"),
+            std::string::npos)
+      << r->failures[0].message;
+}
+
 }  // namespace
 }  // namespace spindle

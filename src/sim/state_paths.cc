@@ -192,6 +192,73 @@ Result<json> appScopedPath(const std::string& view, const std::vector<std::strin
   return walk(d, p, 1, path);
 }
 
+// --- preemption:<queue>[@partition].<figure>.<type> ------------------------------------------
+// The capacity preemption policy's figures for a queue in the last `monitor` round
+// (Scheduler::lastPreemptionRound, YARN's TempQueuePerPartition). The queue is its full path
+// (root.a.a1) or its unique short name; `@x` selects partition x (default: "").
+
+const std::pair<const char*, Resource QueuePreemptionFigures::*> kPreemptionFigures[] = {
+    {"guaranteed", &QueuePreemptionFigures::guaranteed},
+    {"maximum", &QueuePreemptionFigures::maximum},
+    {"used", &QueuePreemptionFigures::used},
+    {"pending", &QueuePreemptionFigures::pending},
+    {"idealAssigned", &QueuePreemptionFigures::idealAssigned},
+    {"toBePreempted", &QueuePreemptionFigures::toBePreempted},
+    {"actuallyToBePreempted", &QueuePreemptionFigures::actuallyToBePreempted},
+    {"preemptableExtra", &QueuePreemptionFigures::preemptableExtra},
+    {"untouchableExtra", &QueuePreemptionFigures::untouchableExtra},
+    {"selected", &QueuePreemptionFigures::selected},
+};
+
+// The figures of `name` ("root.a" or "a", optionally "@partition"), or nullptr.
+const QueuePreemptionFigures* findPreemptionFigures(const PreemptionRoundReport& r,
+                                                    const std::string& name) {
+  const auto at = name.find('@');
+  const std::string queue = name.substr(0, at);
+  const std::string partition = at == std::string::npos ? "" : name.substr(at + 1);
+  const QueuePreemptionFigures* byShortName = nullptr;
+  int shortMatches = 0;
+  for (const QueuePreemptionFigures& q : r.queues) {
+    if (q.partition != partition) continue;
+    if (q.queue == queue) return &q;
+    const auto dot = q.queue.rfind('.');
+    if (q.queue.compare(dot == std::string::npos ? 0 : dot + 1, std::string::npos, queue) == 0) {
+      byShortName = &q;
+      ++shortMatches;
+    }
+  }
+  return shortMatches == 1 ? byShortName : nullptr;
+}
+
+Result<json> preemptionPath(const std::vector<std::string>& p, const std::string& path,
+                            const ExpectContext& ctx) {
+  const PreemptionRoundReport* r = ctx.scheduler.lastPreemptionRound();
+  if (!r) {
+    return failedPrecondition("no capacity preemption round has run (a `monitor` step with "
+                              "yarn.resourcemanager.scheduler.monitor.enable) for {}", path);
+  }
+  size_t k = longestName(p, [&](const std::string& n) {
+    return findPreemptionFigures(*r, n) != nullptr;
+  });
+  if (k == 0) return notFound("no queue (and partition) of the last preemption round in {}", path);
+  const QueuePreemptionFigures& q = *findPreemptionFigures(*r, join(p, 0, k));
+  if (p.size() != k + 2) {
+    return invalidArgument("expected preemption:<queue>[@partition].<figure>.<resource type> "
+                           "in {}", path);
+  }
+  const Resource QueuePreemptionFigures::*field = nullptr;
+  std::string figures;
+  for (const auto& [name, f] : kPreemptionFigures) {
+    if (p[k] == name) field = f;
+    figures += figures.empty() ? name : fmt::format(", {}", name);
+  }
+  if (!field) return notFound("'{}' is not a preemption figure ({}) in {}", p[k], figures, path);
+  std::string type = p[k + 1] == "memory" ? "memory-mb" : p[k + 1];
+  auto idx = ctx.scheduler.cluster().types().indexOf(type);
+  if (!idx) return notFound("unknown resource type '{}' in {}", type, path);
+  return json((q.*field).get(*idx));
+}
+
 }  // namespace
 
 Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx) {
@@ -229,6 +296,7 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     if (k == 0) return notFound("no queue named in {}", path);
     return walk(*findQueue(sched, join(parts, 0, k)), parts, k, path);
   }
+  if (view == "preemption") return preemptionPath(parts, path, ctx);
   if (view == "app" || view == "ask" || view == "opportunities" || view == "pending" ||
       view == "headroom") {
     return appScopedPath(view, parts, path, ctx);
