@@ -155,7 +155,7 @@ Result<StepBody> parseAsk(const JsonReader& r, const ResourceTypes& types) {
 
 Result<StepBody> parsePlace(const JsonReader& r, const ResourceTypes& types) {
   SPINDLE_RETURN_IF_ERROR(
-      r.onlyKeys({"app", "node", "resource", "priority", "am", "count", "reserved"}));
+      r.onlyKeys({"app", "node", "resource", "priority", "am", "count", "reserved", "nodeLabel"}));
   PlaceStep s;
   SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
   SPINDLE_ASSIGN_OR_RETURN(s.node, r.getString("node"));
@@ -166,6 +166,7 @@ Result<StepBody> parsePlace(const JsonReader& r, const ResourceTypes& types) {
   if (count < 1) return r.error("count must be at least 1");
   s.count = count;
   SPINDLE_ASSIGN_OR_RETURN(s.reserved, r.getBool("reserved", false));
+  SPINDLE_ASSIGN_OR_RETURN(s.nodeLabel, r.getString("nodeLabel", ""));
   if (s.reserved && count != 1) {
     return r.error("a node holds one reserved container: 'count' must be 1 with 'reserved'");
   }

@@ -287,6 +287,21 @@ TEST(ScenarioPreemption, PlaceReservedIsParsedAndChecked) {
             std::string::npos);
 }
 
+TEST(ScenarioPreemption, PlaceNodeLabelMustBeTheNodesPartition) {
+  json doc = base();
+  doc["cluster"]["nodeLabels"] = {"x"};
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"place": {"app": "a", "node": "h1", "resource": {"memory-mb": 1024}, "nodeLabel": "x"}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  EXPECT_EQ(std::get<PlaceStep>(sc->steps[1].body).nodeLabel, "x");
+  auto r = runScenario(*sc, {});
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.status().message(),
+            "steps[1] (place): place: a container asking for label 'x' cannot run on h1 "
+            "(partition '')");
+}
+
 TEST(ScenarioPreemption, ExpectPreemptionKeysAreValidated) {
   json doc = base();
   auto parseWith = [&](const char* preemption) {
