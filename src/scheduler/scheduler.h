@@ -57,6 +57,9 @@ inline constexpr SchedulerKey kAmKey{0, 0};
 struct PreemptionMessage {
   std::vector<ContainerId> containers;
   std::vector<ContainerId> negotiable;
+  // The PreemptionContract's one ANY ResourceRequest, as its total (capability x count): what
+  // the AM may give back instead of the negotiable containers; zero when there are none.
+  Resource negotiableResource;
   bool empty() const { return containers.empty() && negotiable.empty(); }
 };
 

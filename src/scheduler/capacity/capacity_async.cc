@@ -58,7 +58,10 @@ void CapacityScheduler::globalPass() {
   }
 }
 
+// A MonitorTick: one capacity-preemption round when the policy is enabled, then (async mode)
+// one global pass, which may use what the round freed.
 void CapacityScheduler::runMonitors() {
+  if (preemption_.config.preemptionActive()) runPreemptionRound();
   if (config_.scheduleAsynchronously) globalPass();
 }
 

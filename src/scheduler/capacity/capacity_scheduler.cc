@@ -598,6 +598,7 @@ void CapacityScheduler::onContainerAllocated(Application& app, const Container& 
 }
 
 void CapacityScheduler::onContainerFinished(Application& app, const Container& c) {
+  preemption_.executor.forget(c.id);
   auto it = csApps_.find(app.id());
   if (it == csApps_.end()) return;
   addUsage(it->second, cluster().node(c.node).partition(), c.resource, false, -1);
@@ -608,7 +609,7 @@ void CapacityScheduler::onContainerFinished(Application& app, const Container& c
 // --- Reservations -------------------------------------------------------------------------------
 
 void CapacityScheduler::reserve(CsApp& s, NodeId node, const SchedulerKey& key,
-                                const Resource& r) {
+                                const Resource& r, const std::string& why) {
   const std::string& partition = cluster().node(node).partition();
   auto existing = s.reservations.find(node);
   Decision d;
@@ -624,15 +625,19 @@ void CapacityScheduler::reserve(CsApp& s, NodeId node, const SchedulerKey& key,
                            cluster().nodeName(node), s.reReservations[key]);
     d.numbers = {{"reReservations", double(s.reReservations[key])}};
   } else {
-    s.reservations[node] = CsReservation{key, r, partition};
+    const ContainerId id = s.app->nextContainerId();
+    s.reservations[node] = CsReservation{key, r, partition, id, clock().nowMs()};
     reservedNodes_[node] = s.app->id();
     ++s.reservedCount[key];
     s.reReservations[key] = 0;
     addUsage(s, partition, r, true, +1);
     s.app->addReserved(r);
-    mutableCluster().reserve(node, ContainerId{s.app->attemptId(), 0}, r);
-    d.reason = fmt::format("reserved {} on {}: it does not fit the node's free {}", r.toString(),
-                           cluster().nodeName(node), cluster().node(node).unallocated().toString());
+    mutableCluster().reserve(node, id, r);
+    d.container = id;
+    d.reason = !why.empty() ? why
+                            : fmt::format("reserved {} on {}: it does not fit the node's free {}",
+                                          r.toString(), cluster().nodeName(node),
+                                          cluster().node(node).unallocated().toString());
   }
   record(std::move(d));
 }

@@ -48,6 +48,7 @@
 #include "scheduler/capacity/cs_math.h"
 #include "scheduler/capacity/cs_queue.h"
 #include "scheduler/capacity/groups.h"
+#include "scheduler/capacity/preemption_monitor.h"
 #include "scheduler/capacity/queue_ordering.h"
 #include "scheduler/scheduler.h"
 
@@ -93,6 +94,23 @@ class CapacityScheduler final : public Scheduler {
   const std::vector<std::string>& configWarnings() const { return configWarnings_; }
   bool asynchronous() const { return config_.scheduleAsynchronously; }
 
+  // --- Capacity preemption (preemption_monitor.h; capacity_preemption.cc, cs_preemption_snapshot.cc)
+  // monitoring_interval while the proportional policy is enabled, else 0.
+  int64_t monitorIntervalMs() const override { return preemption_.config.intervalMs(); }
+  const PreemptionRoundReport* lastPreemptionRound() const override {
+    return preemption_.lastRound ? &*preemption_.lastRound : nullptr;
+  }
+  // The negotiable contract (the CS never sends a strict one, reference §9).
+  PreemptionMessage preemptionMessage(AppId app) const override;
+  // The policy's input, taken from the live state (reference §3, preemption_snapshot.h).
+  Result<preemption::PreemptionSnapshot> buildPreemptionSnapshot() const;
+  const MonitorConfig& monitorConfig() const { return preemption_.config; }
+  const PreemptionExecutor& preemptionExecutor() const { return preemption_.executor; }
+  // Tests only: edits (or fails) every snapshot before the round plans on it.
+  void setPreemptionSnapshotHook(std::function<Status(preemption::PreemptionSnapshot&)> hook) {
+    preemption_.snapshotHook = std::move(hook);
+  }
+
  protected:
   Status admitApp(Application& app) override;
   void onAppRemoved(Application& app) override;
@@ -105,6 +123,8 @@ class CapacityScheduler final : public Scheduler {
   Status validateAsks(const Application& app,
                       const std::vector<ResourceRequest>& asks) const override;
   void runMonitors() override;
+  Status placeReservation(Application& app, NodeId node, const SchedulerKey& key,
+                          const Resource& resource) override;
   Status checkSchedulerInvariants() const override;
 
  private:
@@ -143,7 +163,8 @@ class CapacityScheduler final : public Scheduler {
   void updateChildKey(CsQueue& q);
 
   // --- Reservations ---
-  void reserve(CsApp& s, NodeId node, const SchedulerKey& key, const Resource& r);
+  void reserve(CsApp& s, NodeId node, const SchedulerKey& key, const Resource& r,
+               const std::string& why = {});
   void unreserve(CsApp& s, NodeId node, const std::string& why);
   void dropReservationRecord(CsApp& s, NodeId node);
 
@@ -152,6 +173,12 @@ class CapacityScheduler final : public Scheduler {
   void indexNode(NodeId node);
   void unindexNode(NodeId node);
   void rebuildNodeIndex();
+
+  // --- Capacity preemption (capacity_preemption.cc) ---
+  void runPreemptionRound();
+  Status preemptionRound();
+  void applyPreemptionPlan(const preemption::PreemptionPlan& plan, PreemptionRoundReport& report);
+  void killReservation(ContainerId id, const preemption::PreemptionPlan& plan);
 
   // The allocation path for one node (capacity_allocation.cc).
   int allocateOnNode(NodeId node);
@@ -179,6 +206,8 @@ class CapacityScheduler final : public Scheduler {
   // Async node index: (-unallocated memory, node id) and each node's key in it.
   std::set<std::pair<int64_t, NodeId>> nodeIndex_;
   std::unordered_map<NodeId, int64_t> nodeKey_;
+
+  CsPreemptionState preemption_;
 };
 
 }  // namespace spindle

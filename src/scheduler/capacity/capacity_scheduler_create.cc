@@ -73,20 +73,28 @@ Result<std::unique_ptr<CapacityScheduler>> CapacityScheduler::create(const Confi
   const ClusterLabels provisional = labelsMentioned(s.conf);
   SPINDLE_ASSIGN_OR_RETURN(CapacityConfig cfg,
                            parseCapacityConfig(s.conf, s.types, s.bounds, provisional));
+  SPINDLE_ASSIGN_OR_RETURN(MonitorConfig monitor, parseMonitorConfig(s.conf));
   auto cs = std::make_unique<CapacityScheduler>(std::move(s), std::move(cfg), std::move(groups),
                                                 clock, rng);
   cs->parsedLabels_ = provisional;
+  cs->preemption_.config = monitor;
   return cs;
 }
 
 Status CapacityScheduler::refreshConfiguration(const Configuration& conf) {
   Configuration merged = settings().conf;
   merged.merge(conf);
+  // The policy re-reads its knobs when the configuration changed (updateConfigIfNeeded);
+  // invalid knobs fail the whole refresh before anything changes.
+  auto monitor = parseMonitorConfig(merged);
+  if (!monitor.isOk()) return monitor.status().withContext("refreshQueues");
   auto next = parseCapacityConfig(merged, settings().types, settings().bounds,
                                   labelsOf(cluster()));
   if (!next.isOk()) return next.status().withContext("refreshQueues");
   SPINDLE_RETURN_IF_ERROR(checkCapacityRefresh(config_, *next).withContext("refreshQueues"));
-  return refreshWithConfig(*next);
+  SPINDLE_RETURN_IF_ERROR(refreshWithConfig(*next));
+  preemption_.config = *monitor;
+  return Status::ok();
 }
 
 // At start-up (no nodes, no apps yet) the labels complete the scheduler's initialisation, so

@@ -26,6 +26,8 @@ struct CsReservation {
   SchedulerKey key;
   Resource resource;
   std::string partition;
+  ContainerId id;        // from the app's container sequence, as YARN's reserved RMContainer
+  TimeMs createdAt = 0;  // when the node was first reserved (re-reservations keep it)
 };
 
 struct CsApp {
