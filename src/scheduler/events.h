@@ -89,7 +89,7 @@ struct PlaceContainer {
   bool reserved = false;
   // The node label expression of the request the container was allocated for ("" = none);
   // a container with "" on a labelled node runs there ignoring the partition's exclusivity.
-  std::string nodeLabel;
+  std::string nodeLabel{};
 };
 
 // A container finished outside a heartbeat (scenario "complete"); same effect as reporting

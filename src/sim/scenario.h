@@ -72,7 +72,7 @@ struct PlaceStep {
   bool reserved = false;
   // The containers' node label expression (the request's); "" on a labelled node means the
   // container runs there ignoring the partition's exclusivity.
-  std::string nodeLabel;
+  std::string nodeLabel{};
 };
 struct CompleteStep { std::string container; int32_t exitStatus = 0; };
 struct FinishAppStep { std::string app; AppState state = AppState::FINISHED; };

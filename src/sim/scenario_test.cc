@@ -353,5 +353,78 @@ TEST(ScenarioPreemption, ViewNeedsAPreemptionRound) {
       << r->failures[0].message;
 }
 
+// A live round: b (50 %) holds the whole cluster, a (50 %) asks for half of it.
+json liveRound() {
+  return json::parse(R"({"spindleScenario": 1, "scheduler": "capacity",
+    "configuration": {
+      "yarn-site": {"yarn.resourcemanager.scheduler.monitor.enable": true,
+        "yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round": 1.0,
+        "yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor": 1.0,
+        "yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill": 10000},
+      "capacity-scheduler": {"yarn.scheduler.capacity.root.queues": "a,b",
+        "yarn.scheduler.capacity.root.a.capacity": 50, "yarn.scheduler.capacity.root.b.capacity": 50,
+        "yarn.scheduler.capacity.root.b.maximum-capacity": 100,
+        "yarn.scheduler.capacity.root.a.user-limit-factor": 2}},
+    "cluster": {"nodes": [{"name": "h1", "resource": {"memory-mb": 8192, "vcores": 8}},
+                          {"name": "h2", "resource": {"memory-mb": 8192, "vcores": 8}}]},
+    "steps": [
+      {"submit": {"app": "x", "queue": "b", "am": null}},
+      {"submit": {"app": "y", "queue": "a", "am": null}},
+      {"place": {"app": "x", "node": "h1", "resource": {"memory-mb": 1024, "vcores": 1}, "count": 8}},
+      {"place": {"app": "x", "node": "h2", "resource": {"memory-mb": 1024, "vcores": 1}, "count": 8}},
+      {"ask": {"app": "y", "priority": 1, "resource": {"memory-mb": 1024, "vcores": 1}, "count": 8}},
+      {"monitor": {}}]})");
+}
+
+TEST(ScenarioPreemption, MarksAreCountedPerAppAndPerNode) {
+  json doc = liveRound();
+  // The newest containers go first: the 8 on h2.
+  doc["steps"].push_back(json::parse(R"({"expect": {
+      "preemption": {"marked": {"x": 8, "x@h2": 8, "x@h1": 0}, "killed": {}},
+      "state": {"preemption:root.b.used.memory-mb": 16384, "preemption:b.used.memory": 16384,
+                "preemption:root.b.toBePreempted.memory-mb": 8192,
+                "preemption:root.a.pending.memory-mb": 8192,
+                "preemption:root.b.selected.memory-mb": 8192}}})"));
+  doc["steps"].push_back(json::parse(R"({"monitor": {}, "at": 10000})"));
+  doc["steps"].push_back(json::parse(R"({"expect": {
+      "preemption": {"marked": {}, "killed": {"x@h2": 8}, "exhaustive": false}}})"));
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+}
+
+TEST(ScenarioPreemption, ExhaustiveCountsEveryAppButNotNodeKeys) {
+  json doc = liveRound();
+  doc["steps"].push_back(json::parse(R"({"expect": {"preemption": {"marked": {"x@h2": 8}}}})"));
+  doc["steps"].push_back(json::parse(R"({"monitor": {}, "at": 10000})"));
+  doc["steps"].push_back(json::parse(R"({"expect": {"preemption": {"killed": {"y": 0}}}})"));
+  doc["steps"].push_back(json::parse(R"({"expect": {"state": {
+      "preemption:root.c.used.memory-mb": 0, "preemption:root.b@x.used.memory-mb": 0,
+      "preemption:root.b.ideal.memory-mb": 0, "preemption:root.b.used.gpu": 0,
+      "preemption:root.b.used": 0}}})"));
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 7u);
+  EXPECT_EQ(r->failures[0].message, "preemption.marked.x: expected 0, got 8");
+  EXPECT_EQ(r->failures[1].message, "preemption.killed.x: expected 0, got 8");
+  EXPECT_EQ(r->failures[2].message,
+            "state preemption:root.b.ideal.memory-mb: 'ideal' is not a preemption figure "
+            "(guaranteed, maximum, used, pending, idealAssigned, toBePreempted, "
+            "actuallyToBePreempted, preemptableExtra, untouchableExtra, selected) in "
+            "preemption:root.b.ideal.memory-mb");
+  EXPECT_EQ(r->failures[3].message,
+            "state preemption:root.b.used: expected "
+            "preemption:<queue>[@partition].<figure>.<resource type> in preemption:root.b.used");
+  EXPECT_EQ(r->failures[4].message,
+            "state preemption:root.b.used.gpu: unknown resource type 'gpu' in "
+            "preemption:root.b.used.gpu");
+  EXPECT_EQ(r->failures[5].message,
+            "state preemption:root.b@x.used.memory-mb: no queue 'root.b@x' (and partition) in "
+            "the last preemption round, in preemption:root.b@x.used.memory-mb");
+  EXPECT_EQ(r->failures[6].message,
+            "state preemption:root.c.used.memory-mb: no queue 'root.c' (and partition) in the "
+            "last preemption round, in preemption:root.c.used.memory-mb");
+}
+
 }  // namespace
 }  // namespace spindle

@@ -237,15 +237,19 @@ Result<json> preemptionPath(const std::vector<std::string>& p, const std::string
     return failedPrecondition("no capacity preemption round has run (a `monitor` step with "
                               "yarn.resourcemanager.scheduler.monitor.enable) for {}", path);
   }
-  size_t k = longestName(p, [&](const std::string& n) {
-    return findPreemptionFigures(*r, n) != nullptr;
-  });
-  if (k == 0) return notFound("no queue (and partition) of the last preemption round in {}", path);
-  const QueuePreemptionFigures& q = *findPreemptionFigures(*r, join(p, 0, k));
-  if (p.size() != k + 2) {
+  // The last two parts are the figure and the resource type; the rest names the queue (a
+  // queue followed by one part only lacks the type).
+  if (p.size() < 3 || findPreemptionFigures(*r, join(p, 0, p.size() - 1)) != nullptr) {
     return invalidArgument("expected preemption:<queue>[@partition].<figure>.<resource type> "
                            "in {}", path);
   }
+  const QueuePreemptionFigures* found = findPreemptionFigures(*r, join(p, 0, p.size() - 2));
+  if (found == nullptr) {
+    return notFound("no queue '{}' (and partition) in the last preemption round, in {}",
+                    join(p, 0, p.size() - 2), path);
+  }
+  const QueuePreemptionFigures& q = *found;
+  const size_t k = p.size() - 2;
   const Resource QueuePreemptionFigures::*field = nullptr;
   std::string figures;
   for (const auto& [name, f] : kPreemptionFigures) {
