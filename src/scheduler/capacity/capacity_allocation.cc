@@ -509,6 +509,7 @@ void CapacityAllocator::skip(const CsApp& s, const SchedulerKey& key, SkipReason
 // --- The scheduler's entry points ---------------------------------------------------------------
 
 int CapacityScheduler::allocateOnNode(NodeId node) {
+  if (!preemption_.executor.killable().empty()) reclaimKillable(node);
   CapacityAllocator pass(*this, node);
   return pass.run();
 }

@@ -184,6 +184,65 @@ void CapacityScheduler::killReservation(ContainerId id, const PreemptionPlan& pl
   }
 }
 
+// Lazy preemption's allocator side. YARN's RegularContainerAllocator.assignContainer adds the
+// node's killable containers to its unallocated resource one by one until the ask fits, and the
+// commit kills them. Spindle runs that step just before the node's allocation pass, for the
+// first app (leaves in queue pre-order, apps in ordering-policy order) of a leaf that is under
+// its guarantee on the node's partition and whose next ask there does not fit the node's free
+// resource: killable containers of other queues are killed, newest first, until the ask fits.
+// The pass that follows allocates as usual (a leaf under its guarantee sorts first).
+// Simplification: user limits and queue maximums of that app are not re-checked here.
+void CapacityScheduler::reclaimKillable(NodeId nodeId) {
+  const Node& node = cluster().node(nodeId);
+  if (node.reservation()) return;
+  std::vector<const Container*> killable;
+  for (auto it = node.containers().rbegin(); it != node.containers().rend(); ++it) {
+    if (preemption_.executor.isKillable(*it)) killable.push_back(findContainer(*it));
+  }
+  if (killable.empty()) return;
+  sync();
+  const std::string& p = node.partition();
+  const ResourceCalculator& rc = calculator();
+  const Resource R = partitionResource(p);
+  for (CsQueue* leaf : tree_->leaves()) {
+    if (!leaf->config().canAccess(p) || leaf->usage(p).pending.isZero()) continue;
+    if (!rc.lessThan(R, leaf->usage(p).used, leaf->cap(p).effectiveMin)) continue;
+    for (const AppOrderKey& k : leaf->schedulable) {
+      CsApp& s = csApps_.at(k.app);
+      if (!s.pendingIn(p)) continue;
+      std::optional<Resource> need;
+      s.app->asks().forEachActiveKey([&](const SchedulerKey&, const ResourceRequest& any) {
+        if (keyPartition(s, any) != p) return true;
+        need = any.capability;
+        return false;
+      });
+      if (!need) continue;
+      Resource available = node.unallocated();
+      if (rc.fitsIn(*need, available)) return;
+      std::vector<const Container*> victims;
+      for (const Container* c : killable) {
+        if (rc.fitsIn(*need, available)) break;
+        const CsApp* owner = csApp(c->id.app());
+        if (owner == nullptr || owner->leaf == leaf) continue;
+        victims.push_back(c);
+        available += c->resource;
+      }
+      if (!rc.fitsIn(*need, available)) return;
+      for (const Container* c : victims) {
+        const std::string victimQueue = csApp(c->id.app())->leaf->path();
+        finishContainer(
+            c->id, ContainerEvent::KILL, ContainerExitStatus::PREEMPTED, DecisionKind::kKill,
+            fmt::format("preempted (lazy): killable container of {} taken for {} in {}, which "
+                        "is under its guarantee {} on partition {} and needs {} on {} (free {})",
+                        victimQueue, appIdString(s.app->id()), leaf->path(),
+                        leaf->cap(p).effectiveMin.toString(), partitionName(p), need->toString(),
+                        node.name(), node.unallocated().toString()));
+      }
+      return;
+    }
+  }
+}
+
 // FiCaSchedulerApp.getAllocation: the marked containers and one ANY request of
 // ceil(total / minimum allocation) minimum allocations (the calculator's ratio).
 PreemptionMessage CapacityScheduler::preemptionMessage(AppId app) const {

@@ -270,6 +270,18 @@ TEST(CapacityPreemption, RefreshRereadsTheKnobsAndRejectsInvalidOnesWholly) {
   EXPECT_EQ(cs.sched().monitorIntervalMs(), 0);
 }
 
+TEST(CapacityPreemption, SwitchingTheMonitorOffDropsPendingMarks) {
+  OverCapacity t(preemptingConf());
+  t.tickAt(0);
+  EXPECT_EQ(t.cs.sched().preemptionMessage(t.appB).negotiable.size(), 10u);
+  Configuration off;
+  off.set("yarn.resourcemanager.scheduler.monitor.enable", "false");
+  ASSERT_TRUE(t.cs.sched().refreshConfiguration(off).isOk());
+  EXPECT_TRUE(t.cs.sched().preemptionMessage(t.appB).empty());
+  t.tickAt(15000);
+  EXPECT_TRUE(t.decisions(DecisionKind::kKill).empty());
+}
+
 TEST(CapacityPreemption, ARefreshedWaitAppliesFromTheNextRound) {
   OverCapacity t(preemptingConf());
   t.tickAt(0);
@@ -350,6 +362,68 @@ TEST(CapacityPreemption, PlaceReservationRules) {
   ASSERT_FALSE(tooBig.isOk());
   EXPECT_THAT(tooBig.message(), HasSubstr("does not fit node h3"));
   EXPECT_TRUE(t.cs.sched().checkInvariants().isOk());
+}
+
+TEST(CapacityPreemption, LazyPreemptionMakesContainersKillableAndTheAllocatorTakesThem) {
+  CsConf c = preemptingConf();
+  c.raw("yarn.scheduler.capacity.lazy-preemption-enabled", "true");
+  OverCapacity t(c);
+  t.tickAt(0);
+  t.tickAt(15000);
+  EXPECT_TRUE(t.decisions(DecisionKind::kKill).empty()) << "killable, not killed";
+  EXPECT_EQ(t.cs.sched().preemptionExecutor().killable().size(), 10u);
+  EXPECT_EQ(t.cs.sched().preemptionMessage(t.appB).negotiable.size(), 10u);
+  // Killable resources count as gone for the next rounds: nothing more is marked.
+  t.tickAt(18000);
+  EXPECT_EQ(t.decisions(DecisionKind::kPreemptMark).size(), 10u);
+  auto snap = t.cs.sched().buildPreemptionSnapshot();
+  ASSERT_TRUE(snap.isOk());
+  EXPECT_EQ(snap->queues[2].partitions.at("").killable.memoryMb(), 10 * GB);
+  EXPECT_EQ(snap->queues[0].partitions.at("").killable.memoryMb(), 10 * GB);
+  EXPECT_EQ(snap->nodes[0].killable.memoryMb(), 10 * GB);
+  // a (under its guarantee) needs room on h1: one killable container per 1 GB container.
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(t.cs.heartbeat("h1"), 1);
+  EXPECT_EQ(t.cs.usedMb(t.appA), 10 * GB);
+  EXPECT_EQ(t.cs.usedMb(t.appB), 10 * GB);
+  const std::vector<Decision> kills = t.decisions(DecisionKind::kKill);
+  ASSERT_EQ(kills.size(), 10u);
+  for (const Decision& d : kills) {
+    EXPECT_EQ(d.exitStatus, ContainerExitStatus::PREEMPTED);
+    EXPECT_THAT(d.reason, HasSubstr("preempted (lazy)"));
+  }
+  EXPECT_TRUE(t.cs.sched().preemptionExecutor().killable().empty());
+  EXPECT_EQ(t.cs.heartbeat("h1"), 0) << "a has what it asked for; nothing else is killed";
+}
+
+TEST(CapacityPreemption, IntraQueuePreemptionTakesFromTheLowPriorityAppForTheHighOne) {
+  // a (10 GB guarantee) is full with lo's priority-1 app; hi's priority-5 app asks 4 GB there.
+  // b holds the other 10 GB and still asks: no inter-queue preemption. Intra-queue preemption
+  // frees max-allowable-limit (0.2) x 10 GB = 2 GB of the low-priority app for the high one.
+  CsConf c = preemptingConf();
+  c.raw(knob("intra-queue-preemption.enabled"), "true")
+      .raw(knob("intra-queue-preemption.preemption-order-policy"), "priority_first")
+      .raw("yarn.cluster.max-application-priority", "10");
+  Cs cs(c);
+  cs.node("h1", "/r1", 20 * GB, 20);
+  AppId low = cs.submit("a", "lo", 0, 1);
+  AppId b = cs.submit("b", "bob");
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(cs.sched().handle(PlaceContainer{low, "h1", Resource::of(GB, 1), 1, false}).isOk());
+    ASSERT_TRUE(cs.sched().handle(PlaceContainer{b, "h1", Resource::of(GB, 1), 1, false}).isOk());
+  }
+  cs.ask(b, 1, "*", GB, 5);
+  AppId high = cs.submit("a", "hi", 0, 5);
+  cs.ask(high, 1, "*", GB, 4);
+  cs.tick();
+  int marked = 0;
+  for (const Decision& d : cs.log().decisions()) {
+    if (d.kind != DecisionKind::kPreemptMark) continue;
+    ++marked;
+    EXPECT_EQ(d.app, low);
+    EXPECT_THAT(d.reason, HasSubstr("intra-queue selector"));
+  }
+  EXPECT_EQ(marked, 2);
+  EXPECT_EQ(cs.count(DecisionKind::kPreemptMark, b), 0);
 }
 
 TEST(CapacityPreemption, DisabledQueueIsNotAVictim) {

@@ -179,6 +179,9 @@ class CapacityScheduler final : public Scheduler {
   Status preemptionRound();
   void applyPreemptionPlan(const preemption::PreemptionPlan& plan, PreemptionRoundReport& report);
   void killReservation(ContainerId id, const preemption::PreemptionPlan& plan);
+  // Lazy preemption: kills killable containers on the node when a queue under its guarantee
+  // needs their room for its next container (called before each node's allocation pass).
+  void reclaimKillable(NodeId node);
 
   // The allocation path for one node (capacity_allocation.cc).
   int allocateOnNode(NodeId node);

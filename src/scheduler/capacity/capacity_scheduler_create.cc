@@ -94,6 +94,7 @@ Status CapacityScheduler::refreshConfiguration(const Configuration& conf) {
   SPINDLE_RETURN_IF_ERROR(checkCapacityRefresh(config_, *next).withContext("refreshQueues"));
   SPINDLE_RETURN_IF_ERROR(refreshWithConfig(*next));
   preemption_.config = *monitor;
+  if (!monitor->preemptionActive()) preemption_.executor.clearMarks();
   return Status::ok();
 }
 

@@ -19,7 +19,7 @@ Resource computeUserLimit(const ResourceCalculator& rc, const UserLimitInputs& i
   const Resource Q = rc.max(R, in.queueGuaranteed, in.minAlloc);
   const Resource consumed = rc.multiplyAndNormalizeUp(R, in.consumedRatio, in.minAlloc);
   const Resource currentCapacity = rc.lessThan(R, consumed, Q) ? Q : consumed + required;
-  const Resource resourceUsed = in.activeUsersUsed + required;
+  const Resource resourceUsed = in.allUsers ? currentCapacity : in.activeUsersUsed + required;
   // Java passes the summed weights as a float.
   const float weight = static_cast<float>(in.activeUsersWeight);
   Resource byUsers = weight > 0 ? rc.divideAndCeil(resourceUsed, static_cast<double>(weight))

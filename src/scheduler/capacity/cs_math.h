@@ -36,6 +36,10 @@ struct UserLimitInputs {
   double minimumUserLimitPercent = 100;
   double userLimitFactor = 1;
   SchedulingMode mode = SchedulingMode::kRespectExclusivity;
+  // UsersManager's "all users" variant (getResourceLimitForAllUsers, read by intra-queue
+  // preemption): U = CC instead of activeUsersUsed + minAlloc, and activeUsersWeight must hold
+  // the weights of all the queue's users.
+  bool allUsers = false;
 };
 
 // UsersManager.computeUserLimit (new formula, §2.5 steps 1-3), weight 1:

@@ -27,6 +27,27 @@ UserLimitInputs testUserLimitsQueue() {
   return in;
 }
 
+TEST(UserLimit, AllUsersVariantSharesTheCurrentCapacityAmongAllUsers) {
+  // getResourceLimitForAllUsers (intra-queue preemption): U = CC, W = all users' weights.
+  auto rc = defaultRc();
+  UserLimitInputs in;
+  in.partitionResource = Resource::of(100 * GB, 100);
+  in.queueGuaranteed = Resource::of(50 * GB, 50);
+  in.queueMaxDown = Resource::of(100 * GB, 100);
+  in.minAlloc = Resource::of(GB, 1);
+  in.minimumUserLimitPercent = 25;
+  in.userLimitFactor = 2;
+  in.consumedRatio = 0.6;  // 60 GB used: CC = 60 GB + 1 GB
+  in.activeUsersUsed = Resource::of(30 * GB, 30);
+  in.activeUsersWeight = 1;
+  // Active users: max(ceil(31 GB / 1), 61 GB x 25 %) = 31 GB.
+  EXPECT_EQ(computeUserLimit(*rc, in).memoryMb(), 31 * GB);
+  in.allUsers = true;
+  in.activeUsersWeight = 3;
+  // All users: max(ceil(61 GB / 3) = 20822 MB, 15616 MB), rounded up to 21 GB.
+  EXPECT_EQ(computeUserLimit(*rc, in).memoryMb(), 21 * GB);
+}
+
 TEST(UserLimit, TwoUsersGrowWithConsumptionAsInTestUserLimits) {
   auto rc = defaultRc();
   UserLimitInputs in = testUserLimitsQueue();

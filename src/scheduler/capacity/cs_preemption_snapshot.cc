@@ -15,8 +15,11 @@
 //    partition subtracted from its pending (its own headroom map, as YARN's second call);
 //  * killable: the lazy-preemption killable containers of the queue's subtree (PreemptionManager
 //    counts them for every queue up the path);
-//  * userLimits: each active user's limit on the partition.
-// Apps: every app of a leaf that holds containers or reservations; the leaf lists them in the
+//  * userLimits: every user's limit on the partition for all users (getResourceLimitForAllUsers:
+//    UsersManager's formula with U = the current capacity and W = all users' weights), for
+//    every user with apps in the leaf.
+// Apps: every active app of a leaf and every app holding containers or reservations; the leaf
+// lists them in the
 // reverse of its ordering policy (FIFO: lowest priority first, then newest; fair: largest usage
 // first, then the same FIFO tie-break). Reservations are containers with isReservation, the
 // reserved size and the reservation's own container id.
@@ -113,7 +116,12 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
     std::vector<const CsApp*> apps;
     for (const auto& [id, s] : csApps_) {
       if (s.leaf != leaf) continue;
-      if (s.app->liveContainers().empty() && s.reservations.empty()) continue;
+      // Active apps (the intra-queue selector needs the waiting ones too) and any app that
+      // holds something (a placed container of an app still waiting for the AM limit).
+      if (s.phase != CsAppPhase::kActive && s.app->liveContainers().empty() &&
+          s.reservations.empty()) {
+        continue;
+      }
       apps.push_back(&s);
     }
     // Ascending in the ordering policy, then reversed (getPreemptionIterator).
@@ -200,8 +208,23 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
         a.pendingDeductReserved += takeDeduct;
         headroomDeduct[user] -= takeDeduct;
       }
+      // LeafQueue.getResourceLimitForAllUsers for every user with apps in the leaf (the
+      // intra-queue selector looks the limit up by the app's user).
+      UserLimitInputs in;
+      in.partitionResource = total;
+      in.queueGuaranteed = leaf->cap(p).effectiveMin;
+      in.queueMaxDown = rc.roundDown(leaf->cap(p).effectiveMax, minAlloc);
+      in.minAlloc = minAlloc;
+      in.consumedRatio = leaf->usageRatio(p);
+      in.minimumUserLimitPercent = leaf->config().minimumUserLimitPercent;
+      in.userLimitFactor = leaf->config().userLimitFactor;
+      in.allUsers = true;
       for (const auto& [name, u] : leaf->users) {
-        if (u.appsWithPending > 0) a.userLimits[name] = userLimit(*leaf, name, p);
+        if (u.totalApps() > 0) in.activeUsersWeight += u.weight;
+      }
+      const Resource all = computeUserLimit(rc, in);
+      for (const auto& [name, u] : leaf->users) {
+        if (u.totalApps() > 0) a.userLimits[name] = userLimitForWeight(rc, all, u.weight, minAlloc);
       }
     }
   }

@@ -49,6 +49,8 @@ class PreemptionExecutor {
   void makeKillable(ContainerId c);
   // The container ended (completed, released, killed): forget its mark or killable flag.
   void forget(ContainerId c);
+  // The policy was switched off: pending marks are dropped (killable containers stay killable).
+  void clearMarks() { firstMarked_.clear(); }
 
   const std::map<ContainerId, TimeMs>& marks() const { return firstMarked_; }
   const std::set<ContainerId>& killable() const { return killable_; }
