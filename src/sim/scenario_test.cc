@@ -364,7 +364,8 @@ json liveRound() {
       "capacity-scheduler": {"yarn.scheduler.capacity.root.queues": "a,b",
         "yarn.scheduler.capacity.root.a.capacity": 50, "yarn.scheduler.capacity.root.b.capacity": 50,
         "yarn.scheduler.capacity.root.b.maximum-capacity": 100,
-        "yarn.scheduler.capacity.root.a.user-limit-factor": 2}},
+        "yarn.scheduler.capacity.root.a.user-limit-factor": 2},
+      "resource-types": {"yarn.resource-types": "yarn.io/gpu"}},
     "cluster": {"nodes": [{"name": "h1", "resource": {"memory-mb": 8192, "vcores": 8}},
                           {"name": "h2", "resource": {"memory-mb": 8192, "vcores": 8}}]},
     "steps": [
@@ -384,7 +385,8 @@ TEST(ScenarioPreemption, MarksAreCountedPerAppAndPerNode) {
       "state": {"preemption:root.b.used.memory-mb": 16384, "preemption:b.used.memory": 16384,
                 "preemption:root.b.toBePreempted.memory-mb": 8192,
                 "preemption:root.a.pending.memory-mb": 8192,
-                "preemption:root.b.selected.memory-mb": 8192}}})"));
+                "preemption:root.b.selected.memory-mb": 8192,
+                "preemption:root.b.used.yarn.io/gpu": 0}}})"));
   doc["steps"].push_back(json::parse(R"({"monitor": {}, "at": 10000})"));
   doc["steps"].push_back(json::parse(R"({"expect": {
       "preemption": {"marked": {}, "killed": {"x@h2": 8}, "exhaustive": false}}})"));
@@ -401,29 +403,36 @@ TEST(ScenarioPreemption, ExhaustiveCountsEveryAppButNotNodeKeys) {
   doc["steps"].push_back(json::parse(R"({"expect": {"state": {
       "preemption:root.c.used.memory-mb": 0, "preemption:root.b@x.used.memory-mb": 0,
       "preemption:root.b.ideal.memory-mb": 0, "preemption:root.b.used.gpu": 0,
-      "preemption:root.b.used": 0}}})"));
+      "preemption:root.b.used": 0, "preemption:nosuch.used.memory-mb": 0}}})"));
   auto r = run(doc);
   ASSERT_TRUE(r.isOk()) << r.status().toString();
-  ASSERT_EQ(r->failures.size(), 7u);
+  ASSERT_EQ(r->failures.size(), 8u);
   EXPECT_EQ(r->failures[0].message, "preemption.marked.x: expected 0, got 8");
   EXPECT_EQ(r->failures[1].message, "preemption.killed.x: expected 0, got 8");
   EXPECT_EQ(r->failures[2].message,
-            "state preemption:root.b.ideal.memory-mb: 'ideal' is not a preemption figure "
-            "(guaranteed, maximum, used, pending, idealAssigned, toBePreempted, "
-            "actuallyToBePreempted, preemptableExtra, untouchableExtra, selected) in "
-            "preemption:root.b.ideal.memory-mb");
+            "state preemption:nosuch.used.memory-mb: no queue (and partition) of the last "
+            "preemption round is named in preemption:nosuch.used.memory-mb");
   EXPECT_EQ(r->failures[3].message,
+            "state preemption:root.b.ideal.memory-mb: 'ideal' after 'root.b' is neither a "
+            "preemption figure (guaranteed, maximum, used, pending, idealAssigned, toBePreempted, "
+            "actuallyToBePreempted, preemptableExtra, untouchableExtra, selected) nor a queue (and "
+            "partition) of the last round, in preemption:root.b.ideal.memory-mb");
+  EXPECT_EQ(r->failures[4].message,
             "state preemption:root.b.used: expected "
             "preemption:<queue>[@partition].<figure>.<resource type> in preemption:root.b.used");
-  EXPECT_EQ(r->failures[4].message,
+  EXPECT_EQ(r->failures[5].message,
             "state preemption:root.b.used.gpu: unknown resource type 'gpu' in "
             "preemption:root.b.used.gpu");
-  EXPECT_EQ(r->failures[5].message,
-            "state preemption:root.b@x.used.memory-mb: no queue 'root.b@x' (and partition) in "
-            "the last preemption round, in preemption:root.b@x.used.memory-mb");
   EXPECT_EQ(r->failures[6].message,
-            "state preemption:root.c.used.memory-mb: no queue 'root.c' (and partition) in the "
-            "last preemption round, in preemption:root.c.used.memory-mb");
+            "state preemption:root.b@x.used.memory-mb: 'b@x' after 'root' is neither a "
+            "preemption figure (guaranteed, maximum, used, pending, idealAssigned, toBePreempted, "
+            "actuallyToBePreempted, preemptableExtra, untouchableExtra, selected) nor a queue (and "
+            "partition) of the last round, in preemption:root.b@x.used.memory-mb");
+  EXPECT_EQ(r->failures[7].message,
+            "state preemption:root.c.used.memory-mb: 'c' after 'root' is neither a preemption "
+            "figure (guaranteed, maximum, used, pending, idealAssigned, toBePreempted, "
+            "actuallyToBePreempted, preemptableExtra, untouchableExtra, selected) nor a queue (and "
+            "partition) of the last round, in preemption:root.c.used.memory-mb");
 }
 
 }  // namespace

@@ -237,30 +237,42 @@ Result<json> preemptionPath(const std::vector<std::string>& p, const std::string
     return failedPrecondition("no capacity preemption round has run (a `monitor` step with "
                               "yarn.resourcemanager.scheduler.monitor.enable) for {}", path);
   }
-  // The last two parts are the figure and the resource type; the rest names the queue (a
-  // queue followed by one part only lacks the type).
-  if (p.size() < 3 || findPreemptionFigures(*r, join(p, 0, p.size() - 1)) != nullptr) {
-    return invalidArgument("expected preemption:<queue>[@partition].<figure>.<resource type> "
-                           "in {}", path);
+  // <queue>.<figure>.<type>: queue paths and type names (yarn.io/gpu) contain dots, so the
+  // figure is the first part after a queue name that is a figure name.
+  auto figureOf = [](const std::string& name) -> const Resource QueuePreemptionFigures::* {
+    for (const auto& [n, f] : kPreemptionFigures) {
+      if (name == n) return f;
+    }
+    return nullptr;
+  };
+  size_t queueParts = 0;  // the longest prefix naming a queue, for the errors
+  for (size_t i = 1; i < p.size(); ++i) {
+    const QueuePreemptionFigures* q = findPreemptionFigures(*r, join(p, 0, i));
+    if (q == nullptr) continue;
+    queueParts = i;
+    const auto field = figureOf(p[i]);
+    if (field == nullptr || i + 1 == p.size()) continue;
+    std::string type = join(p, i + 1, p.size());
+    if (type == "memory") type = "memory-mb";
+    auto idx = ctx.scheduler.cluster().types().indexOf(type);
+    if (!idx) return notFound("unknown resource type '{}' in {}", type, path);
+    return json(((*q).*field).get(*idx));
   }
-  const QueuePreemptionFigures* found = findPreemptionFigures(*r, join(p, 0, p.size() - 2));
-  if (found == nullptr) {
-    return notFound("no queue '{}' (and partition) in the last preemption round, in {}",
-                    join(p, 0, p.size() - 2), path);
+  if (queueParts == 0) {
+    return notFound("no queue (and partition) of the last preemption round is named in {}",
+                    path);
   }
-  const QueuePreemptionFigures& q = *found;
-  const size_t k = p.size() - 2;
-  const Resource QueuePreemptionFigures::*field = nullptr;
-  std::string figures;
-  for (const auto& [name, f] : kPreemptionFigures) {
-    if (p[k] == name) field = f;
-    figures += figures.empty() ? name : fmt::format(", {}", name);
+  if (queueParts + 1 < p.size() && figureOf(p[queueParts]) == nullptr) {
+    std::string figures;
+    for (const auto& [name, f] : kPreemptionFigures) {
+      figures += figures.empty() ? name : fmt::format(", {}", name);
+    }
+    return notFound("'{}' after '{}' is neither a preemption figure ({}) nor a queue (and "
+                    "partition) of the last round, in {}",
+                    p[queueParts], join(p, 0, queueParts), figures, path);
   }
-  if (!field) return notFound("'{}' is not a preemption figure ({}) in {}", p[k], figures, path);
-  std::string type = p[k + 1] == "memory" ? "memory-mb" : p[k + 1];
-  auto idx = ctx.scheduler.cluster().types().indexOf(type);
-  if (!idx) return notFound("unknown resource type '{}' in {}", type, path);
-  return json((q.*field).get(*idx));
+  return invalidArgument("expected preemption:<queue>[@partition].<figure>.<resource type> in {}",
+                         path);
 }
 
 }  // namespace
