@@ -15,6 +15,7 @@
 //     queue and the counts marked and killed.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "base/log.h"
 #include "scheduler/capacity/capacity_scheduler.h"
@@ -65,6 +66,8 @@ PreemptionRoundReport reportOf(const PreemptionPlan& plan, TimeMs now) {
   PreemptionRoundReport r;
   r.timeMs = now;
   r.observeOnly = plan.observeOnly;
+  std::map<std::pair<std::string, std::string>, Resource> selected;
+  for (const PreemptionCandidate& c : plan.candidates) selected[{c.queuePath, c.partition}] += c.size;
   for (const preemption::QueueFigures& f : plan.figures) {
     QueuePreemptionFigures q;
     q.queue = f.path;
@@ -78,9 +81,7 @@ PreemptionRoundReport reportOf(const PreemptionPlan& plan, TimeMs now) {
     q.actuallyToBePreempted = f.actuallyToBePreempted;
     q.preemptableExtra = f.preemptableExtra;
     q.untouchableExtra = f.untouchableExtra;
-    for (const PreemptionCandidate& c : plan.candidates) {
-      if (c.queuePath == f.path && c.partition == f.partition) q.selected += c.size;
-    }
+    if (auto it = selected.find({f.path, f.partition}); it != selected.end()) q.selected = it->second;
     r.queues.push_back(std::move(q));
   }
   return r;

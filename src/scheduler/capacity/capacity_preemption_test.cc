@@ -176,6 +176,20 @@ TEST(CapacityPreemption, KillsAfterMaxWaitWithPreemptedStatusAndMarksOnlyOnce) {
   EXPECT_EQ(t.decisions(DecisionKind::kPreemptMark).size(), 10u) << "balanced: nothing more";
 }
 
+TEST(CapacityPreemption, InAsynchronousModeTheTickThenAllocatesWhatTheRoundFreed) {
+  CsConf c = preemptingConf();
+  c.set("schedule-asynchronously.enable", "true");
+  OverCapacity t(c);
+  EXPECT_EQ(t.cs.sched().monitorIntervalMs(), 3000);
+  t.tickAt(0);
+  EXPECT_EQ(t.decisions(DecisionKind::kPreemptMark).size(), 10u);
+  EXPECT_EQ(t.cs.usedMb(t.appA), 0);
+  t.tickAt(15000);
+  EXPECT_EQ(t.decisions(DecisionKind::kKill).size(), 10u);
+  // The same tick's global pass visits h1 once: one off-switch container per visit.
+  EXPECT_EQ(t.cs.usedMb(t.appA), GB);
+}
+
 TEST(CapacityPreemption, AContainerThatEndsOnItsOwnIsForgotten) {
   OverCapacity t(preemptingConf());
   t.tickAt(0);

@@ -110,20 +110,23 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
     }
   }
 
+  // Apps by leaf, in one pass: active apps (the intra-queue selector needs the waiting ones
+  // too) and any app that holds something (a placed container of an app waiting for the AM
+  // limit).
+  std::unordered_map<const CsQueue*, std::vector<const CsApp*>> appsOfLeaf;
+  for (const auto& [id, s] : csApps_) {
+    if (s.phase != CsAppPhase::kActive && s.app->liveContainers().empty() &&
+        s.reservations.empty()) {
+      continue;
+    }
+    appsOfLeaf[s.leaf].push_back(&s);
+  }
+
   // Apps, their containers and reservations; pending considering user limits per leaf.
   for (const CsQueue* leaf : tree_->leaves()) {
     preemption::QueueSnapshot& qs = snap.queues[queueIds.at(leaf).value()];
     std::vector<const CsApp*> apps;
-    for (const auto& [id, s] : csApps_) {
-      if (s.leaf != leaf) continue;
-      // Active apps (the intra-queue selector needs the waiting ones too) and any app that
-      // holds something (a placed container of an app still waiting for the AM limit).
-      if (s.phase != CsAppPhase::kActive && s.app->liveContainers().empty() &&
-          s.reservations.empty()) {
-        continue;
-      }
-      apps.push_back(&s);
-    }
+    if (auto it = appsOfLeaf.find(leaf); it != appsOfLeaf.end()) apps = std::move(it->second);
     // Ascending in the ordering policy, then reversed (getPreemptionIterator).
     std::sort(apps.begin(), apps.end(), [&](const CsApp* a, const CsApp* b) {
       if (leaf->fairPolicy) {
