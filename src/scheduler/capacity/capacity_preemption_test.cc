@@ -495,6 +495,38 @@ TEST(CapacityPreemption, SnapshotFollowsTheContract) {
   EXPECT_EQ(ams, 1);
 }
 
+TEST(CapacityPreemption, SnapshotPartitionsAndIgnoreExclusivityContainers) {
+  // x is non-exclusive; a may use it (100 %), b may not but borrows it after N missed
+  // opportunities (IGNORE_PARTITION_EXCLUSIVITY).
+  CsConf c = preemptingConf();
+  c.set("root.a.accessible-node-labels", "x").set("root.a.accessible-node-labels.x.capacity", "100");
+  c.set("root.b.accessible-node-labels", " ");
+  Cs cs(c);
+  cs.labels({{"x", false}});
+  cs.node("h1", "/r1", 8 * GB, 8, {"x"}).node("h2", "/r1", 8 * GB, 8);
+  AppId b = cs.submit("b", "bob");
+  cs.ask(b, 1, "*", GB, 1);
+  cs.heartbeat("h1");
+  ASSERT_EQ(cs.heartbeat("h1"), 1);
+  auto snap = cs.sched().buildPreemptionSnapshot();
+  ASSERT_TRUE(snap.isOk()) << snap.status().message();
+  ASSERT_EQ(snap->partitions.size(), 2u);
+  const preemption::PartitionInfo* x = snap->partition("x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_FALSE(x->exclusive);
+  EXPECT_EQ(x->total.memoryMb(), 8 * GB);
+  EXPECT_EQ(snap->nodes[0].partition, "x");
+  const preemption::QueueSnapshot& qa = snap->queues[1];
+  const preemption::QueueSnapshot& qb = snap->queues[2];
+  EXPECT_EQ(qa.partitions.at("x").guaranteed.memoryMb(), 8 * GB);
+  EXPECT_EQ(qb.partitions.at("x").guaranteed.memoryMb(), 0);
+  EXPECT_EQ(qb.partitions.at("x").max.memoryMb(), 8 * GB) << "forced to 100 % on non-exclusive x";
+  EXPECT_EQ(qb.partitions.at("x").used.memoryMb(), GB);
+  ASSERT_EQ(snap->apps.size(), 1u);
+  ASSERT_EQ(snap->apps[0].containers.size(), 1u);
+  EXPECT_TRUE(snap->apps[0].containers[0].ignoresExclusivity);
+}
+
 TEST(CapacityPreemption, SameInputsSameDecisions) {
   auto run = [] {
     OverCapacity t(preemptingConf());

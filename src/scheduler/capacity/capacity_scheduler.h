@@ -10,7 +10,10 @@
 // Files: capacity_scheduler.cc (apps, admission, activation, usage bookkeeping, views),
 // capacity_allocation.cc (the per-node allocation path §2.1-2.9), capacity_refresh.cc
 // (refreshQueues), capacity_async.cc (asynchronous scheduling), cs_queue.* (queue tree),
-// cs_math.* (formulas), queue_ordering.* (child ordering), queue_placement.* (mappings).
+// cs_math.* (formulas), queue_ordering.* (child ordering), queue_placement.* (mappings),
+// capacity preemption: preemption_monitor.* (monitor keys, state between rounds),
+// cs_preemption_snapshot.cc (the policy's snapshot), preemption_executor.* (mark -> wait -> kill),
+// capacity_preemption.cc (rounds, AM messages, lazy preemption, placed reservations).
 //
 // Heartbeat mode, per NODE_UPDATE (§2.1):
 //  1. a node holding a reservation serves only that reservation (fulfil, re-reserve or
