@@ -87,6 +87,9 @@ struct PlaceContainer {
   // The container becomes the node's reserved container instead of a running one
   // (Scheduler::placeReservation; one per node).
   bool reserved = false;
+  // The node label expression of the request the container was allocated for ("" = none);
+  // a container with "" on a labelled node runs there ignoring the partition's exclusivity.
+  std::string nodeLabel{};
 };
 
 // A container finished outside a heartbeat (scenario "complete"); same effect as reporting

@@ -450,6 +450,11 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   if (!e.resource.isNonNegative()) {
     return invalidArgument("place: negative resource {}", e.resource.toString());
   }
+  if (!e.nodeLabel.empty() && cluster_.node(node).partition() != e.nodeLabel) {
+    return invalidArgument("place: a container asking for label '{}' cannot run on {} "
+                           "(partition '{}')", e.nodeLabel, e.node,
+                           cluster_.node(node).partition());
+  }
   if (e.reserved) return placeReservation(*a, node, SchedulerKey{e.priority, 0}, e.resource);
   Container c;
   c.id = a->nextContainerId();
@@ -460,7 +465,8 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   c.isAm = e.isAm;
   c.state = ContainerState::RUNNING;
   c.allocatedAt = clock_.nowMs();
-  c.origin = ResourceRequest{c.key, std::string(kAnyResourceName), e.resource, 0, true, ""};
+  c.origin = ResourceRequest{c.key, std::string(kAnyResourceName), e.resource, 0, true,
+                             e.nodeLabel};
   cluster_.allocate(node, c.id, c.resource);
   a->addContainer(c.id, c.resource, c.isAm);
   if (a->state() == AppState::ACCEPTED) (void)transitionApp(*a, AppEvent::ATTEMPT_REGISTERED);

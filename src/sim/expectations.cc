@@ -105,22 +105,49 @@ void checkExactList(const std::string& name, const json& matchers, std::vector<j
   failures.push_back(msg);
 }
 
+// expect.preemption (docs/scenario-format.md): containers marked for preemption (preempt-mark
+// decisions) and killed for it (kill decisions with exit status PREEMPTED) since the previous
+// expect, counted per app handle and per "<app>@<node>". Exhaustive (the default): apps not
+// named must have 0; `"exhaustive": false` checks only the keys named.
 void checkPreemption(const json& body, const ExpectContext& ctx,
                      std::vector<std::string>& failures) {
-  std::map<std::string, int64_t> marked, killed;
-  for (const json& d : decisionsOf(ctx, DecisionKind::kPreemptMark)) ++marked[d["appName"]];
+  using Counts = std::map<std::string, int64_t>;
+  auto count = [](Counts& c, const json& d) {
+    const std::string app = d.value("appName", "");
+    ++c[app];
+    if (d.contains("node")) ++c[app + "@" + d["node"].get<std::string>()];
+  };
+  Counts marked, killed;
+  for (const json& d : decisionsOf(ctx, DecisionKind::kPreemptMark)) count(marked, d);
   for (const json& d : decisionsOf(ctx, DecisionKind::kKill)) {
-    if (d["exitStatus"] == ContainerExitStatus::PREEMPTED) ++killed[d["appName"]];
+    if (d["exitStatus"] == ContainerExitStatus::PREEMPTED) count(killed, d);
   }
+  const bool exhaustive = body.value("exhaustive", true);
   for (auto [what, actual] : {std::pair{"marked", &marked}, std::pair{"killed", &killed}}) {
     if (!body.contains(what)) continue;
-    std::map<std::string, int64_t> expected;
-    for (const auto& [app, n] : body[what].items()) expected[app] = n.get<int64_t>();
-    for (const auto& [app, n] : *actual) expected.try_emplace(app, 0);
-    for (const auto& [app, n] : expected) {
-      const int64_t got = actual->count(app) ? actual->at(app) : 0;
+    Counts expected;
+    for (const auto& [key, n] : body[what].items()) {
+      const auto at = key.find('@');
+      if (!ctx.apps.contains(key.substr(0, at))) {
+        failures.push_back(fmt::format("preemption.{}.{}: unknown app handle", what, key));
+        continue;
+      }
+      if (at != std::string::npos && !ctx.scheduler.cluster().findNode(key.substr(at + 1))) {
+        failures.push_back(fmt::format("preemption.{}.{}: unknown node", what, key));
+        continue;
+      }
+      expected[key] = n.get<int64_t>();
+    }
+    if (exhaustive) {
+      for (const auto& [key, n] : *actual) {
+        if (key.find('@') == std::string::npos) expected.try_emplace(key, 0);
+      }
+    }
+    for (const auto& [key, n] : expected) {
+      auto it = actual->find(key);
+      const int64_t got = it == actual->end() ? 0 : it->second;
       if (got != n) {
-        failures.push_back(fmt::format("preemption.{}.{}: expected {}, got {}", what, app, n, got));
+        failures.push_back(fmt::format("preemption.{}.{}: expected {}, got {}", what, key, n, got));
       }
     }
   }

@@ -68,6 +68,11 @@ struct PlaceStep {
   int32_t priority = 0;
   bool am = false;
   int count = 1;
+  // The container becomes the node's reserved container (Scheduler::placeReservation).
+  bool reserved = false;
+  // The containers' node label expression (the request's); "" on a labelled node means the
+  // container runs there ignoring the partition's exclusivity.
+  std::string nodeLabel{};
 };
 struct CompleteStep { std::string container; int32_t exitStatus = 0; };
 struct FinishAppStep { std::string app; AppState state = AppState::FINISHED; };

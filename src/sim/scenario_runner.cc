@@ -213,7 +213,8 @@ Status Runner::apply(const Step& step) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           for (int i = 0; i < b.count; ++i) {
             SPINDLE_RETURN_IF_ERROR(
-                s.handle(PlaceContainer{id, b.node, b.resource, b.priority, b.am && i == 0}));
+                s.handle(PlaceContainer{id, b.node, b.resource, b.priority, b.am && i == 0,
+                                        b.reserved, b.nodeLabel}));
           }
           return Status::ok();
         } else if constexpr (std::is_same_v<B, CompleteStep>) {

@@ -154,7 +154,8 @@ Result<StepBody> parseAsk(const JsonReader& r, const ResourceTypes& types) {
 }
 
 Result<StepBody> parsePlace(const JsonReader& r, const ResourceTypes& types) {
-  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "node", "resource", "priority", "am", "count"}));
+  SPINDLE_RETURN_IF_ERROR(
+      r.onlyKeys({"app", "node", "resource", "priority", "am", "count", "reserved", "nodeLabel"}));
   PlaceStep s;
   SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
   SPINDLE_ASSIGN_OR_RETURN(s.node, r.getString("node"));
@@ -164,6 +165,12 @@ Result<StepBody> parsePlace(const JsonReader& r, const ResourceTypes& types) {
   SPINDLE_ASSIGN_OR_RETURN(int32_t count, countField(r, "count", 1));
   if (count < 1) return r.error("count must be at least 1");
   s.count = count;
+  SPINDLE_ASSIGN_OR_RETURN(s.reserved, r.getBool("reserved", false));
+  SPINDLE_ASSIGN_OR_RETURN(s.nodeLabel, r.getString("nodeLabel", ""));
+  if (s.reserved && count != 1) {
+    return r.error("a node holds one reserved container: 'count' must be 1 with 'reserved'");
+  }
+  if (s.reserved && s.am) return r.error("a reserved container cannot be the AM ('am' and 'reserved')");
   return StepBody(s);
 }
 
@@ -183,6 +190,31 @@ const std::set<std::string> kExpectKeys = {
     "allocations", "allocationCount", "reservations", "unreservations", "preemption",
     "skips",       "kills",           "state"};
 
+// expect.preemption: {"marked": COUNTS, "killed": COUNTS, "exhaustive": bool} where COUNTS maps
+// an app handle, or "<app>@<node>" (that app's containers on that node), to a count.
+Status parseExpectPreemption(const JsonReader& p) {
+  SPINDLE_RETURN_IF_ERROR(p.onlyKeys({"marked", "killed", "exhaustive"}));
+  SPINDLE_RETURN_IF_ERROR(p.getBool("exhaustive", true).status());
+  for (const char* what : {"marked", "killed"}) {
+    if (!p.has(what)) continue;
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader counts, p.child(what));
+    SPINDLE_RETURN_IF_ERROR(counts.expectObject());
+    for (const auto& [key, n] : counts.json().items()) {
+      const auto at = key.find('@');
+      if (key.empty() || at == 0 || (at != std::string::npos && at + 1 == key.size()) ||
+          (at != std::string::npos && key.find('@', at + 1) != std::string::npos)) {
+        return invalidArgument("{}: '{}' is not an app handle or '<app>@<node>'",
+                               counts.path(), key);
+      }
+      if (!n.is_number_integer() || n.get<int64_t>() < 0) {
+        return invalidArgument("{}.{}: expected a non-negative integer, got {}", counts.path(),
+                               key, n.dump());
+      }
+    }
+  }
+  return Status::ok();
+}
+
 Result<StepBody> parseExpect(const JsonReader& r) {
   SPINDLE_RETURN_IF_ERROR(r.onlyKeys(kExpectKeys));
   for (const char* list : {"allocations", "reservations", "unreservations", "skips", "kills"}) {
@@ -197,7 +229,7 @@ Result<StepBody> parseExpect(const JsonReader& r) {
   }
   if (r.has("preemption")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader p, r.child("preemption"));
-    SPINDLE_RETURN_IF_ERROR(p.onlyKeys({"marked", "killed"}));
+    SPINDLE_RETURN_IF_ERROR(parseExpectPreemption(p));
   }
   return StepBody(ExpectStep{r.json()});
 }

@@ -259,5 +259,181 @@ TEST(Scenario, NodeCountExpandsNames) {
   EXPECT_EQ(sc->nodes[2].name, "h1-2");
 }
 
+// --- Capacity preemption elements: place reserved, expect.preemption, preemption: view -------
+
+TEST(ScenarioPreemption, PlaceReservedIsParsedAndChecked) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"place": {"app": "a", "node": "h1", "resource": {"memory-mb": 1024}, "reserved": true}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  EXPECT_TRUE(std::get<PlaceStep>(sc->steps[1].body).reserved);
+  // FIFO has no node reservations to place: the step fails, naming itself.
+  auto r = runScenario(*sc, {});
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.status().message(),
+            "steps[1] (place): the fifoScheduler does not place reserved containers");
+  doc["steps"][1]["place"]["count"] = 2;
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[1].place: a node holds one reserved container: 'count' must be 1 with "
+            "'reserved'");
+  doc["steps"][1]["place"].erase("count");
+  doc["steps"][1]["place"]["am"] = true;
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[1].place: a reserved container cannot be the AM ('am' and 'reserved')");
+  doc["steps"][1]["place"].erase("am");
+  doc["steps"][1]["place"]["reserved"] = "yes";
+  EXPECT_NE(parseScenario(doc, "t.json").status().message().find("steps[1].place.reserved"),
+            std::string::npos);
+}
+
+TEST(ScenarioPreemption, PlaceNodeLabelMustBeTheNodesPartition) {
+  json doc = base();
+  doc["cluster"]["nodeLabels"] = {"x"};
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"place": {"app": "a", "node": "h1", "resource": {"memory-mb": 1024}, "nodeLabel": "x"}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  EXPECT_EQ(std::get<PlaceStep>(sc->steps[1].body).nodeLabel, "x");
+  auto r = runScenario(*sc, {});
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.status().message(),
+            "steps[1] (place): place: a container asking for label 'x' cannot run on h1 "
+            "(partition '')");
+}
+
+TEST(ScenarioPreemption, ExpectPreemptionKeysAreValidated) {
+  json doc = base();
+  auto parseWith = [&](const char* preemption) {
+    doc["steps"] = json::array({json{{"expect", {{"preemption", json::parse(preemption)}}}}});
+    return parseScenario(doc, "t.json").status().message();
+  };
+  EXPECT_EQ(parseWith(R"({"marked": {"a": 1, "a@h1": 0}, "killed": {}, "exhaustive": false})"),
+            "");
+  EXPECT_EQ(parseWith(R"({"markd": {}})"), "steps[0].expect.preemption: unknown field 'markd'");
+  EXPECT_EQ(parseWith(R"({"marked": {"a": -1}})"),
+            "steps[0].expect.preemption.marked.a: expected a non-negative integer, got -1");
+  EXPECT_EQ(parseWith(R"({"killed": {"a": "2"}})"),
+            "steps[0].expect.preemption.killed.a: expected a non-negative integer, got \"2\"");
+  EXPECT_EQ(parseWith(R"({"marked": {"@h1": 1}})"),
+            "steps[0].expect.preemption.marked: '@h1' is not an app handle or '<app>@<node>'");
+  EXPECT_EQ(parseWith(R"({"marked": {"a@": 1}})"),
+            "steps[0].expect.preemption.marked: 'a@' is not an app handle or '<app>@<node>'");
+  EXPECT_EQ(parseWith(R"({"marked": {"a@h1@h2": 1}})"),
+            "steps[0].expect.preemption.marked: 'a@h1@h2' is not an app handle or "
+            "'<app>@<node>'");
+  EXPECT_EQ(parseWith(R"({"marked": [1]})"),
+            "steps[0].expect.preemption.marked: expected an object, got [1]");
+  EXPECT_NE(parseWith(R"({"exhaustive": 1})").find("steps[0].expect.preemption.exhaustive"),
+            std::string::npos);
+}
+
+TEST(ScenarioPreemption, UnknownAppsAndNodesInExpectationsAreFailures) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"expect": {"preemption": {"marked": {"a": 0, "a@h1": 0}}}},
+    {"expect": {"preemption": {"marked": {"ghost": 0, "a@h9": 0}, "exhaustive": false}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 2u);
+  EXPECT_EQ(r->failures[0].step, 2);
+  EXPECT_EQ(r->failures[0].message, "preemption.marked.a@h9: unknown node");
+  EXPECT_EQ(r->failures[1].message, "preemption.marked.ghost: unknown app handle");
+}
+
+TEST(ScenarioPreemption, ViewNeedsAPreemptionRound) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"monitor": {}},
+    {"expect": {"state": {"preemption:root.default.pending.memory-mb": 0}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 1u);
+  EXPECT_NE(r->failures[0].message.find("no capacity preemption round has run"),
+            std::string::npos)
+      << r->failures[0].message;
+}
+
+// A live round: b (50 %) holds the whole cluster, a (50 %) asks for half of it.
+json liveRound() {
+  return json::parse(R"({"spindleScenario": 1, "scheduler": "capacity",
+    "configuration": {
+      "yarn-site": {"yarn.resourcemanager.scheduler.monitor.enable": true,
+        "yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round": 1.0,
+        "yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor": 1.0,
+        "yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill": 10000},
+      "capacity-scheduler": {"yarn.scheduler.capacity.root.queues": "a,b",
+        "yarn.scheduler.capacity.root.a.capacity": 50, "yarn.scheduler.capacity.root.b.capacity": 50,
+        "yarn.scheduler.capacity.root.b.maximum-capacity": 100,
+        "yarn.scheduler.capacity.root.a.user-limit-factor": 2},
+      "resource-types": {"yarn.resource-types": "yarn.io/gpu"}},
+    "cluster": {"nodes": [{"name": "h1", "resource": {"memory-mb": 8192, "vcores": 8}},
+                          {"name": "h2", "resource": {"memory-mb": 8192, "vcores": 8}}]},
+    "steps": [
+      {"submit": {"app": "x", "queue": "b", "am": null}},
+      {"submit": {"app": "y", "queue": "a", "am": null}},
+      {"place": {"app": "x", "node": "h1", "resource": {"memory-mb": 1024, "vcores": 1}, "count": 8}},
+      {"place": {"app": "x", "node": "h2", "resource": {"memory-mb": 1024, "vcores": 1}, "count": 8}},
+      {"ask": {"app": "y", "priority": 1, "resource": {"memory-mb": 1024, "vcores": 1}, "count": 8}},
+      {"monitor": {}}]})");
+}
+
+TEST(ScenarioPreemption, MarksAreCountedPerAppAndPerNode) {
+  json doc = liveRound();
+  // The newest containers go first: the 8 on h2.
+  doc["steps"].push_back(json::parse(R"({"expect": {
+      "preemption": {"marked": {"x": 8, "x@h2": 8, "x@h1": 0}, "killed": {}},
+      "state": {"preemption:root.b.used.memory-mb": 16384, "preemption:b.used.memory": 16384,
+                "preemption:root.b.toBePreempted.memory-mb": 8192,
+                "preemption:root.a.pending.memory-mb": 8192,
+                "preemption:root.b.selected.memory-mb": 8192,
+                "preemption:root.b.used.yarn.io/gpu": 0}}})"));
+  doc["steps"].push_back(json::parse(R"({"monitor": {}, "at": 10000})"));
+  doc["steps"].push_back(json::parse(R"({"expect": {
+      "preemption": {"marked": {}, "killed": {"x@h2": 8}, "exhaustive": false}}})"));
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+}
+
+TEST(ScenarioPreemption, ExhaustiveCountsEveryAppButNotNodeKeys) {
+  json doc = liveRound();
+  doc["steps"].push_back(json::parse(R"({"expect": {"preemption": {"marked": {"x@h2": 8}}}})"));
+  doc["steps"].push_back(json::parse(R"({"monitor": {}, "at": 10000})"));
+  doc["steps"].push_back(json::parse(R"({"expect": {"preemption": {"killed": {"y": 0}}}})"));
+  doc["steps"].push_back(json::parse(R"({"expect": {"state": {
+      "preemption:root.c.used.memory-mb": 0, "preemption:root.b@x.used.memory-mb": 0,
+      "preemption:root.b.ideal.memory-mb": 0, "preemption:root.b.used.gpu": 0,
+      "preemption:root.b.used": 0, "preemption:nosuch.used.memory-mb": 0}}})"));
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 8u);
+  EXPECT_EQ(r->failures[0].message, "preemption.marked.x: expected 0, got 8");
+  EXPECT_EQ(r->failures[1].message, "preemption.killed.x: expected 0, got 8");
+  EXPECT_EQ(r->failures[2].message,
+            "state preemption:nosuch.used.memory-mb: no queue (and partition) of the last "
+            "preemption round is named in preemption:nosuch.used.memory-mb");
+  EXPECT_EQ(r->failures[3].message,
+            "state preemption:root.b.ideal.memory-mb: 'ideal' after 'root.b' is neither a "
+            "preemption figure (guaranteed, maximum, used, pending, idealAssigned, toBePreempted, "
+            "actuallyToBePreempted, preemptableExtra, untouchableExtra, selected) nor a queue (and "
+            "partition) of the last round, in preemption:root.b.ideal.memory-mb");
+  EXPECT_EQ(r->failures[4].message,
+            "state preemption:root.b.used: expected "
+            "preemption:<queue>[@partition].<figure>.<resource type> in preemption:root.b.used");
+  EXPECT_EQ(r->failures[5].message,
+            "state preemption:root.b.used.gpu: unknown resource type 'gpu' in "
+            "preemption:root.b.used.gpu");
+  EXPECT_EQ(r->failures[6].message,
+            "state preemption:root.b@x.used.memory-mb: 'b@x' after 'root' is neither a "
+            "preemption figure (guaranteed, maximum, used, pending, idealAssigned, toBePreempted, "
+            "actuallyToBePreempted, preemptableExtra, untouchableExtra, selected) nor a queue (and "
+            "partition) of the last round, in preemption:root.b@x.used.memory-mb");
+  EXPECT_EQ(r->failures[7].message,
+            "state preemption:root.c.used.memory-mb: 'c' after 'root' is neither a preemption "
+            "figure (guaranteed, maximum, used, pending, idealAssigned, toBePreempted, "
+            "actuallyToBePreempted, preemptableExtra, untouchableExtra, selected) nor a queue (and "
+            "partition) of the last round, in preemption:root.c.used.memory-mb");
+}
+
 }  // namespace
 }  // namespace spindle

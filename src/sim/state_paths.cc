@@ -193,6 +193,89 @@ Result<json> appScopedPath(const std::string& view, const std::vector<std::strin
   return walk(d, p, 1, path);
 }
 
+// --- preemption:<queue>[@partition].<figure>.<type> ------------------------------------------
+// The capacity preemption policy's figures for a queue in the last `monitor` round
+// (Scheduler::lastPreemptionRound, YARN's TempQueuePerPartition). The queue is its full path
+// (root.a.a1) or its unique short name; `@x` selects partition x (default: "").
+
+const std::pair<const char*, Resource QueuePreemptionFigures::*> kPreemptionFigures[] = {
+    {"guaranteed", &QueuePreemptionFigures::guaranteed},
+    {"maximum", &QueuePreemptionFigures::maximum},
+    {"used", &QueuePreemptionFigures::used},
+    {"pending", &QueuePreemptionFigures::pending},
+    {"idealAssigned", &QueuePreemptionFigures::idealAssigned},
+    {"toBePreempted", &QueuePreemptionFigures::toBePreempted},
+    {"actuallyToBePreempted", &QueuePreemptionFigures::actuallyToBePreempted},
+    {"preemptableExtra", &QueuePreemptionFigures::preemptableExtra},
+    {"untouchableExtra", &QueuePreemptionFigures::untouchableExtra},
+    {"selected", &QueuePreemptionFigures::selected},
+};
+
+// The figures of `name` ("root.a" or "a", optionally "@partition"), or nullptr.
+const QueuePreemptionFigures* findPreemptionFigures(const PreemptionRoundReport& r,
+                                                    const std::string& name) {
+  const auto at = name.find('@');
+  const std::string queue = name.substr(0, at);
+  const std::string partition = at == std::string::npos ? "" : name.substr(at + 1);
+  const QueuePreemptionFigures* byShortName = nullptr;
+  int shortMatches = 0;
+  for (const QueuePreemptionFigures& q : r.queues) {
+    if (q.partition != partition) continue;
+    if (q.queue == queue) return &q;
+    const auto dot = q.queue.rfind('.');
+    if (q.queue.compare(dot == std::string::npos ? 0 : dot + 1, std::string::npos, queue) == 0) {
+      byShortName = &q;
+      ++shortMatches;
+    }
+  }
+  return shortMatches == 1 ? byShortName : nullptr;
+}
+
+Result<json> preemptionPath(const std::vector<std::string>& p, const std::string& path,
+                            const ExpectContext& ctx) {
+  const PreemptionRoundReport* r = ctx.scheduler.lastPreemptionRound();
+  if (!r) {
+    return failedPrecondition("no capacity preemption round has run (a `monitor` step with "
+                              "yarn.resourcemanager.scheduler.monitor.enable) for {}", path);
+  }
+  // <queue>.<figure>.<type>: queue paths and type names (yarn.io/gpu) contain dots, so the
+  // figure is the first part after a queue name that is a figure name.
+  auto figureOf = [](const std::string& name) -> const Resource QueuePreemptionFigures::* {
+    for (const auto& [n, f] : kPreemptionFigures) {
+      if (name == n) return f;
+    }
+    return nullptr;
+  };
+  size_t queueParts = 0;  // the longest prefix naming a queue, for the errors
+  for (size_t i = 1; i < p.size(); ++i) {
+    const QueuePreemptionFigures* q = findPreemptionFigures(*r, join(p, 0, i));
+    if (q == nullptr) continue;
+    queueParts = i;
+    const auto field = figureOf(p[i]);
+    if (field == nullptr || i + 1 == p.size()) continue;
+    std::string type = join(p, i + 1, p.size());
+    if (type == "memory") type = "memory-mb";
+    auto idx = ctx.scheduler.cluster().types().indexOf(type);
+    if (!idx) return notFound("unknown resource type '{}' in {}", type, path);
+    return json(((*q).*field).get(*idx));
+  }
+  if (queueParts == 0) {
+    return notFound("no queue (and partition) of the last preemption round is named in {}",
+                    path);
+  }
+  if (queueParts + 1 < p.size() && figureOf(p[queueParts]) == nullptr) {
+    std::string figures;
+    for (const auto& [name, f] : kPreemptionFigures) {
+      figures += figures.empty() ? name : fmt::format(", {}", name);
+    }
+    return notFound("'{}' after '{}' is neither a preemption figure ({}) nor a queue (and "
+                    "partition) of the last round, in {}",
+                    p[queueParts], join(p, 0, queueParts), figures, path);
+  }
+  return invalidArgument("expected preemption:<queue>[@partition].<figure>.<resource type> in {}",
+                         path);
+}
+
 }  // namespace
 
 Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx) {
@@ -231,6 +314,7 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     return walk(*findQueue(sched, join(parts, 0, k)), parts, k, path);
   }
   if (view == "starvation") return starvationStatePath(parts, path, ctx);
+  if (view == "preemption") return preemptionPath(parts, path, ctx);
   if (view == "app" || view == "ask" || view == "opportunities" || view == "pending" ||
       view == "headroom") {
     return appScopedPath(view, parts, path, ctx);

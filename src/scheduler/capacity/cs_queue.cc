@@ -132,6 +132,19 @@ ResolvedCapacity resolveChild(const ResourceCalculator& rc, const CsQueue& q,
   }
   out.effectiveMin = multiplyAndRoundDown(R, out.absCapacity);
   out.effectiveMax = multiplyAndRoundDown(R, out.absMaxCapacity);
+  // Absolute mode: YARN's effective resources are the configured ones when the parent has them
+  // (ParentQueue's effective min/max resources), every type as given; R x a float fraction can
+  // lose a unit ([memory=3] of 100 is 0.03f = 0.0299999993 -> 2).
+  if (pit != qc.partitions.end()) {
+    const PartitionConfig& pc = pit->second;
+    if (pc.capacity.mode == CapacityMode::kAbsolute && pc.capacity.absolute.fitsIn(parent.effectiveMin)) {
+      out.effectiveMin = pc.capacity.absolute;
+    }
+    if (pc.maximumCapacity.mode == CapacityMode::kAbsolute &&
+        pc.maximumCapacity.absolute.fitsIn(parent.effectiveMax)) {
+      out.effectiveMax = pc.maximumCapacity.absolute;
+    }
+  }
   return out;
 }
 
