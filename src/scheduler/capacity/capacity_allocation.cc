@@ -1,6 +1,9 @@
 #include "scheduler/capacity/capacity_allocation.h"
 
 #include <algorithm>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace spindle {
 
@@ -478,12 +481,14 @@ CapacityAllocator::Outcome CapacityAllocator::commitAllocation(CsApp& s, const S
                               node_.name()));
   }
   if (reservedHere) cs_.unreserve(s, nodeId_, "reservation fulfilled");
-  cs_.allocate(*s.app, key, nodeId_, locality,
-               fmt::format("{} at priority {} on {}{}", toString(locality), key.priority,
-                           node_.name(),
-                           reservedHere ? " (from reservation)"
-                           : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"
-                                                              : ""));
+  // Formatted on the stack: the scheduler copies it into its reused decision record.
+  fmt::memory_buffer reason;
+  fmt::format_to(std::back_inserter(reason), "{} at priority {} on {}{}", toString(locality),
+                 key.priority, node_.name(),
+                 reservedHere ? " (from reservation)"
+                 : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"
+                                                    : "");
+  cs_.allocate(*s.app, key, nodeId_, locality, std::string_view(reason.data(), reason.size()));
   if (!reservedHere && locality != Locality::kOffSwitch &&
       (locality == Locality::kNodeLocal || cfg_.rackLocalityFullReset)) {
     s.app->setSchedulingOpportunities(key, 0);
