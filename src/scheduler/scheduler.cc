@@ -210,7 +210,7 @@ Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& co
     }
   }
   for (const auto& c : completed) {
-    if (!containers_.count(c.id)) continue;
+    // An id reported twice is finished once: finishContainer ignores unknown ids.
     finishContainer(c.id, ContainerEvent::FINISHED, c.exitStatus, DecisionKind::kComplete,
                     "reported complete by its node");
   }

@@ -47,9 +47,9 @@ int CapacityAllocator::run() {
 // §2.1 step 1 / §2.8: only the reserving app is considered on a reserved node.
 bool CapacityAllocator::serveReservation() {
   const AppId appId = node_.reservation()->container.app();
-  auto it = cs_.csApps_.find(appId);
-  if (it == cs_.csApps_.end()) return false;
-  CsApp& s = it->second;
+  CsApp* found = cs_.csAppOrNull(appId);
+  if (found == nullptr) return false;
+  CsApp& s = *found;
   auto rit = s.reservations.find(nodeId_);
   if (rit == s.reservations.end()) return false;
   const SchedulerKey key = rit->second.key;
@@ -230,7 +230,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
   userLimits_.clear();
   bool needQueueCheck = true;
   for (const AppOrderKey& k : q.schedulable) {
-    CsApp& s = cs_.csApps_.at(k.app);
+    CsApp& s = *cs_.csAppOrNull(k.app);
     if (!appHasPendingFor(s, mode)) continue;
     if (needQueueCheck) {
       const Resource reserved = s.totalReserved();

@@ -224,6 +224,8 @@ Status CapacityScheduler::admitApp(Application& app) {
   }
   app.setQueue(leaf->path());
   CsApp& s = csApps_[app.id()];
+  if (csById_.size() <= app.id().value()) csById_.resize(app.id().value() + 1, nullptr);
+  csById_[app.id().value()] = &s;
   s.app = &app;
   s.leaf = leaf;
   int32_t prio = app.priority() == 0 ? leaf->config().defaultApplicationPriority : app.priority();
@@ -288,7 +290,7 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
   };
   amLimitFor(kDefaultPartition);
   for (auto it = leaf.pendingApps.begin(); it != leaf.pendingApps.end();) {
-    CsApp& s = csApps_.at(it->app);
+    CsApp& s = *csAppOrNull(it->app);
     const std::string& p = s.amPartition;
     const Resource limit = amLimitFor(p);
     QueueUsage& usage = leaf.usage(p);
@@ -395,6 +397,7 @@ void CapacityScheduler::onAppRemoved(Application& app) {
   refreshPending(s);  // asks were cleared: pending goes to zero everywhere
   CsQueue* leaf = s.leaf;
   removeFromLeaf(s);
+  csById_[app.id().value()] = nullptr;
   csApps_.erase(it);
   activateApplications(*leaf);
   promoteNonRunnable();
@@ -570,7 +573,7 @@ void CapacityScheduler::onAsksChanged(Application& app) {
 }
 
 void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {
-  CsApp& s = csApps_.at(app.id());
+  CsApp& s = *csAppOrNull(app.id());
   addUsage(s, cluster().node(c.node).partition(), c.resource, false, +1);
   // Fast path: an allocation took exactly one container of its ask, so its partition's pending
   // drops by the capability; anything else (a placed container) recomputes from the asks.
@@ -598,10 +601,10 @@ void CapacityScheduler::onContainerAllocated(Application& app, const Container& 
 }
 
 void CapacityScheduler::onContainerFinished(Application& app, const Container& c) {
-  auto it = csApps_.find(app.id());
-  if (it == csApps_.end()) return;
-  addUsage(it->second, cluster().node(c.node).partition(), c.resource, false, -1);
-  reorder(it->second);
+  CsApp* s = csAppOrNull(app.id());
+  if (s == nullptr) return;
+  addUsage(*s, cluster().node(c.node).partition(), c.resource, false, -1);
+  reorder(*s);
   if (config_.scheduleAsynchronously && cluster().contains(c.node)) indexNode(c.node);
 }
 
