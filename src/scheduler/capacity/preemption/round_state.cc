@@ -61,6 +61,7 @@ Result<RoundState> RoundState::build(const PreemptionSnapshot& s,
       parent.pendingDeductReserved += tqs[i].pendingDeductReserved;
     }
   }
+  st.appIndex_.reserve(s.apps.size());
   for (size_t i = 0; i < s.apps.size(); ++i) st.appIndex_[s.apps[i].attempt] = i;
   // totalPreemptionAllowed = whole cluster x total_preemption_per_round (a float in YARN).
   st.totalPreemptionAllowed_ =
@@ -75,8 +76,11 @@ std::vector<std::string> RoundState::partitionNames() const {
 }
 
 void RoundState::addUnderServed(const std::string& partition, QueueId q) {
-  std::vector<QueueId>& list = underServed_[partition];
-  if (std::find(list.begin(), list.end(), q) == list.end()) list.push_back(q);
+  std::vector<bool>& member = underServedMember_[partition];
+  if (member.size() <= q.value()) member.resize(snapshot_->queues.size() + q.value() + 1, false);
+  if (member[q.value()]) return;
+  member[q.value()] = true;
+  underServed_[partition].push_back(q);
 }
 
 const std::vector<QueueId>& RoundState::underServed(const std::string& partition) const {
