@@ -9,6 +9,10 @@
 
 namespace spindle {
 
+namespace {
+const Resource kNoResource;
+}  // namespace
+
 const char* toString(CsAppPhase p) {
   switch (p) {
     case CsAppPhase::kNonRunnable: return "NON_RUNNABLE";
@@ -425,8 +429,11 @@ void CapacityScheduler::addUsage(CsApp& s, const std::string& partition, const R
 void CapacityScheduler::userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p,
                                          const Resource& delta) {
   if (user.appsWithPending > 0) leaf.activeUsed[p] += delta;
-  auto rit = partitions_.find(p);
-  const Resource R = rit == partitions_.end() ? Resource() : rit->second;
+  // The default partition's resource is cached (kept with partitions_ by syncNow).
+  auto rit = p.empty() ? partitions_.end() : partitions_.find(p);
+  const Resource& R = p.empty()                 ? defaultPartitionResource_
+                      : rit == partitions_.end() ? kNoResource
+                                                 : rit->second;
   float& ratio = user.usageRatio[p];
   const float next = calculator().isInvalidDivisor(R)
                          ? 0.0f
@@ -574,21 +581,30 @@ void CapacityScheduler::onAsksChanged(Application& app) {
 
 void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {
   CsApp& s = *csAppOrNull(app.id());
-  addUsage(s, cluster().node(c.node).partition(), c.resource, false, +1);
+  const std::string& nodePartition = cluster().node(c.node).partition();
   // Fast path: an allocation took exactly one container of its ask, so its partition's pending
   // drops by the capability; anything else (a placed container) recomputes from the asks.
-  const std::string p = !c.origin.nodeLabelExpression.empty() ? c.origin.nodeLabelExpression
-                        : c.isAm ? s.amPartition
-                                 : s.leaf->config().defaultNodeLabelExpression;
+  // Pending is lowered before addUsage so that each queue's ordering key is recomputed once,
+  // from the final used and pending (the two updates touch different fields).
+  const std::string& p = !c.origin.nodeLabelExpression.empty() ? c.origin.nodeLabelExpression
+                         : c.isAm ? s.amPartition
+                                  : s.leaf->config().defaultNodeLabelExpression;
   Resource before;
   for (const auto& [part, r] : s.pending) before += r;
   auto pit = s.pending.find(p);
-  if (pit != s.pending.end() && app.asks().pending() == before - c.origin.capability &&
-      c.origin.capability.fitsIn(pit->second)) {
+  const bool fast = pit != s.pending.end() &&
+                    app.asks().pending() == before - c.origin.capability &&
+                    c.origin.capability.fitsIn(pit->second);
+  if (fast) {
     pit->second -= c.origin.capability;
     for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
       q->usage(p).pending -= c.origin.capability;
-      if (p.empty()) updateChildKey(*q);
+    }
+  }
+  addUsage(s, nodePartition, c.resource, false, +1);  // updates keys on the default partition
+  if (fast) {
+    if (p.empty() && !nodePartition.empty()) {
+      for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) updateChildKey(*q);
     }
     const bool has = app.asks().hasPending();
     setUserActive(s, has);
