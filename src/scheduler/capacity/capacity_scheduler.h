@@ -185,6 +185,9 @@ class CapacityScheduler final : public Scheduler {
   // Async node index: (-unallocated memory, node id) and each node's key in it.
   std::set<std::pair<int64_t, NodeId>> nodeIndex_;
   std::unordered_map<NodeId, int64_t> nodeKey_;
+  // The node a global pass is visiting: it stays out of the index until the pass ends, so its
+  // allocations skip the re-index (invalid outside a pass).
+  NodeId visitingNode_;
 };
 
 }  // namespace spindle
