@@ -66,6 +66,18 @@ Result<RoundState> RoundState::build(const PreemptionSnapshot& s,
   // totalPreemptionAllowed = whole cluster x total_preemption_per_round (a float in YARN).
   st.totalPreemptionAllowed_ =
       st.rc_.multiplyTruncate(s.clusterTotal, asYarnFloat(settings.totalPreemptionPerRound));
+  // Room for the selections a round can make: at most the budget in minimum-allocation
+  // containers, and never more than there are containers (saves regrowing a large vector).
+  const int64_t minMemory = s.minimumAllocation.memoryMb();
+  if (minMemory > 0) {
+    size_t containers = 0;
+    for (const AppSnapshot& app : s.apps) containers += app.containers.size();
+    const auto byBudget =
+        static_cast<size_t>(std::max<int64_t>(0, st.totalPreemptionAllowed_.memoryMb() / minMemory));
+    const size_t estimate = std::min(containers, byBudget);
+    st.selections_.reserve(estimate);
+    st.selectedIndex_.reserve(estimate);
+  }
   return st;
 }
 
