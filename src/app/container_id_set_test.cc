@@ -21,7 +21,8 @@ TEST(ContainerIdSetTest, IteratesAscendingLikeStdSet) {
   EXPECT_FALSE(s.insert(cid(1, 1, 2)));
   EXPECT_TRUE(s.insert(cid(1, 1, 0)));  // out of order: inserted in place
   std::vector<ContainerId> got(s.begin(), s.end());
-  EXPECT_EQ(got, (std::vector<ContainerId>{cid(1, 1, 0), cid(1, 1, 1), cid(1, 1, 2), cid(1, 2, 1)}));
+  EXPECT_EQ(got,
+            (std::vector<ContainerId>{cid(1, 1, 0), cid(1, 1, 1), cid(1, 1, 2), cid(1, 2, 1)}));
   EXPECT_EQ(s.size(), 4u);
   EXPECT_EQ(*s.begin(), cid(1, 1, 0));
 }
@@ -36,7 +37,8 @@ TEST(ContainerIdSetTest, EraseLeavesNoTraceAndReinsertWorks) {
   EXPECT_EQ(s.find(cid(1, 1, 3)), s.end());
   EXPECT_EQ(s.size(), 4u);
   std::vector<ContainerId> got(s.begin(), s.end());
-  EXPECT_EQ(got, (std::vector<ContainerId>{cid(1, 1, 1), cid(1, 1, 2), cid(1, 1, 4), cid(1, 1, 5)}));
+  EXPECT_EQ(got,
+            (std::vector<ContainerId>{cid(1, 1, 1), cid(1, 1, 2), cid(1, 1, 4), cid(1, 1, 5)}));
   EXPECT_TRUE(s.insert(cid(1, 1, 3)));  // revives the tombstone
   EXPECT_EQ(s.size(), 5u);
   EXPECT_TRUE(s.contains(cid(1, 1, 3)));

@@ -72,8 +72,8 @@ Result<RoundState> RoundState::build(const PreemptionSnapshot& s,
   if (minMemory > 0) {
     size_t containers = 0;
     for (const AppSnapshot& app : s.apps) containers += app.containers.size();
-    const auto byBudget =
-        static_cast<size_t>(std::max<int64_t>(0, st.totalPreemptionAllowed_.memoryMb() / minMemory));
+    const int64_t budget = st.totalPreemptionAllowed_.memoryMb() / minMemory;
+    const auto byBudget = static_cast<size_t>(std::max<int64_t>(0, budget));
     const size_t estimate = std::min(containers, byBudget);
     st.selections_.reserve(estimate);
     st.selectedIndex_.reserve(estimate);
@@ -89,7 +89,9 @@ std::vector<std::string> RoundState::partitionNames() const {
 
 void RoundState::addUnderServed(const std::string& partition, QueueId q) {
   std::vector<bool>& member = underServedMember_[partition];
-  if (member.size() <= q.value()) member.resize(snapshot_->queues.size() + q.value() + 1, false);
+  if (member.size() <= q.value()) {
+    member.resize(std::max<size_t>(snapshot_->queues.size(), q.value() + 1), false);
+  }
   if (member[q.value()]) return;
   member[q.value()] = true;
   underServed_[partition].push_back(q);
