@@ -16,6 +16,7 @@
 
 #include "app/app_state.h"
 #include "app/asks.h"
+#include "app/container_id_set.h"
 #include "base/clock.h"
 #include "base/ids.h"
 #include "resource/resource.h"
@@ -70,7 +71,8 @@ class Application {
 
   AskTable& asks() { return asks_; }
   const AskTable& asks() const { return asks_; }
-  const std::set<ContainerId>& liveContainers() const { return live_; }
+  // Ascending by id (ContainerIdSet iterates as std::set<ContainerId> does).
+  const ContainerIdSet& liveContainers() const { return live_; }
   const Resource& used() const { return used_; }
   const Resource& amUsed() const { return amUsed_; }
   const Resource& reserved() const { return reserved_; }
@@ -106,7 +108,7 @@ class Application {
   uint32_t attempt_ = 0;
   AppState state_ = AppState::NEW;
   AskTable asks_;
-  std::set<ContainerId> live_;
+  ContainerIdSet live_;
   Resource used_;
   Resource amUsed_;
   Resource reserved_;

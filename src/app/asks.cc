@@ -48,10 +48,17 @@ Status AskTable::update(const std::vector<ResourceRequest>& requests) {
 }
 
 const ResourceRequest* AskTable::find(const SchedulerKey& key, std::string_view name) const {
+  const bool any = name == kAnyResourceName;
+  if (any) {
+    if (const ResourceRequest* cached = cachedAny(key)) return cached;
+  }
   auto k = keys_.find(key);
   if (k == keys_.end()) return nullptr;
   auto it = k->second.find(name);
-  return it == k->second.end() ? nullptr : &it->second;
+  if (it == k->second.end()) return nullptr;
+  // const_cast: the cache serves the non-const allocate() as well; the node is keys_'s own.
+  if (any) cacheAny(key, const_cast<ResourceRequest*>(&it->second));
+  return &it->second;
 }
 
 int32_t AskTable::count(const SchedulerKey& key, std::string_view name) const {
@@ -88,6 +95,19 @@ void AskTable::decrement(ByName& byName, std::string_view name) {
 
 Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
                                     std::string_view host, std::string_view rack) {
+  if (locality == Locality::kOffSwitch) {
+    // Off-switch touches ANY only: served from the cache when the key was just looked up.
+    auto* any = const_cast<ResourceRequest*>(find(key, kAnyResourceName));
+    if (any == nullptr || any->numContainers <= 0) {
+      if (keys_.find(key) == keys_.end()) {
+        return failedPrecondition("no asks at priority {}", key.priority);
+      }
+      return failedPrecondition("nothing outstanding at priority {}", key.priority);
+    }
+    --any->numContainers;
+    pending_ -= any->capability;
+    return any->capability;
+  }
   auto k = keys_.find(key);
   if (k == keys_.end()) return failedPrecondition("no asks at priority {}", key.priority);
   auto any = k->second.find(kAnyResourceName);
@@ -95,7 +115,7 @@ Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
     return failedPrecondition("nothing outstanding at priority {}", key.priority);
   }
   if (locality == Locality::kNodeLocal) decrement(k->second, host);
-  if (locality != Locality::kOffSwitch) decrement(k->second, rack);
+  decrement(k->second, rack);
   --any->second.numContainers;
   pending_ -= any->second.capability;
   return any->second.capability;
@@ -121,6 +141,7 @@ void AskTable::restore(const ResourceRequest& any, std::string_view host, std::s
 void AskTable::clear() {
   keys_.clear();
   pending_ = Resource();
+  anyCache_.request = nullptr;
 }
 
 std::vector<ResourceRequest> AskTable::all() const {

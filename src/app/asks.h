@@ -100,8 +100,37 @@ class AskTable {
   void addPending(const ResourceRequest& any, int sign);
   void decrement(ByName& byName, std::string_view name);
 
+  // The ANY request of the key looked up last: the allocation path asks for the same key's ANY
+  // request a dozen times per container. std::map nodes are stable, and entries are only
+  // removed by clear(), which resets the cache.
+  // A copied or moved table starts with an empty cache (the pointer is the source's).
+  struct AnyCache {
+    SchedulerKey key;
+    ResourceRequest* request = nullptr;
+    AnyCache() = default;
+    AnyCache(const AnyCache&) {}
+    AnyCache& operator=(const AnyCache&) {
+      request = nullptr;
+      return *this;
+    }
+    AnyCache(AnyCache&& o) noexcept { o.request = nullptr; }
+    AnyCache& operator=(AnyCache&& o) noexcept {
+      request = nullptr;
+      o.request = nullptr;
+      return *this;
+    }
+  };
+  ResourceRequest* cachedAny(const SchedulerKey& key) const {
+    return anyCache_.request != nullptr && anyCache_.key == key ? anyCache_.request : nullptr;
+  }
+  void cacheAny(const SchedulerKey& key, ResourceRequest* any) const {
+    anyCache_.key = key;
+    anyCache_.request = any;
+  }
+
   std::map<SchedulerKey, ByName> keys_;
   Resource pending_;
+  mutable AnyCache anyCache_;
 };
 
 }  // namespace spindle

@@ -66,5 +66,30 @@ TEST(AskTable, RestorePutsAContainerBack) {
   EXPECT_TRUE(t.checkInvariants().isOk());
 }
 
+// The ANY lookup cache never outlives what it points to: updates, clear, copies and moves.
+TEST(AskTable, AnyLookupsStayCorrectAcrossChangesCopiesAndMoves) {
+  AskTable t;
+  ASSERT_TRUE(t.update({rr(1, "*", 3), rr(2, "*", 1)}).isOk());
+  EXPECT_EQ(t.count({1, 0}, "*"), 3);
+  ASSERT_TRUE(t.allocate({1, 0}, Locality::kOffSwitch, "h1", "/r1").isOk());
+  EXPECT_EQ(t.count({1, 0}, "*"), 2);
+  EXPECT_EQ(t.count({2, 0}, "*"), 1);
+  ASSERT_TRUE(t.update({rr(1, "*", 5)}).isOk());
+  EXPECT_EQ(t.count({1, 0}, "*"), 5);
+  AskTable copy = t;
+  ASSERT_TRUE(copy.allocate({1, 0}, Locality::kOffSwitch, "h1", "/r1").isOk());
+  EXPECT_EQ(copy.count({1, 0}, "*"), 4);
+  EXPECT_EQ(t.count({1, 0}, "*"), 5);
+  AskTable moved = std::move(copy);
+  EXPECT_EQ(moved.count({1, 0}, "*"), 4);
+  t.clear();
+  EXPECT_EQ(t.count({1, 0}, "*"), 0);
+  EXPECT_FALSE(t.allocate({1, 0}, Locality::kOffSwitch, "h1", "/r1").isOk());
+  ASSERT_TRUE(t.update({rr(1, "*", 1)}).isOk());
+  EXPECT_EQ(t.count({1, 0}, "*"), 1);
+  EXPECT_TRUE(t.checkInvariants().isOk());
+  EXPECT_TRUE(moved.checkInvariants().isOk());
+}
+
 }  // namespace
 }  // namespace spindle

@@ -215,7 +215,7 @@ Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& co
     }
   }
   for (const auto& c : completed) {
-    if (!containers_.count(c.id)) continue;
+    // An id reported twice is finished once: finishContainer ignores unknown ids.
     finishContainer(c.id, ContainerEvent::FINISHED, c.exitStatus, DecisionKind::kComplete,
                     "reported complete by its node");
   }
@@ -287,6 +287,8 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   record(std::move(d));
   Application& a = *app;
   apps_.emplace(id, std::move(app));
+  if (liveById_.size() <= id.value()) liveById_.resize(id.value() + 1, nullptr);
+  liveById_[id.value()] = &a;
   if (!submission.amResource.isZero()) {
     ResourceRequest am{kAmKey, std::string(kAnyResourceName), submission.amResource, 1, true,
                        submission.amNodeLabelExpression};
@@ -332,6 +334,7 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
   lastSkip_.erase(e.app);
   finishedApps_.emplace(e.app, std::move(apps_.at(e.app)));
   apps_.erase(e.app);
+  liveById_[e.app.value()] = nullptr;
   return Status::ok();
 }
 
@@ -528,14 +531,14 @@ ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
 }  // namespace
 
 Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId node,
-                               Locality locality, std::string reason) {
+                               Locality locality, std::string_view reason) {
   const Node& n = cluster_.node(node);
-  ResourceRequest origin = *app.asks().find(key, kAnyResourceName);
-  Resource capability = app.asks().allocate(key, locality, n.name(), n.rack()).value();
   Container c;
+  // The ANY request as it stands before this allocation (its count is reset to 1 below).
+  c.origin = *app.asks().find(key, kAnyResourceName);
+  c.resource = app.asks().allocate(key, locality, n.name(), n.rack()).value();
   c.id = app.nextContainerId();
   c.node = node;
-  c.resource = capability;
   c.key = key;
   c.locality = locality;
   // The first container of a managed AM's attempt is its AM (FiCaSchedulerApp: AM container
@@ -543,7 +546,6 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   c.isAm = !app.amRunning() && !app.submission().amResource.isZero() && key == kAmKey;
   c.state = ContainerState::ALLOCATED;
   c.allocatedAt = clock_.nowMs();
-  c.origin = origin;
   c.origin.numContainers = 1;
   cluster_.allocate(node, c.id, c.resource);
   app.addContainer(c.id, c.resource, c.isAm);
@@ -553,57 +555,73 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   if (app.state() == AppState::ACCEPTED && (c.isAm || app.submission().amResource.isZero())) {
     (void)transitionApp(app, AppEvent::ATTEMPT_REGISTERED);
   }
-  lastSkip_.erase(app.id());
-  auto [it, inserted] = containers_.emplace(c.id, c);
-  onContainerAllocated(app, it->second);
-  Decision d;
-  d.kind = DecisionKind::kAllocate;
-  d.app = app.id();
-  d.container = c.id;
-  d.node = node;
-  d.queue = app.queue();
-  d.key = key;
-  d.locality = locality;
-  d.resource = c.resource;
-  d.am = c.isAm;
-  d.reason = std::move(reason);
-  record(std::move(d));
+  if (!lastSkip_.empty()) lastSkip_.erase(app.id());
+  auto [it, inserted] = containers_.emplace(c.id, std::move(c));
+  const Container& placed = it->second;
+  onContainerAllocated(app, placed);
+  if (sink_) {
+    Decision& d = scratch_;
+    d.kind = DecisionKind::kAllocate;
+    d.time = clock_.nowMs();
+    d.app = app.id();
+    d.container = placed.id;
+    d.node = node;
+    d.queue.assign(app.queue());
+    d.key = key;
+    d.locality = locality;
+    d.resource = placed.resource;
+    d.am = placed.isAm;
+    d.skip = SkipReason::kNone;
+    d.exitStatus = 0;
+    d.reason.assign(reason);
+    d.numbers.clear();
+    sink_->record(d);
+  }
   return it->second;
 }
 
 void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
-                                DecisionKind kind, std::string reason) {
+                                DecisionKind kind, std::string_view reason) {
   auto it = containers_.find(id);
   if (it == containers_.end()) return;
-  Container c = it->second;
+  Container c = std::move(it->second);
   containers_.erase(it);
   c.state = finalContainerState(c.state, event);
   cluster_.release(c.node, c.id, c.resource);
-  auto appIt = apps_.find(id.app());
-  if (appIt != apps_.end()) {
-    Application& a = *appIt->second;
-    a.removeContainer(c.id, c.resource, c.isAm);
+  Application* a = liveAppOrNull(id.app());
+  if (a != nullptr) {
+    a->removeContainer(c.id, c.resource, c.isAm);
     const TimeMs ran = clock_.nowMs() - c.allocatedAt;
-    a.accounting().memoryMbMs += c.resource.memoryMb() * ran;
-    a.accounting().vcoreMs += c.resource.vcores() * ran;
+    a->accounting().memoryMbMs += c.resource.memoryMb() * ran;
+    a->accounting().vcoreMs += c.resource.vcores() * ran;
     if (exitStatus == ContainerExitStatus::PREEMPTED) {
-      a.accounting().preempted += c.resource;
-      ++(c.isAm ? a.accounting().numAmPreempted : a.accounting().numNonAmPreempted);
+      a->accounting().preempted += c.resource;
+      ++(c.isAm ? a->accounting().numAmPreempted : a->accounting().numNonAmPreempted);
     }
-    onContainerFinished(a, c);
+    onContainerFinished(*a, c);
   }
-  Decision d;
-  d.kind = kind;
-  d.app = id.app();
-  d.container = id;
-  d.node = c.node;
-  d.queue = appIt != apps_.end() ? appIt->second->queue() : "";
-  d.key = c.key;
-  d.resource = c.resource;
-  d.am = c.isAm;
-  d.exitStatus = exitStatus;
-  d.reason = std::move(reason);
-  record(std::move(d));
+  if (sink_) {
+    Decision& d = scratch_;
+    d.kind = kind;
+    d.time = clock_.nowMs();
+    d.app = id.app();
+    d.container = id;
+    d.node = c.node;
+    if (a != nullptr) {
+      d.queue.assign(a->queue());
+    } else {
+      d.queue.clear();
+    }
+    d.key = c.key;
+    d.locality = Locality::kOffSwitch;
+    d.resource = c.resource;
+    d.am = c.isAm;
+    d.skip = SkipReason::kNone;
+    d.exitStatus = exitStatus;
+    d.reason.assign(reason);
+    d.numbers.clear();
+    sink_->record(d);
+  }
 }
 
 // --- Invariants ----------------------------------------------------------------------------

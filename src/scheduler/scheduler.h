@@ -208,11 +208,12 @@ class Scheduler {
   Cluster& mutableCluster() { return cluster_; }
   Rng& rng() { return rng_; }
   // Takes one container of `key` at `locality` from the app's asks and places it on the node.
+  // `reason` is copied into a reused Decision (no allocation per container once warm).
   Container& allocate(Application& app, const SchedulerKey& key, NodeId node, Locality locality,
-                      std::string reason);
+                      std::string_view reason);
   // Ends a live container: releases its resources and records `kind` with the exit status.
   void finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
-                       DecisionKind kind, std::string reason);
+                       DecisionKind kind, std::string_view reason);
   // Records a skip, once per change of (reason, key) for that app, so waiting apps do not flood
   // the log; the latest is kept for lastSkip().
   void recordSkip(const Application& app, NodeId node, const SchedulerKey& key, SkipReason why,
@@ -234,6 +235,9 @@ class Scheduler {
                            const QueueMaximumAllocation& queueMax) const;
   Result<NodeId> nodeByName(std::string_view name) const;
   Result<Application*> liveApp(AppId id);
+  Application* liveAppOrNull(AppId id) const {
+    return id.value() < liveById_.size() ? liveById_[id.value()] : nullptr;
+  }
   // Moves the app through RMAppImpl's table; FINAL_SAVING completes at once (the core's state
   // store write is synchronous), continuing to the arc's afterSave state.
   Status transitionApp(Application& app, AppEvent event, AppTransitionContext ctx = {});
@@ -246,8 +250,14 @@ class Scheduler {
   std::map<AppId, std::unique_ptr<Application>> finishedApps_;
   std::unordered_map<ContainerId, Container> containers_;  // live containers
   std::unordered_map<AppId, Decision> lastSkip_;
+  // Live apps by id value (ids are dense); null for finished, rejected or unused ids. The hot
+  // paths (container release) read it instead of walking apps_.
+  std::vector<Application*> liveById_;
   uint32_t nextAppSeq_ = 1;
   DecisionSink* sink_ = nullptr;
+  // The record of the per-container decisions (allocate, finish), reused so that its strings
+  // keep their capacity; sinks receive it by const reference and copy what they keep.
+  Decision scratch_;
 };
 
 // Reads yarn-site.xml keys shared by all schedulers: resource types, calculator (FIFO uses the

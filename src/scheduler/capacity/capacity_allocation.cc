@@ -1,6 +1,9 @@
 #include "scheduler/capacity/capacity_allocation.h"
 
 #include <algorithm>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace spindle {
 
@@ -44,9 +47,9 @@ int CapacityAllocator::run() {
 // §2.1 step 1 / §2.8: only the reserving app is considered on a reserved node.
 bool CapacityAllocator::serveReservation() {
   const AppId appId = node_.reservation()->container.app();
-  auto it = cs_.csApps_.find(appId);
-  if (it == cs_.csApps_.end()) return false;
-  CsApp& s = it->second;
+  CsApp* found = cs_.csAppOrNull(appId);
+  if (found == nullptr) return false;
+  CsApp& s = *found;
   auto rit = s.reservations.find(nodeId_);
   if (rit == s.reservations.end()) return false;
   const SchedulerKey key = rit->second.key;
@@ -246,7 +249,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
   bool needQueueCheck = true;
   const std::set<std::string>* enforced = enforcedPartitions(q);
   for (const AppOrderKey& k : q.schedulable) {
-    CsApp& s = cs_.csApps_.at(k.app);
+    CsApp& s = *cs_.csAppOrNull(k.app);
     if (!appHasPendingFor(s, mode)) continue;
     if (enforced && !enforcedPartitionAdmits(*enforced, s)) continue;
     if (needQueueCheck) {
@@ -498,12 +501,14 @@ CapacityAllocator::Outcome CapacityAllocator::commitAllocation(CsApp& s, const S
                               node_.name()));
   }
   if (reservedHere) cs_.unreserve(s, nodeId_, "reservation fulfilled");
-  cs_.allocate(*s.app, key, nodeId_, locality,
-               fmt::format("{} at priority {} on {}{}", toString(locality), key.priority,
-                           node_.name(),
-                           reservedHere ? " (from reservation)"
-                           : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"
-                                                              : ""));
+  // Formatted on the stack: the scheduler copies it into its reused decision record.
+  fmt::memory_buffer reason;
+  fmt::format_to(std::back_inserter(reason), "{} at priority {} on {}{}", toString(locality),
+                 key.priority, node_.name(),
+                 reservedHere ? " (from reservation)"
+                 : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"
+                                                    : "");
+  cs_.allocate(*s.app, key, nodeId_, locality, std::string_view(reason.data(), reason.size()));
   if (!reservedHere && locality != Locality::kOffSwitch &&
       (locality == Locality::kNodeLocal || cfg_.rackLocalityFullReset)) {
     s.app->setSchedulingOpportunities(key, 0);

@@ -11,6 +11,7 @@ constexpr int kMaxIdleVisits = 32;
 }  // namespace
 
 void CapacityScheduler::indexNode(NodeId node) {
+  if (node == visitingNode_) return;  // the pass re-indexes it when it ends
   unindexNode(node);
   const int64_t key = -cluster().node(node).unallocated().memoryMb();
   nodeKey_[node] = key;
@@ -46,12 +47,14 @@ void CapacityScheduler::globalPass() {
     const NodeId node = nodeIndex_.begin()->second;
     unindexNode(node);  // visited this pass; re-indexed below
     visited.push_back(node);
-    if (allocateOnNode(node) > 0) {
+    visitingNode_ = node;
+    const int assigned = allocateOnNode(node);
+    visitingNode_ = NodeId();
+    if (assigned > 0) {
       idle = 0;
     } else {
       ++idle;
     }
-    unindexNode(node);  // allocations re-index it; keep it out until the pass ends
   }
   for (NodeId node : visited) {
     if (cluster().contains(node)) indexNode(node);

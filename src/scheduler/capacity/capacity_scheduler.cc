@@ -10,6 +10,10 @@
 
 namespace spindle {
 
+namespace {
+const Resource kNoResource;
+}  // namespace
+
 const char* toString(CsAppPhase p) {
   switch (p) {
     case CsAppPhase::kNonRunnable: return "NON_RUNNABLE";
@@ -249,6 +253,8 @@ Status CapacityScheduler::admitApp(Application& app) {
   SPINDLE_ASSIGN_OR_RETURN(int32_t priority, admittedPriority(*leaf, app, id));
   app.setQueue(leaf->path());
   CsApp& s = csApps_[app.id()];
+  if (csById_.size() <= app.id().value()) csById_.resize(app.id().value() + 1, nullptr);
+  csById_[app.id().value()] = &s;
   s.app = &app;
   s.leaf = leaf;
   s.priority = priority;
@@ -312,7 +318,7 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
   };
   amLimitFor(kDefaultPartition);
   for (auto it = leaf.pendingApps.begin(); it != leaf.pendingApps.end();) {
-    CsApp& s = csApps_.at(it->app);
+    CsApp& s = *csAppOrNull(it->app);
     const std::string& p = s.amPartition;
     const Resource limit = amLimitFor(p);
     QueueUsage& usage = leaf.usage(p);
@@ -419,6 +425,7 @@ void CapacityScheduler::onAppRemoved(Application& app) {
   refreshPending(s);  // asks were cleared: pending goes to zero everywhere
   CsQueue* leaf = s.leaf;
   removeFromLeaf(s);
+  csById_[app.id().value()] = nullptr;
   csApps_.erase(it);
   activateApplications(*leaf);
   promoteNonRunnable();
@@ -446,8 +453,11 @@ void CapacityScheduler::addUsage(CsApp& s, const std::string& partition, const R
 void CapacityScheduler::userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p,
                                          const Resource& delta) {
   if (user.appsWithPending > 0) leaf.activeUsed[p] += delta;
-  auto rit = partitions_.find(p);
-  const Resource R = rit == partitions_.end() ? Resource() : rit->second;
+  // The default partition's resource is cached (kept with partitions_ by syncNow).
+  auto rit = p.empty() ? partitions_.end() : partitions_.find(p);
+  const Resource& R = p.empty()                 ? defaultPartitionResource_
+                      : rit == partitions_.end() ? kNoResource
+                                                 : rit->second;
   float& ratio = user.usageRatio[p];
   const float next = calculator().isInvalidDivisor(R)
                          ? 0.0f
@@ -632,22 +642,31 @@ void CapacityScheduler::recordNotRunnable(const CsApp& s) {
 }
 
 void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {
-  CsApp& s = csApps_.at(app.id());
-  addUsage(s, cluster().node(c.node).partition(), c.resource, false, +1);
+  CsApp& s = *csAppOrNull(app.id());
+  const std::string& nodePartition = cluster().node(c.node).partition();
   // Fast path: an allocation took exactly one container of its ask, so its partition's pending
   // drops by the capability; anything else (a placed container) recomputes from the asks.
-  const std::string p = !c.origin.nodeLabelExpression.empty() ? c.origin.nodeLabelExpression
-                        : c.isAm ? s.amPartition
-                                 : unlabelledPartition(s);
+  // Pending is lowered before addUsage so that each queue's ordering key is recomputed once,
+  // from the final used and pending (the two updates touch different fields).
+  const std::string& p = !c.origin.nodeLabelExpression.empty() ? c.origin.nodeLabelExpression
+                         : c.isAm ? s.amPartition
+                                  : unlabelledPartition(s);
   Resource before;
   for (const auto& [part, r] : s.pending) before += r;
   auto pit = s.pending.find(p);
-  if (pit != s.pending.end() && app.asks().pending() == before - c.origin.capability &&
-      c.origin.capability.fitsIn(pit->second)) {
+  const bool fast = pit != s.pending.end() &&
+                    app.asks().pending() == before - c.origin.capability &&
+                    c.origin.capability.fitsIn(pit->second);
+  if (fast) {
     pit->second -= c.origin.capability;
     for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
       q->usage(p).pending -= c.origin.capability;
-      if (p.empty()) updateChildKey(*q);
+    }
+  }
+  addUsage(s, nodePartition, c.resource, false, +1);  // updates keys on the default partition
+  if (fast) {
+    if (p.empty() && !nodePartition.empty()) {
+      for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) updateChildKey(*q);
     }
     const bool has = app.asks().hasPending();
     setUserActive(s, has);
@@ -661,10 +680,10 @@ void CapacityScheduler::onContainerAllocated(Application& app, const Container& 
 
 void CapacityScheduler::onContainerFinished(Application& app, const Container& c) {
   preemption_.executor.forget(c.id);
-  auto it = csApps_.find(app.id());
-  if (it == csApps_.end()) return;
-  addUsage(it->second, cluster().node(c.node).partition(), c.resource, false, -1);
-  reorder(it->second);
+  CsApp* s = csAppOrNull(app.id());
+  if (s == nullptr) return;
+  addUsage(*s, cluster().node(c.node).partition(), c.resource, false, -1);
+  reorder(*s);
   if (config_.scheduleAsynchronously && cluster().contains(c.node)) indexNode(c.node);
 }
 

@@ -45,6 +45,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "scheduler/capacity/config/capacity_config.h"
 #include "scheduler/capacity/cs_app.h"
@@ -202,6 +203,11 @@ class CapacityScheduler final : public Scheduler {
   int32_t clusterMaxPriority_ = 0;
   std::unique_ptr<QueueTree> tree_;
   std::unordered_map<AppId, CsApp> csApps_;
+  // csApps_ by id value (ids are dense; map nodes are stable): the allocation path's lookup.
+  std::vector<CsApp*> csById_;
+  CsApp* csAppOrNull(AppId id) const {
+    return id.value() < csById_.size() ? csById_[id.value()] : nullptr;
+  }
   std::map<std::string, int> userRunnable_;  // runnable apps per user, all queues
   std::set<AppId> nonRunnable_;              // submission order
   std::map<NodeId, AppId> reservedNodes_;    // every CsApp reservation, by node
@@ -217,6 +223,9 @@ class CapacityScheduler final : public Scheduler {
   // Async node index: (-unallocated memory, node id) and each node's key in it.
   std::set<std::pair<int64_t, NodeId>> nodeIndex_;
   std::unordered_map<NodeId, int64_t> nodeKey_;
+  // The node a global pass is visiting: it stays out of the index until the pass ends, so its
+  // allocations skip the re-index (invalid outside a pass).
+  NodeId visitingNode_;
 
   CsPreemptionState preemption_;
 };

@@ -17,10 +17,14 @@
 // Not thread-safe; owned by the CapacityScheduler.
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "base/ids.h"
@@ -30,44 +34,96 @@
 
 namespace spindle {
 
-// A map from partition name to T for the handful of partitions a cluster has: a vector
-// searched linearly (the default partition is nearly always first), which the hot path reads
-// far faster than a std::map. Iteration is in insertion order.
+// A map from partition name to T for the handful of partitions a cluster has, searched
+// linearly (the default partition is nearly always first), which the hot path reads far faster
+// than a std::map. The first entry lives inline in the map object, so a queue's, user's or
+// app's default-partition figures sit in the owning object's memory, not in a separate heap
+// block (one cache miss less per lookup on the allocation path); later entries go to a vector.
+// Iteration is in insertion order. References to the first entry stay valid as entries are
+// added; references to later ones are invalidated, as a vector's.
 template <typename T>
 class PartitionMap {
  public:
   using Entry = std::pair<std::string, T>;
-  using iterator = typename std::vector<Entry>::iterator;
-  using const_iterator = typename std::vector<Entry>::const_iterator;
+
+  template <bool Const>
+  class Iter {
+   public:
+    using Map = std::conditional_t<Const, const PartitionMap, PartitionMap>;
+    using value_type = Entry;
+    using reference = std::conditional_t<Const, const Entry&, Entry&>;
+    using pointer = std::conditional_t<Const, const Entry*, Entry*>;
+    using difference_type = std::ptrdiff_t;
+    using iterator_category = std::forward_iterator_tag;
+    Iter() = default;
+    Iter(Map* m, size_t i) : m_(m), i_(i) {}
+    operator Iter<true>() const { return Iter<true>(m_, i_); }  // NOLINT: iterator -> const
+    reference operator*() const { return m_->at(i_); }
+    pointer operator->() const { return &m_->at(i_); }
+    Iter& operator++() {
+      ++i_;
+      return *this;
+    }
+    Iter operator++(int) {
+      Iter old = *this;
+      ++i_;
+      return old;
+    }
+    bool operator==(const Iter& o) const { return i_ == o.i_; }
+
+   private:
+    Map* m_ = nullptr;
+    size_t i_ = 0;
+  };
+  using iterator = Iter<false>;
+  using const_iterator = Iter<true>;
+
   T& operator[](const std::string& p) {
-    for (Entry& e : v_) {
-      if (e.first == p) return e.second;
+    for (size_t i = 0; i < size_; ++i) {
+      if (at(i).first == p) return at(i).second;
     }
-    v_.emplace_back(p, T{});
-    return v_.back().second;
-  }
-  iterator find(const std::string& p) {
-    for (auto it = v_.begin(); it != v_.end(); ++it) {
-      if (it->first == p) return it;
+    if (size_ == 0) {
+      first_ = Entry(p, T{});
+    } else {
+      rest_.emplace_back(p, T{});
     }
-    return v_.end();
+    ++size_;
+    return at(size_ - 1).second;
   }
-  const_iterator find(const std::string& p) const {
-    for (auto it = v_.begin(); it != v_.end(); ++it) {
-      if (it->first == p) return it;
+  iterator find(const std::string& p) { return iterator(this, indexOf(p)); }
+  const_iterator find(const std::string& p) const { return const_iterator(this, indexOf(p)); }
+  iterator begin() { return iterator(this, 0); }
+  iterator end() { return iterator(this, size_); }
+  const_iterator begin() const { return const_iterator(this, 0); }
+  const_iterator end() const { return const_iterator(this, size_); }
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  void clear() {
+    first_ = Entry();
+    rest_.clear();
+    size_ = 0;
+  }
+  bool operator==(const PartitionMap& o) const {
+    if (size_ != o.size_) return false;
+    for (size_t i = 0; i < size_; ++i) {
+      if (!(at(i) == o.at(i))) return false;
     }
-    return v_.end();
+    return true;
   }
-  iterator begin() { return v_.begin(); }
-  iterator end() { return v_.end(); }
-  const_iterator begin() const { return v_.begin(); }
-  const_iterator end() const { return v_.end(); }
-  bool empty() const { return v_.empty(); }
-  void clear() { v_.clear(); }
-  bool operator==(const PartitionMap&) const = default;
 
  private:
-  std::vector<Entry> v_;
+  Entry& at(size_t i) { return i == 0 ? first_ : rest_[i - 1]; }
+  const Entry& at(size_t i) const { return i == 0 ? first_ : rest_[i - 1]; }
+  size_t indexOf(const std::string& p) const {
+    for (size_t i = 0; i < size_; ++i) {
+      if (at(i).first == p) return i;
+    }
+    return size_;
+  }
+
+  Entry first_{};
+  std::vector<Entry> rest_;
+  size_t size_ = 0;
 };
 
 // One partition's capacities of a queue, resolved (QueueCapacities in YARN). Fractions, as the

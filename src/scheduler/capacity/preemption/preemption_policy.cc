@@ -1,5 +1,7 @@
 #include "scheduler/capacity/preemption/preemption_policy.h"
 
+#include <map>
+
 #include "scheduler/capacity/preemption/fifo_selector.h"
 #include "scheduler/capacity/preemption/intra_queue_selector.h"
 #include "scheduler/capacity/preemption/queue_priority_selector.h"
@@ -75,6 +77,23 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
     selectors.emplace_back(SelectorKind::kIntraQueue, settings.maxWaitBeforeKillMs);
     IntraQueueSelector(static_cast<int>(selectors.size() - 1)).select(st);
   }
+  // The FIFO calculator's under-served leaves per partition (ideal above used), in figures
+  // order: the beneficiaries of every candidate whose selector names no single queue. Built
+  // once per partition and shared.
+  std::map<std::string, QueuePathList> underServedLeaves;
+  auto beneficiariesOf = [&](const std::string& partition) -> const QueuePathList& {
+    auto it = underServedLeaves.find(partition);
+    if (it != underServedLeaves.end()) return it->second;
+    std::vector<std::string> paths;
+    for (const QueueFigures& f : plan.figures) {
+      if (f.partition == partition && snapshot.queue(f.queue).isLeaf() &&
+          st.rc().greaterThan(snapshot.clusterTotal, f.ideal, f.used)) {
+        paths.push_back(f.path);
+      }
+    }
+    return underServedLeaves.emplace(partition, QueuePathList(std::move(paths))).first->second;
+  };
+  plan.candidates.reserve(st.selections().size());
   for (const Selection& s : st.selections()) {
     PreemptionCandidate c{.container = s.container,
                           .queue = s.queue,
@@ -91,14 +110,9 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
                           .toBePreempted = s.victimToBePreempted,
                           .beneficiaries = {}};
     if (s.servedQueue.valid()) {
-      c.beneficiaries.push_back(snapshot.queue(s.servedQueue).path);
-    }
-    for (const QueueFigures& f : plan.figures) {
-      if (s.servedQueue.valid()) break;
-      if (f.partition == s.partition && snapshot.queue(f.queue).isLeaf() &&
-          st.rc().greaterThan(snapshot.clusterTotal, f.ideal, f.used)) {
-        c.beneficiaries.push_back(f.path);
-      }
+      c.beneficiaries = QueuePathList({snapshot.queue(s.servedQueue).path});
+    } else {
+      c.beneficiaries = beneficiariesOf(s.partition);
     }
     plan.candidates.push_back(std::move(c));
   }

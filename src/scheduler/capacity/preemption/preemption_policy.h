@@ -21,6 +21,7 @@
 // order, container order).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,40 @@ namespace spindle::preemption {
 enum class SelectorKind { kQueuePriority, kReservedContainer, kFifo, kFifoBalance, kIntraQueue };
 
 std::string_view selectorName(SelectorKind k);
+
+// An immutable list of queue paths shared by the candidates it describes: in a large round every
+// FIFO candidate of a partition has the same beneficiaries (all under-served leaves), so the
+// list is built once and referenced, not copied per candidate. Reads as a
+// const std::vector<std::string> (implicit conversion, iteration, == with a vector).
+class QueuePathList {
+ public:
+  using const_iterator = std::vector<std::string>::const_iterator;
+  using iterator = const_iterator;
+  using value_type = std::string;
+  QueuePathList() = default;
+  explicit QueuePathList(std::vector<std::string> paths)
+      : paths_(std::make_shared<const std::vector<std::string>>(std::move(paths))) {}
+  const std::vector<std::string>& get() const { return paths_ ? *paths_ : none(); }
+  operator const std::vector<std::string>&() const { return get(); }  // NOLINT: reads as one
+  const_iterator begin() const { return get().begin(); }
+  const_iterator end() const { return get().end(); }
+  size_t size() const { return get().size(); }
+  bool empty() const { return get().empty(); }
+  const std::string& operator[](size_t i) const { return get()[i]; }
+  friend bool operator==(const QueuePathList& a, const QueuePathList& b) {
+    return a.get() == b.get();
+  }
+  friend bool operator==(const QueuePathList& a, const std::vector<std::string>& b) {
+    return a.get() == b;
+  }
+
+ private:
+  static const std::vector<std::string>& none() {
+    static const std::vector<std::string> kEmpty;
+    return kEmpty;
+  }
+  std::shared_ptr<const std::vector<std::string>> paths_;
+};
 
 struct PreemptionCandidate {
   ContainerId container;
@@ -47,7 +82,7 @@ struct PreemptionCandidate {
   Resource guaranteed, used, ideal, toBePreempted;
   // The queues this preemption serves: in the container's partition, those whose ideal
   // exceeds their usage (for the reserved selector, the queue of the reservation).
-  std::vector<std::string> beneficiaries;
+  QueuePathList beneficiaries;
 };
 
 // The per-(queue, partition) figures of the FIFO calculator, for reports and tests.

@@ -1,6 +1,6 @@
 #include "scheduler/capacity/preemption/preemption_snapshot.h"
 
-#include <set>
+#include <unordered_set>
 
 namespace spindle::preemption {
 
@@ -61,7 +61,13 @@ Status validateSnapshot(const PreemptionSnapshot& s) {
                              s.nodes[i].partition);
     }
   }
-  std::set<AttemptId> seen;
+  struct AttemptHash {
+    size_t operator()(const AttemptId& a) const noexcept {
+      return std::hash<uint64_t>()((uint64_t{a.app.value()} << 32) | a.attempt);
+    }
+  };
+  std::unordered_set<AttemptId, AttemptHash> seen;
+  seen.reserve(s.apps.size());
   for (const AppSnapshot& app : s.apps) {
     if (!seen.insert(app.attempt).second) {
       return invalidArgument("snapshot: app '{}' is listed twice", app.name);

@@ -61,10 +61,23 @@ Result<RoundState> RoundState::build(const PreemptionSnapshot& s,
       parent.pendingDeductReserved += tqs[i].pendingDeductReserved;
     }
   }
+  st.appIndex_.reserve(s.apps.size());
   for (size_t i = 0; i < s.apps.size(); ++i) st.appIndex_[s.apps[i].attempt] = i;
   // totalPreemptionAllowed = whole cluster x total_preemption_per_round (a float in YARN).
   st.totalPreemptionAllowed_ =
       st.rc_.multiplyTruncate(s.clusterTotal, asYarnFloat(settings.totalPreemptionPerRound));
+  // Room for the selections a round can make: at most the budget in minimum-allocation
+  // containers, and never more than there are containers (saves regrowing a large vector).
+  const int64_t minMemory = s.minimumAllocation.memoryMb();
+  if (minMemory > 0) {
+    size_t containers = 0;
+    for (const AppSnapshot& app : s.apps) containers += app.containers.size();
+    const int64_t budget = st.totalPreemptionAllowed_.memoryMb() / minMemory;
+    const auto byBudget = static_cast<size_t>(std::max<int64_t>(0, budget));
+    const size_t estimate = std::min(containers, byBudget);
+    st.selections_.reserve(estimate);
+    st.selectedIndex_.reserve(estimate);
+  }
   return st;
 }
 
@@ -75,8 +88,13 @@ std::vector<std::string> RoundState::partitionNames() const {
 }
 
 void RoundState::addUnderServed(const std::string& partition, QueueId q) {
-  std::vector<QueueId>& list = underServed_[partition];
-  if (std::find(list.begin(), list.end(), q) == list.end()) list.push_back(q);
+  std::vector<bool>& member = underServedMember_[partition];
+  if (member.size() <= q.value()) {
+    member.resize(std::max<size_t>(snapshot_->queues.size(), q.value() + 1), false);
+  }
+  if (member[q.value()]) return;
+  member[q.value()] = true;
+  underServed_[partition].push_back(q);
 }
 
 const std::vector<QueueId>& RoundState::underServed(const std::string& partition) const {

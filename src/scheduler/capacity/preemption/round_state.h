@@ -88,7 +88,10 @@ class RoundState {
   // Under-served queues per partition, in the order the fixpoint found them (for intra-queue).
   void addUnderServed(const std::string& partition, QueueId q);
   const std::vector<QueueId>& underServed(const std::string& partition) const;
-  void clearUnderServed() { underServed_.clear(); }
+  void clearUnderServed() {
+    underServed_.clear();
+    underServedMember_.clear();
+  }
 
   // The selected map (container -> selection), in selection order.
   bool isSelected(const ContainerId& c) const { return selectedIndex_.contains(c); }
@@ -108,9 +111,17 @@ class RoundState {
   std::vector<QueueId> leaves_;
   Resource totalPreemptionAllowed_;
   std::map<std::string, std::vector<QueueId>> underServed_;
+  // Membership of underServed_ per partition, by queue index (addUnderServed is called for
+  // every queue the fixpoint visits; a linear search made it quadratic in the leaves).
+  std::map<std::string, std::vector<bool>> underServedMember_;
   std::vector<Selection> selections_;
   std::unordered_map<ContainerId, size_t> selectedIndex_;
-  std::map<AttemptId, size_t> appIndex_;
+  struct AttemptHash {
+    size_t operator()(const AttemptId& a) const noexcept {
+      return std::hash<uint64_t>()((uint64_t{a.app.value()} << 32) | a.attempt);
+    }
+  };
+  std::unordered_map<AttemptId, size_t, AttemptHash> appIndex_;
 };
 
 }  // namespace spindle::preemption
