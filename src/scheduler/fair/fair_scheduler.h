@@ -97,6 +97,18 @@ class FairScheduler final : public Scheduler {
   // Runs the update pass now (FairScheduler.update): demand and instantaneous fair shares.
   void update();
 
+  // Heartbeat-skip contract (scheduler.h, docs/simulator.md), answered from aggregates kept
+  // incrementally (no scan of the apps). A heartbeat of a node that reports nothing changes
+  // state when: an app has pending asks (even a full node counts a scheduling opportunity and
+  // may be reserved), a reservation exists (it is served or dropped), a preemption kill awaits,
+  // preempted room is held for a starved app, or the lazy update pass is due
+  // (update-interval-ms since the last one, or none yet). hasPendingDemand() is true when any
+  // of these holds anywhere; it relies on MonitorTick arriving every monitorIntervalMs(), as
+  // the contract's front ends deliver it, so that a lazy update never falls due between two
+  // of their steps. emptyHeartbeatIsNoop(node) checks the node's own reservation and held room.
+  bool hasPendingDemand() const override;
+  bool emptyHeartbeatIsNoop(NodeId node) const override;
+
  protected:
   Status admitApp(Application& app) override;
   void onAppRemoved(Application& app) override;
@@ -123,6 +135,7 @@ class FairScheduler final : public Scheduler {
   fair::Schedulable appView(const fair::FsApp& a) const;
   fair::SchedulingPolicy policyOf(const fair::FsQueue& q) const;
   void maybeUpdate();
+  bool updateDue() const;
 
   // fair_assign.cc
   void attemptScheduling(NodeId node);
@@ -169,6 +182,8 @@ class FairScheduler final : public Scheduler {
   void forgetPreemptedContainer(const Container& c);
 
   // fair_scheduler.cc
+  void syncPendingAsks(fair::FsApp& fa, const Application& app);
+  bool holdsPreemptedRoom() const;
   Result<fair::FsQueue*> placeApp(const Application& app, const std::vector<std::string>& groups);
   Status installConfig(fair::FairSchedulerConfig config);
 
@@ -181,6 +196,7 @@ class FairScheduler final : public Scheduler {
   std::optional<TimeMs> lastUpdate_;
   std::map<NodeId, NodePreemption> nodePreemption_;
   std::map<ContainerId, TimeMs> killAt_;  // marked containers and when they are killed
+  int32_t appsWithPendingAsks_ = 0;      // live apps whose asks have something pending
   int64_t heartbeatIntervalMs_ = 1000;    // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
 };
 

@@ -34,8 +34,12 @@ fair::Schedulable FairScheduler::appView(const FsApp& a) const {
       .withUsage(apps().at(a.id)->used());
 }
 
+bool FairScheduler::updateDue() const {
+  return !lastUpdate_ || clock().nowMs() - *lastUpdate_ >= config_.site.updateIntervalMs;
+}
+
 void FairScheduler::maybeUpdate() {
-  if (!lastUpdate_ || clock().nowMs() - *lastUpdate_ >= config_.site.updateIntervalMs) update();
+  if (updateDue()) update();
 }
 
 void FairScheduler::update() {

@@ -42,6 +42,7 @@ struct FsApp {
   FsQueue* leaf = nullptr;
   TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
   bool runnable = false;
+  bool hasPendingAsks = false;  // counted in FairScheduler's apps-with-pending-asks aggregate
   Resource demand;       // used + pending, refreshed by the update pass
   Resource fairShare;    // instantaneous, from the leaf's policy
   LocalityDelay locality;
