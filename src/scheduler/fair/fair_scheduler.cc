@@ -135,7 +135,11 @@ Status FairScheduler::admitApp(Application& app) {
   fa.leaf = leaf;
   fa.startTime = app.submitTime();
   fa.lastTimeAtFairShare = app.submitTime();
+  fa.app = &app;
   auto [it, inserted] = fsApps_.emplace(app.id(), std::move(fa));
+  const size_t index = app.id().value();
+  if (appIndex_.size() <= index) appIndex_.resize(index + 1, nullptr);
+  appIndex_[index] = &it->second;
   maxRunning_.addApp(tree_, it->second);
   return Status::ok();
 }
@@ -144,6 +148,7 @@ void FairScheduler::onAppRemoved(Application& app) {
   auto it = fsApps_.find(app.id());
   if (it == fsApps_.end()) return;
   if (it->second.hasPendingAsks) --appsWithPendingAsks_;
+  appIndex_[app.id().value()] = nullptr;
   maxRunning_.removeApp(tree_, fsApps_, it->second);
   fsApps_.erase(it);
 }
@@ -317,6 +322,9 @@ Status FairScheduler::checkSchedulerInvariants() const {
       if (fa->runnable) ++runnable[q];
     }
     amUsage[fa->leaf] += a->amUsed();
+    if (fa->app != a.get() || id.value() >= appIndex_.size() || appIndex_[id.value()] != fa) {
+      return internalError("FS: app {} is not indexed to its state", fa->name);
+    }
     if (a->asks().hasPending() && !fa->hasPendingAsks) {
       return internalError("FS: app {} has pending asks but is not counted as pending", fa->name);
     }

@@ -38,6 +38,7 @@
 // Single-threaded; deterministic given the clock and events.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -127,9 +128,22 @@ class FairScheduler final : public Scheduler {
     Resource resource;
   };
 
+  // Reused buffers for one level of the tree (the update pass and the assignment descent recurse;
+  // level d uses scratch_[d], so no call clobbers its caller's).
+  struct LevelScratch {
+    std::vector<fair::Schedulable> views;
+    std::vector<Resource> shares;
+    std::vector<uint32_t> order;
+    std::vector<fair::FsApp*> apps;
+  };
+  LevelScratch& scratchAt(size_t depth);
+  fair::FsApp& fsAppAt(AppId id) { return *appIndex_[id.value()]; }
+
   // fair_update.cc
   void updateDemand(fair::FsQueue& q);
-  void computeShares(fair::FsQueue& q);
+  void computeShares(fair::FsQueue& q, size_t depth);
+  void fillQueueView(fair::Schedulable& v, const fair::FsQueue& q) const;
+  void fillAppView(fair::Schedulable& v, const fair::FsApp& a) const;
   void computeSteadyShares();
   fair::Schedulable queueView(const fair::FsQueue& q) const;
   fair::Schedulable appView(const fair::FsApp& a) const;
@@ -141,8 +155,11 @@ class FairScheduler final : public Scheduler {
   void attemptScheduling(NodeId node);
   bool shouldContinueAssigning(int containers, const Resource& maxToAssign,
                                const Resource& assigned) const;
-  Assignment assignQueue(fair::FsQueue& q, NodeId node);
-  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node);
+  Assignment assignQueue(fair::FsQueue& q, NodeId node, size_t depth);
+  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node, size_t depth);
+  template <typename TryOne>
+  Assignment tryInPolicyOrder(const fair::SchedulingPolicy& policy, LevelScratch& s, size_t n,
+                              TryOne&& tryOne);
   Assignment assignApp(fair::FsApp& fa, NodeId node, bool reserved);
   Assignment assignAt(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality locality,
                       bool reserved);
@@ -191,6 +208,8 @@ class FairScheduler final : public Scheduler {
   fair::FsQueueTree tree_;
   fair::MaxRunningApps maxRunning_;
   std::map<AppId, fair::FsApp> fsApps_;  // live apps, by id
+  std::vector<fair::FsApp*> appIndex_;   // fsApps_ by AppId value (null once removed)
+  std::deque<LevelScratch> scratch_;
   std::shared_ptr<const fair::GroupsProvider> groups_;
   std::shared_ptr<const ResourceCalculator> dominant_;
   std::optional<TimeMs> lastUpdate_;

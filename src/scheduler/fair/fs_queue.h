@@ -30,6 +30,10 @@
 #include "scheduler/fair/config/allocation_config.h"
 #include "scheduler/fair/locality_delay.h"
 
+namespace spindle {
+class Application;
+}  // namespace spindle
+
 namespace spindle::fair {
 
 class FsQueue;
@@ -40,6 +44,7 @@ struct FsApp {
   std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
   std::string user;
   FsQueue* leaf = nullptr;
+  Application* app = nullptr;  // the core's application (stable while the app is live)
   TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
   bool runnable = false;
   bool hasPendingAsks = false;  // counted in FairScheduler's apps-with-pending-asks aggregate
