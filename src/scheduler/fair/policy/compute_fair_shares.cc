@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 #include "scheduler/fair/policy/java_math.h"
 
@@ -19,11 +20,40 @@ int64_t fixedShare(const Schedulable& s, int type, ShareMode mode) {
   return -1;
 }
 
+// One searched schedulable's inputs to computeShare, converted to double once per call rather
+// than once per bisection step (the same values and operations, so the same results).
+struct Term {
+  double weight;  // float weight promoted to double, as Java evaluates `getWeight() * w2rRatio`
+  double min;
+  double max;
+};
+
+Term termOf(const Schedulable& s, int type) {
+  return Term{static_cast<double>(s.weight), static_cast<double>(s.minShare.get(type)),
+              static_cast<double>(s.maxShare.get(type))};
+}
+
+int64_t shareAt(const Term& t, double weightToResourceRatio) {
+  double share = t.weight * weightToResourceRatio;
+  share = std::max(share, t.min);
+  share = std::min(share, t.max);
+  return javaLongCast(share);
+}
+
+// saturatingAdd (resource.h), inlined for the bisection's inner loop.
+inline int64_t addSaturating(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) {
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return r;
+}
+
 // resourceUsedWithWeightToResourceRatio: saturating sum of the shares at ratio r.
-int64_t resourceUsed(double r, const std::vector<const Schedulable*>& searched, int type) {
+int64_t resourceUsed(double r, const std::vector<Term>& searched) {
   int64_t taken = 0;
-  for (const Schedulable* s : searched) {
-    taken = saturatingAdd(taken, computeShare(*s, r, type));
+  for (const Term& t : searched) {
+    taken = addSaturating(taken, shareAt(t, r));
     if (taken == kResourceMax) break;
   }
   return taken;
@@ -32,24 +62,24 @@ int64_t resourceUsed(double r, const std::vector<const Schedulable*>& searched, 
 }  // namespace
 
 int64_t computeShare(const Schedulable& s, double weightToResourceRatio, int type) {
-  // float weight promoted to double, as Java evaluates `sched.getWeight() * w2rRatio`.
-  double share = static_cast<double>(s.weight) * weightToResourceRatio;
-  share = std::max(share, static_cast<double>(s.minShare.get(type)));
-  share = std::min(share, static_cast<double>(s.maxShare.get(type)));
-  return javaLongCast(share);
+  return shareAt(termOf(s, type), weightToResourceRatio);
 }
 
 void computeShares(const std::vector<Schedulable>& schedulables, const Resource& total, int type,
                    ShareMode mode, std::vector<Resource>& shares) {
   assert(shares.size() == schedulables.size());
-  std::vector<const Schedulable*> searched;
+  std::vector<Term> searched;
   std::vector<size_t> searchedIndex;
+  searched.reserve(schedulables.size());
+  searchedIndex.reserve(schedulables.size());
   int64_t taken = 0;
+  int64_t totalMaxShare = 0;
   for (size_t i = 0; i < schedulables.size(); ++i) {
     const int64_t fixed = fixedShare(schedulables[i], type, mode);
     if (fixed < 0) {
-      searched.push_back(&schedulables[i]);
+      searched.push_back(termOf(schedulables[i], type));
       searchedIndex.push_back(i);
+      totalMaxShare = saturatingAdd(totalMaxShare, schedulables[i].maxShare.get(type));
     } else {
       shares[i].set(type, fixed);
       taken = saturatingAdd(taken, fixed);
@@ -57,22 +87,17 @@ void computeShares(const std::vector<Schedulable>& schedulables, const Resource&
   }
   if (searched.empty()) return;
 
-  int64_t totalMaxShare = 0;
-  for (const Schedulable* s : searched) {
-    totalMaxShare = saturatingAdd(totalMaxShare, s->maxShare.get(type));
-    if (totalMaxShare == kResourceMax) break;
-  }
   int64_t totalResource = std::max<int64_t>(saturatingSub(total.get(type), taken), 0);
   totalResource = std::min(totalMaxShare, totalResource);
 
   double rMax = 1.0;
-  while (resourceUsed(rMax, searched, type) < totalResource) rMax *= 2.0;
+  while (resourceUsed(rMax, searched) < totalResource) rMax *= 2.0;
 
   double left = 0;
   double right = rMax;
   for (int i = 0; i < kComputeFairSharesIterations; ++i) {
     const double mid = (left + right) / 2.0;
-    const int64_t planned = resourceUsed(mid, searched, type);
+    const int64_t planned = resourceUsed(mid, searched);
     if (planned == totalResource) {
       right = mid;
       break;
@@ -84,7 +109,7 @@ void computeShares(const std::vector<Schedulable>& schedulables, const Resource&
     }
   }
   for (size_t k = 0; k < searched.size(); ++k) {
-    shares[searchedIndex[k]].set(type, computeShare(*searched[k], right, type));
+    shares[searchedIndex[k]].set(type, shareAt(searched[k], right));
   }
 }
 
