@@ -70,7 +70,7 @@ bool FairScheduler::shouldContinueAssigning(int containers, const Resource& maxT
   return s.maxAssign <= 0 || containers < s.maxAssign;
 }
 
-// Tries s.views[0..n) in the policy's order (YARN sorts them with the policy's comparator) until
+// Tries s.sorted[0..n) in the policy's order (YARN sorts them with the policy's comparator) until
 // one yields an allocation or reservation. The comparators are strict weak orders (each stage
 // compares a key of the schedulable alone), so the first element of the stable sort is the
 // earliest of the minimal ones: it is found in one pass and tried alone, which is all a
@@ -83,7 +83,7 @@ FairScheduler::Assignment FairScheduler::tryInPolicyOrder(const fair::Scheduling
   if (n == 0) return {};
   size_t best = 0;
   for (size_t i = 1; i < n; ++i) {
-    if (policy.compare(s.views[i], s.views[best]) < 0) best = i;
+    if (policy.compare(*s.sorted[i], *s.sorted[best]) < 0) best = i;
   }
   const Assignment first = tryOne(best);
   if (first.outcome != Outcome::kNone || n == 1) return first;
@@ -92,7 +92,7 @@ FairScheduler::Assignment FairScheduler::tryInPolicyOrder(const fair::Scheduling
     if (i != best) s.order.push_back(static_cast<uint32_t>(i));
   }
   std::stable_sort(s.order.begin(), s.order.end(), [&](uint32_t a, uint32_t b) {
-    return policy.compare(s.views[a], s.views[b]) < 0;
+    return policy.compare(*s.sorted[a], *s.sorted[b]) < 0;
   });
   for (uint32_t i : s.order) {
     const Assignment a = tryOne(i);
@@ -108,8 +108,8 @@ FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node, si
   const fair::SchedulingPolicy policy = policyOf(q);
   LevelScratch& s = scratchAt(depth);
   const size_t n = q.children().size();
-  s.views.resize(n);
-  for (size_t i = 0; i < n; ++i) fillQueueView(s.views[i], *q.children()[i]);
+  s.sorted.resize(n);
+  for (size_t i = 0; i < n; ++i) s.sorted[i] = &refreshedView(*q.children()[i]);
   return tryInPolicyOrder(policy, s, n, [&](size_t i) {
     return assignQueue(*q.children()[i], node, depth + 1);
   });
@@ -125,8 +125,8 @@ FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId
     if (fa.app->asks().hasPending()) s.apps.push_back(&fa);
   }
   const size_t n = s.apps.size();
-  s.views.resize(n);
-  for (size_t i = 0; i < n; ++i) fillAppView(s.views[i], *s.apps[i]);
+  s.sorted.resize(n);
+  for (size_t i = 0; i < n; ++i) s.sorted[i] = &refreshedView(*s.apps[i]);
   const Node& node = cluster().node(nodeId);
   return tryInPolicyOrder(policy, s, n, [&](size_t i) -> Assignment {
     FsApp& fa = *s.apps[i];

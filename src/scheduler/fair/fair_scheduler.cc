@@ -154,7 +154,7 @@ void FairScheduler::onAppRemoved(Application& app) {
 }
 
 void FairScheduler::onContainerAllocated(Application& app, const Container& c) {
-  FsApp& fa = fsApps_.at(app.id());
+  FsApp& fa = fsAppAt(app.id());
   FsQueue* leaf = fa.leaf;
   leaf->addUsage(c.resource, +1);
   if (c.isAm) leaf->amUsage += c.resource;
@@ -162,9 +162,9 @@ void FairScheduler::onContainerAllocated(Application& app, const Container& c) {
 }
 
 void FairScheduler::onContainerFinished(Application& app, const Container& c) {
-  auto it = fsApps_.find(app.id());
-  if (it == fsApps_.end()) return;
-  FsQueue* leaf = it->second.leaf;
+  const size_t index = app.id().value();
+  if (index >= appIndex_.size() || appIndex_[index] == nullptr) return;
+  FsQueue* leaf = appIndex_[index]->leaf;
   leaf->addUsage(c.resource, -1);
   if (c.isAm) leaf->amUsage -= c.resource;
   forgetPreemptedContainer(c);

@@ -131,8 +131,9 @@ class FairScheduler final : public Scheduler {
   // Reused buffers for one level of the tree (the update pass and the assignment descent recurse;
   // level d uses scratch_[d], so no call clobbers its caller's).
   struct LevelScratch {
-    std::vector<fair::Schedulable> views;
+    std::vector<fair::Schedulable> views;         // the update pass's share inputs
     std::vector<Resource> shares;
+    std::vector<const fair::Schedulable*> sorted;  // the descent's views (FsQueue/FsApp::view)
     std::vector<uint32_t> order;
     std::vector<fair::FsApp*> apps;
   };
@@ -144,6 +145,12 @@ class FairScheduler final : public Scheduler {
   void computeShares(fair::FsQueue& q, size_t depth);
   void fillQueueView(fair::Schedulable& v, const fair::FsQueue& q) const;
   void fillAppView(fair::Schedulable& v, const fair::FsApp& a) const;
+  // Only what computeShares reads (weight, min, max, active, start time): no name, usage, demand.
+  void fillQueueShareView(fair::Schedulable& v, const fair::FsQueue& q) const;
+  void fillAppShareView(fair::Schedulable& v, const fair::FsApp& a) const;
+  // The persistent views, with the name set once.
+  const fair::Schedulable& refreshedView(fair::FsQueue& q) const;
+  const fair::Schedulable& refreshedView(fair::FsApp& a) const;
   void computeSteadyShares();
   fair::Schedulable queueView(const fair::FsQueue& q) const;
   fair::Schedulable appView(const fair::FsApp& a) const;

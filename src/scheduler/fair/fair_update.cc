@@ -15,9 +15,10 @@ fair::SchedulingPolicy FairScheduler::policyOf(const FsQueue& q) const {
   return fair::SchedulingPolicy(q.policy(), cluster().total(), settings().types.count());
 }
 
-void FairScheduler::fillQueueView(fair::Schedulable& v, const FsQueue& q) const {
-  // Field by field into a reused view: assigning the name reuses its buffer.
-  v.name = q.path();
+namespace {
+
+// Every field of a queue's or app's policy view except its name.
+void queueNumbers(fair::Schedulable& v, const FsQueue& q) {
   v.isQueue = true;
   v.isActive = q.numRunnable > 0;
   v.numRunnableApps = q.numRunnable;
@@ -30,19 +31,60 @@ void FairScheduler::fillQueueView(fair::Schedulable& v, const FsQueue& q) const 
   v.priority = 1;
 }
 
-void FairScheduler::fillAppView(fair::Schedulable& v, const FsApp& a) const {
+void appNumbers(fair::Schedulable& v, const FsApp& a, bool sizeBasedWeight) {
   // FSAppAttempt: weight from size (optional) x priority 1; min 0, max unbounded.
-  v.name = a.name;
   v.isQueue = false;
   v.isActive = true;
   v.numRunnableApps = 0;
-  v.weight = fair::appWeight(a.demand.memoryMb(), config_.site.sizeBasedWeight);
+  v.weight = fair::appWeight(a.demand.memoryMb(), sizeBasedWeight);
   v.minShare = Resource();
   v.maxShare = ResourceLimit::unbounded();
   v.demand = a.demand;
   v.usage = a.app->used();
   v.startTime = a.startTime;
   v.priority = 1;
+}
+
+}  // namespace
+
+void FairScheduler::fillQueueView(fair::Schedulable& v, const FsQueue& q) const {
+  v.name = q.path();
+  queueNumbers(v, q);
+}
+
+void FairScheduler::fillAppView(fair::Schedulable& v, const FsApp& a) const {
+  v.name = a.name;
+  appNumbers(v, a, config_.site.sizeBasedWeight);
+}
+
+void FairScheduler::fillQueueShareView(fair::Schedulable& v, const FsQueue& q) const {
+  v.isQueue = true;
+  v.isActive = q.numRunnable > 0;
+  v.weight = q.weight();
+  v.minShare = q.minShare;
+  v.maxShare = q.maxShare;
+  v.startTime = 0;
+}
+
+void FairScheduler::fillAppShareView(fair::Schedulable& v, const FsApp& a) const {
+  v.isQueue = false;
+  v.isActive = true;
+  v.weight = fair::appWeight(a.demand.memoryMb(), config_.site.sizeBasedWeight);
+  v.minShare = Resource();
+  v.maxShare = ResourceLimit::unbounded();
+  v.startTime = a.startTime;
+}
+
+const fair::Schedulable& FairScheduler::refreshedView(FsQueue& q) const {
+  if (q.view.name != q.path()) q.view.name = q.path();  // once: a queue's path never changes
+  queueNumbers(q.view, q);
+  return q.view;
+}
+
+const fair::Schedulable& FairScheduler::refreshedView(FsApp& a) const {
+  if (a.view.name != a.name) a.view.name = a.name;  // once per app
+  appNumbers(a.view, a, config_.site.sizeBasedWeight);
+  return a.view;
 }
 
 fair::Schedulable FairScheduler::queueView(const FsQueue& q) const {
@@ -114,7 +156,7 @@ void FairScheduler::computeShares(FsQueue& q, size_t depth) {
     s.shares.resize(n);
     for (size_t i = 0; i < n; ++i) {
       const FsApp& a = fsAppAt(q.runnableApps[i]);
-      fillAppView(s.views[i], a);
+      fillAppShareView(s.views[i], a);
       s.shares[i] = a.fairShare;
     }
     policy.computeShares(s.views, q.fairShare, fair::ShareMode::kInstantaneous, s.shares);
@@ -126,7 +168,7 @@ void FairScheduler::computeShares(FsQueue& q, size_t depth) {
   s.views.resize(n);
   s.shares.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    fillQueueView(s.views[i], *q.children()[i]);
+    fillQueueShareView(s.views[i], *q.children()[i]);
     s.shares[i] = q.children()[i]->fairShare;
   }
   policy.computeShares(s.views, q.fairShare, fair::ShareMode::kInstantaneous, s.shares);

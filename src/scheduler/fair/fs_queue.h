@@ -29,6 +29,7 @@
 #include "resource/resource.h"
 #include "scheduler/fair/config/allocation_config.h"
 #include "scheduler/fair/locality_delay.h"
+#include "scheduler/fair/policy/schedulable.h"
 
 namespace spindle {
 class Application;
@@ -59,6 +60,9 @@ struct FsApp {
   TimeMs nextStarvationCheck = 0;
   std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
   Resource markedResource;                    // their sum
+  // The policy view the assignment descent sorts by, refreshed before each use (kept here so
+  // that its name is copied once, not on every heartbeat).
+  Schedulable view;
 };
 
 class FsQueue {
@@ -94,6 +98,7 @@ class FsQueue {
   std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
   std::vector<AppId> runnableApps;     // leaves: in the order they became runnable
   std::vector<AppId> nonRunnableApps;  // leaves: in submission order
+  Schedulable view;  // as FsApp::view: the parent's descent refreshes and sorts by it
 
   int32_t numApps() const {
     return static_cast<int32_t>(runnableApps.size() + nonRunnableApps.size());
