@@ -167,7 +167,12 @@ void FairScheduler::onContainerFinished(Application& app, const Container& c) {
   FsQueue* leaf = appIndex_[index]->leaf;
   leaf->addUsage(c.resource, -1);
   if (c.isAm) leaf->amUsage -= c.resource;
-  forgetPreemptedContainer(c);
+  // Nothing to forget while preemption has never marked anything (the common case; the lookup
+  // of the app by id in forgetPreemptedContainer was a tenth of a heartbeat).
+  if (!killAt_.empty() || !nodePreemption_.empty() ||
+      !appIndex_[index]->markedForPreemption.empty()) {
+    forgetPreemptedContainer(c);
+  }
 }
 
 // Demand is read by the update pass (FSAppAttempt.updateDemand), not on every ask change; only

@@ -76,15 +76,31 @@ void FairScheduler::fillAppShareView(fair::Schedulable& v, const FsApp& a) const
 }
 
 const fair::Schedulable& FairScheduler::refreshedView(FsQueue& q) const {
-  if (q.view.name != q.path()) q.view.name = q.path();  // once: a queue's path never changes
-  queueNumbers(q.view, q);
-  return q.view;
+  fair::Schedulable& v = q.view;
+  if (v.name.empty()) {
+    fillQueueView(v, q);  // first use: the path, which never changes for this queue
+    return v;
+  }
+  v.isActive = q.numRunnable > 0;
+  v.numRunnableApps = q.numRunnable;
+  v.weight = q.weight();
+  v.minShare = q.minShare;
+  v.maxShare = q.maxShare;
+  v.demand = q.demand;
+  v.usage = q.usage;
+  return v;
 }
 
 const fair::Schedulable& FairScheduler::refreshedView(FsApp& a) const {
-  if (a.view.name != a.name) a.view.name = a.name;  // once per app
-  appNumbers(a.view, a, config_.site.sizeBasedWeight);
-  return a.view;
+  fair::Schedulable& v = a.view;
+  if (v.name.empty()) {
+    fillAppView(v, a);  // first use: name, start time and the fixed fields of an app's view
+    return v;
+  }
+  v.weight = fair::appWeight(a.demand.memoryMb(), config_.site.sizeBasedWeight);
+  v.demand = a.demand;
+  v.usage = a.app->used();
+  return v;
 }
 
 fair::Schedulable FairScheduler::queueView(const FsQueue& q) const {
