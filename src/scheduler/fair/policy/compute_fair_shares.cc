@@ -49,11 +49,31 @@ inline int64_t addSaturating(int64_t a, int64_t b) {
   return r;
 }
 
-// resourceUsedWithWeightToResourceRatio: saturating sum of the shares at ratio r.
-int64_t resourceUsed(double r, const std::vector<Term>& searched) {
+// Consecutive searched schedulables with identical inputs (typically a leaf's apps, all of
+// weight 1, min 0, max unbounded) have identical shares at any ratio: one evaluation per run.
+struct Run {
+  Term term;
+  int64_t count;
+};
+
+// resourceUsedWithWeightToResourceRatio: saturating sum of the shares at ratio r. Every share of
+// a searched schedulable is >= 0 (weight > 0 and r > 0, so weight x r >= 0 or NaN; min and max
+// only raise it or cap it at max > 0; NaN casts to 0), so adding a run's `count` equal shares
+// with saturation at once gives the same sum as adding them one by one (the sum saturates at
+// the long maximum in either order). A negative share, if there could be one, is added one by
+// one as YARN does.
+int64_t resourceUsed(double r, const std::vector<Run>& runs) {
   int64_t taken = 0;
-  for (const Term& t : searched) {
-    taken = addSaturating(taken, shareAt(t, r));
+  for (const Run& run : runs) {
+    const int64_t share = shareAt(run.term, r);
+    if (share >= 0) {
+      const int64_t all = share > kResourceMax / run.count ? kResourceMax : share * run.count;
+      taken = addSaturating(taken, all);
+    } else {
+      for (int64_t k = 0; k < run.count && taken != kResourceMax; ++k) {
+        taken = addSaturating(taken, share);
+      }
+    }
     if (taken == kResourceMax) break;
   }
   return taken;
@@ -90,14 +110,24 @@ void computeShares(const std::vector<Schedulable>& schedulables, const Resource&
   int64_t totalResource = std::max<int64_t>(saturatingSub(total.get(type), taken), 0);
   totalResource = std::min(totalMaxShare, totalResource);
 
+  std::vector<Run> runs;
+  for (const Term& t : searched) {
+    if (!runs.empty() && runs.back().term.weight == t.weight && runs.back().term.min == t.min &&
+        runs.back().term.max == t.max) {
+      ++runs.back().count;
+    } else {
+      runs.push_back(Run{t, 1});
+    }
+  }
+
   double rMax = 1.0;
-  while (resourceUsed(rMax, searched) < totalResource) rMax *= 2.0;
+  while (resourceUsed(rMax, runs) < totalResource) rMax *= 2.0;
 
   double left = 0;
   double right = rMax;
   for (int i = 0; i < kComputeFairSharesIterations; ++i) {
     const double mid = (left + right) / 2.0;
-    const int64_t planned = resourceUsed(mid, searched);
+    const int64_t planned = resourceUsed(mid, runs);
     if (planned == totalResource) {
       right = mid;
       break;
