@@ -152,6 +152,7 @@ class FairScheduler final : public Scheduler {
   const fair::Schedulable& refreshedView(fair::FsQueue& q) const;
   const fair::Schedulable& refreshedView(fair::FsApp& a) const;
   void computeSteadyShares();
+  void splitSteadyShare(fair::FsQueue& q, size_t depth);
   fair::Schedulable queueView(const fair::FsQueue& q) const;
   fair::Schedulable appView(const fair::FsApp& a) const;
   fair::SchedulingPolicy policyOf(const fair::FsQueue& q) const;

@@ -1,7 +1,6 @@
 // FairScheduler's update pass (FairScheduler.update: FSQueue.updateDemand, then
 // recomputeShares top-down) and steady fair shares (recomputeSteadyShares). Reference
 // fair-scheduler.md §1.1-1.2.
-#include <functional>
 
 #include "scheduler/fair/fair_scheduler.h"
 #include "scheduler/fair/policy/app_weight.h"
@@ -195,21 +194,23 @@ void FairScheduler::computeShares(FsQueue& q, size_t depth) {
 
 void FairScheduler::computeSteadyShares() {
   tree_.root().steadyFairShare = cluster().total();
-  std::function<void(FsQueue&)> split = [&](FsQueue& q) {
-    if (q.isLeaf()) return;
-    std::vector<fair::Schedulable> views;
-    std::vector<Resource> shares;
-    for (const auto& c : q.children()) {
-      views.push_back(queueView(*c));
-      shares.push_back(c->steadyFairShare);
-    }
-    policyOf(q).computeShares(views, q.steadyFairShare, fair::ShareMode::kSteady, shares);
-    for (size_t i = 0; i < q.children().size(); ++i) {
-      q.children()[i]->steadyFairShare = shares[i];
-      split(*q.children()[i]);
-    }
-  };
-  split(tree_.root());
+  splitSteadyShare(tree_.root(), 0);
+}
+
+void FairScheduler::splitSteadyShare(FsQueue& q, size_t depth) {
+  if (q.isLeaf()) return;
+  LevelScratch& s = scratchAt(depth);
+  const size_t n = q.children().size();
+  s.views.resize(n);
+  s.shares.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    fillQueueShareView(s.views[i], *q.children()[i]);
+    s.shares[i] = q.children()[i]->steadyFairShare;
+  }
+  policyOf(q).computeShares(s.views, q.steadyFairShare, fair::ShareMode::kSteady, s.shares);
+  // Every child's share first: the recursion below reuses deeper levels' buffers only.
+  for (size_t i = 0; i < n; ++i) q.children()[i]->steadyFairShare = s.shares[i];
+  for (size_t i = 0; i < n; ++i) splitSteadyShare(*q.children()[i], depth + 1);
 }
 
 void FairScheduler::runMonitors() {
