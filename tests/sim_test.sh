@@ -156,4 +156,20 @@ check "same seed: every output file byte-identical (report.html included)" \
 check "other seed: a different SYNTH workload" '! diff -q "$work/det-a/jobs.csv" "$work/det-c/jobs.csv" >/dev/null'
 check "heartbeat skipping changes no output (decision log included)" \
   'diff -r "$work/det-a" "$work/det-naive" >/dev/null'
+# Fair Scheduler: reservations, preemption (kills, held room), locality delay, maxRunningApps, a
+# dynamic queue and an idle gap before the last two jobs. FairScheduler's hasPendingDemand /
+# emptyHeartbeatIsNoop must skip only heartbeats that change nothing (a reservation left without
+# asks is dropped on its node's next heartbeat, so that heartbeat is not skippable).
+fair=$data/fair
+for mode in skip naive; do
+  extra=""; [ $mode = naive ] && extra=--no-heartbeat-skip
+  "$spindle" sim --tracetype SLS --tracelocation "$fair/jobs.json" --nodes "$fair/nodes.json" --conf "$fair" \
+    --output-dir "$work/fair-$mode" --seed 3 --no-timings --decision-log --print-simulation --quiet $extra \
+    >"$work/fair-$mode.out" 2>&1
+done
+check "fair: runs with reservations and preemption kills" \
+  'grep -q "\"kind\":\"reserve\"" "$work/fair-skip/decisions.jsonl" && grep -q "\"kind\":\"preempt-mark\"" "$work/fair-skip/decisions.jsonl"'
+check "fair: some heartbeats skipped" 'grep -Eq "NM heartbeats processed, [1-9][0-9]* skipped" "$work/fair-skip.out"'
+check "fair: heartbeat skipping changes no output (decision log included)" \
+  'diff -r "$work/fair-skip" "$work/fair-naive" >/dev/null'
 exit $((fails > 0))

@@ -54,7 +54,7 @@ void FairScheduler::attemptScheduling(NodeId nodeId) {
                                             static_cast<double>(0.5f)));
   }
   while (!node.reservation()) {
-    const Assignment a = assignQueue(tree_.root(), nodeId);
+    const Assignment a = assignQueue(tree_.root(), nodeId, 0);
     if (a.outcome != Outcome::kAllocated) break;
     ++assigned;
     assignedResource += a.resource;
@@ -70,46 +70,74 @@ bool FairScheduler::shouldContinueAssigning(int containers, const Resource& maxT
   return s.maxAssign <= 0 || containers < s.maxAssign;
 }
 
-FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node) {
-  // assignContainerPreCheck: a reserved node or a queue over its max share takes nothing.
-  if (cluster().node(node).reservation() || !q.maxShare.allows(q.usage)) return {};
-  if (q.isLeaf()) return assignLeaf(q, node);
-  const fair::SchedulingPolicy policy = policyOf(q);
-  std::vector<std::pair<fair::Schedulable, FsQueue*>> order;
-  for (const auto& c : q.children()) order.emplace_back(queueView(*c), c.get());
-  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-    return policy.compare(a.first, b.first) < 0;
+// Tries s.sorted[0..n) in the policy's order (YARN sorts them with the policy's comparator) until
+// one yields an allocation or reservation. The comparators are strict weak orders (each stage
+// compares a key of the schedulable alone), so the first element of the stable sort is the
+// earliest of the minimal ones: it is found in one pass and tried alone, which is all a
+// heartbeat needs when it takes the container; only when it yields nothing are the rest sorted.
+// The order is the same as sorting all of them up front, with the views taken before any try.
+template <typename TryOne>
+FairScheduler::Assignment FairScheduler::tryInPolicyOrder(const fair::SchedulingPolicy& policy,
+                                                          LevelScratch& s, size_t n,
+                                                          TryOne&& tryOne) {
+  if (n == 0) return {};
+  size_t best = 0;
+  for (size_t i = 1; i < n; ++i) {
+    if (policy.compare(*s.sorted[i], *s.sorted[best]) < 0) best = i;
+  }
+  const Assignment first = tryOne(best);
+  if (first.outcome != Outcome::kNone || n == 1) return first;
+  s.order.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (i != best) s.order.push_back(static_cast<uint32_t>(i));
+  }
+  std::stable_sort(s.order.begin(), s.order.end(), [&](uint32_t a, uint32_t b) {
+    return policy.compare(*s.sorted[a], *s.sorted[b]) < 0;
   });
-  for (auto& [view, child] : order) {
-    const Assignment a = assignQueue(*child, node);
+  for (uint32_t i : s.order) {
+    const Assignment a = tryOne(i);
     if (a.outcome != Outcome::kNone) return a;
   }
   return {};
 }
 
-FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId) {
+FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node, size_t depth) {
+  // assignContainerPreCheck: a reserved node or a queue over its max share takes nothing.
+  if (cluster().node(node).reservation() || !q.maxShare.allows(q.usage)) return {};
+  if (q.isLeaf()) return assignLeaf(q, node, depth);
+  const fair::SchedulingPolicy policy = policyOf(q);
+  LevelScratch& s = scratchAt(depth);
+  const size_t n = q.children().size();
+  s.sorted.resize(n);
+  for (size_t i = 0; i < n; ++i) s.sorted[i] = &refreshedView(*q.children()[i]);
+  return tryInPolicyOrder(policy, s, n, [&](size_t i) {
+    return assignQueue(*q.children()[i], node, depth + 1);
+  });
+}
+
+FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId, size_t depth) {
   // fetchAppsWithDemand: runnable apps with outstanding asks, in the policy's order.
   const fair::SchedulingPolicy policy = policyOf(leaf);
-  std::vector<std::pair<fair::Schedulable, FsApp*>> order;
+  LevelScratch& s = scratchAt(depth);
+  s.apps.clear();
   for (AppId id : leaf.runnableApps) {
-    if (!apps().at(id)->asks().hasPending()) continue;
-    order.emplace_back(appView(fsApps_.at(id)), &fsApps_.at(id));
+    FsApp& fa = fsAppAt(id);
+    if (fa.app->asks().hasPending()) s.apps.push_back(&fa);
   }
-  std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-    return policy.compare(a.first, b.first) < 0;
-  });
+  const size_t n = s.apps.size();
+  s.sorted.resize(n);
+  for (size_t i = 0; i < n; ++i) s.sorted[i] = &refreshedView(*s.apps[i]);
   const Node& node = cluster().node(nodeId);
-  for (auto& [view, fa] : order) {
-    const Application& a = *apps().at(fa->id);
+  return tryInPolicyOrder(policy, s, n, [&](size_t i) -> Assignment {
+    FsApp& fa = *s.apps[i];
+    const Application& a = *fa.app;
     if (a.blacklist().count(node.name()) || a.blacklist().count(node.rack())) {
       recordSkip(a, nodeId, {}, SkipReason::kBlacklisted,
                  fmt::format("node {} or its rack {} is blacklisted", node.name(), node.rack()));
-      continue;
+      return {};
     }
-    const Assignment got = assignApp(*fa, nodeId, /*reserved=*/false);
-    if (got.outcome != Outcome::kNone) return got;
-  }
-  return {};
+    return assignApp(fa, nodeId, /*reserved=*/false);
+  });
 }
 
 Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
@@ -119,7 +147,7 @@ Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
 }
 
 bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
-  const Application& a = *apps().at(fa.id);
+  const Application& a = *fa.app;
   if (a.amRunning() || a.submission().amResource.isZero()) return false;
   const std::vector<SchedulerKey> keys = a.asks().activeKeys();
   if (keys.empty()) return true;
@@ -141,7 +169,7 @@ bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
 
 bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key,
                                         NodeId nodeId) {
-  const Application& a = *apps().at(fa.id);
+  const Application& a = *fa.app;
   const Node& node = cluster().node(nodeId);
   const ResourceRequest* any = a.asks().find(key, kAnyResourceName);
   if (any == nullptr || any->numContainers <= 0) return false;
@@ -171,7 +199,7 @@ Locality FairScheduler::allowedLocality(FsApp& fa, const SchedulerKey& key) {
 
 FairScheduler::Assignment FairScheduler::assignApp(FsApp& fa, NodeId nodeId, bool reserved) {
   if (isOverAmShareLimit(fa, nodeId)) return {};
-  const Application& a = *apps().at(fa.id);
+  const Application& a = *fa.app;
   const Node& node = cluster().node(nodeId);
   std::vector<SchedulerKey> keys;
   if (reserved) {
@@ -207,7 +235,7 @@ FairScheduler::Assignment FairScheduler::assignApp(FsApp& fa, NodeId nodeId, boo
 FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey& key,
                                                   NodeId nodeId, Locality locality,
                                                   bool reserved) {
-  Application& a = app(fa.id);
+  Application& a = *fa.app;
   const Resource capability = a.asks().find(key, kAnyResourceName)->capability;
   const Resource free = cluster().node(nodeId).unallocated();
   if (capability.fitsIn(free)) {
@@ -236,7 +264,7 @@ FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey&
 bool FairScheduler::isStarved(const FsApp& fa) const {
   // FSAppAttempt.isStarved: usage below the app's fair share under the leaf policy's
   // calculator, or a min-share starvation set by the last update (preemption only).
-  return usageBelowShare(fa.leaf->policy(), apps().at(fa.id)->used(), fa.fairShare) ||
+  return usageBelowShare(fa.leaf->policy(), fa.app->used(), fa.fairShare) ||
          !fa.minshareStarvation.isZero();
 }
 

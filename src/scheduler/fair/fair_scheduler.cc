@@ -203,7 +203,11 @@ Status FairScheduler::admitApp(Application& app) {
   fa.leaf = leaf;
   fa.startTime = app.submitTime();
   fa.lastTimeAtFairShare = app.submitTime();
+  fa.app = &app;
   auto [it, inserted] = fsApps_.emplace(app.id(), std::move(fa));
+  const size_t index = app.id().value();
+  if (appIndex_.size() <= index) appIndex_.resize(index + 1, nullptr);
+  appIndex_[index] = &it->second;
   maxRunning_.addApp(tree_, it->second);
   return Status::ok();
 }
@@ -211,27 +215,66 @@ Status FairScheduler::admitApp(Application& app) {
 void FairScheduler::onAppRemoved(Application& app) {
   auto it = fsApps_.find(app.id());
   if (it == fsApps_.end()) return;
+  if (it->second.hasPendingAsks) --appsWithPendingAsks_;
+  appIndex_[app.id().value()] = nullptr;
   maxRunning_.removeApp(tree_, fsApps_, it->second);
   fsApps_.erase(it);
 }
 
 void FairScheduler::onContainerAllocated(Application& app, const Container& c) {
-  FsQueue* leaf = fsApps_.at(app.id()).leaf;
+  FsApp& fa = fsAppAt(app.id());
+  FsQueue* leaf = fa.leaf;
   leaf->addUsage(c.resource, +1);
   if (c.isAm) leaf->amUsage += c.resource;
+  syncPendingAsks(fa, app);  // the allocation took one container off the asks
 }
 
 void FairScheduler::onContainerFinished(Application& app, const Container& c) {
-  auto it = fsApps_.find(app.id());
-  if (it == fsApps_.end()) return;
-  FsQueue* leaf = it->second.leaf;
+  const size_t index = app.id().value();
+  if (index >= appIndex_.size() || appIndex_[index] == nullptr) return;
+  FsQueue* leaf = appIndex_[index]->leaf;
   leaf->addUsage(c.resource, -1);
   if (c.isAm) leaf->amUsage -= c.resource;
-  forgetPreemptedContainer(c);
+  // Nothing to forget while preemption has never marked anything (the common case; the lookup
+  // of the app by id in forgetPreemptedContainer was a tenth of a heartbeat).
+  if (!killAt_.empty() || !nodePreemption_.empty() || !warnedAt2x_.empty() ||
+      !appIndex_[index]->markedForPreemption.empty()) {
+    forgetPreemptedContainer(c);
+  }
 }
 
-// Demand is read by the update pass (FSAppAttempt.updateDemand), not on every ask change.
-void FairScheduler::onAsksChanged(Application&) {}
+// Demand is read by the update pass (FSAppAttempt.updateDemand), not on every ask change; only
+// the heartbeat-skip aggregate follows the asks.
+void FairScheduler::onAsksChanged(Application& app) {
+  auto it = fsApps_.find(app.id());
+  if (it != fsApps_.end()) syncPendingAsks(it->second, app);
+}
+
+void FairScheduler::syncPendingAsks(FsApp& fa, const Application& app) {
+  const bool pending = app.asks().hasPending();
+  if (pending == fa.hasPendingAsks) return;
+  fa.hasPendingAsks = pending;
+  appsWithPendingAsks_ += pending ? 1 : -1;
+}
+
+bool FairScheduler::holdsPreemptedRoom() const {
+  for (const auto& [node, np] : nodePreemption_) {
+    if (!np.forApp.empty()) return true;
+  }
+  return false;
+}
+
+bool FairScheduler::hasPendingDemand() const {
+  return appsWithPendingAsks_ > 0 || !cluster().reserved().isZero() || !killAt_.empty() ||
+         updateDue() || holdsPreemptedRoom();
+}
+
+bool FairScheduler::emptyHeartbeatIsNoop(NodeId node) const {
+  if (appsWithPendingAsks_ > 0 || !killAt_.empty() || updateDue()) return false;
+  if (cluster().node(node).reservation()) return false;
+  const auto np = nodePreemption_.find(node);
+  return np == nodePreemption_.end() || np->second.forApp.empty();
+}
 
 void FairScheduler::onClusterChanged() {
   tree_.resolveShares(cluster().total(), settings().types.count());
@@ -390,6 +433,12 @@ Status FairScheduler::checkSchedulerInvariants() const {
       if (fa->runnable) ++runnable[q];
     }
     amUsage[fa->leaf] += a->amUsed();
+    if (fa->app != a.get() || id.value() >= appIndex_.size() || appIndex_[id.value()] != fa) {
+      return internalError("FS: app {} is not indexed to its state", fa->name);
+    }
+    if (a->asks().hasPending() && !fa->hasPendingAsks) {
+      return internalError("FS: app {} has pending asks but is not counted as pending", fa->name);
+    }
     for (const auto& [node, key] : fa->reservedOn) {
       const auto& r = cluster().node(node).reservation();
       if (!r || r->container.app() != id) {
@@ -399,6 +448,12 @@ Status FairScheduler::checkSchedulerInvariants() const {
     }
   }
   if (fsApps_.size() != apps().size()) return internalError("FS: state kept for finished apps");
+  int32_t counted = 0;
+  for (const auto& [id, fa] : fsApps_) counted += fa.hasPendingAsks ? 1 : 0;
+  if (counted != appsWithPendingAsks_) {
+    return internalError("FS: {} apps flagged with pending asks, aggregate says {}", counted,
+                         appsWithPendingAsks_);
+  }
   for (const auto& [c, at] : killAt_) {
     const FsApp* owner = fsApp(c.app());
     if (findContainer(c) == nullptr || owner == nullptr || !owner->markedForPreemption.count(c)) {

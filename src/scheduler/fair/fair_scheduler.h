@@ -41,6 +41,7 @@
 // Single-threaded; deterministic given the clock and events.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -131,6 +132,18 @@ class FairScheduler final : public Scheduler {
   // threshold, or under the 3.x design.
   const Resource& lastToPreempt() const { return lastToPreempt2x_; }
 
+  // Heartbeat-skip contract (scheduler.h, docs/simulator.md), answered from aggregates kept
+  // incrementally (no scan of the apps). A heartbeat of a node that reports nothing changes
+  // state when: an app has pending asks (even a full node counts a scheduling opportunity and
+  // may be reserved), a reservation exists (it is served or dropped), a preemption kill awaits,
+  // preempted room is held for a starved app, or the lazy update pass is due
+  // (update-interval-ms since the last one, or none yet). hasPendingDemand() is true when any
+  // of these holds anywhere; it relies on MonitorTick arriving every monitorIntervalMs(), as
+  // the contract's front ends deliver it, so that a lazy update never falls due between two
+  // of their steps. emptyHeartbeatIsNoop(node) checks the node's own reservation and held room.
+  bool hasPendingDemand() const override;
+  bool emptyHeartbeatIsNoop(NodeId node) const override;
+
  protected:
   Status admitApp(Application& app) override;
   void onAppRemoved(Application& app) override;
@@ -153,21 +166,46 @@ class FairScheduler final : public Scheduler {
     Resource resource;
   };
 
+  // Reused buffers for one level of the tree (the update pass and the assignment descent recurse;
+  // level d uses scratch_[d], so no call clobbers its caller's).
+  struct LevelScratch {
+    std::vector<fair::Schedulable> views;         // the update pass's share inputs
+    std::vector<Resource> shares;
+    std::vector<const fair::Schedulable*> sorted;  // the descent's views (FsQueue/FsApp::view)
+    std::vector<uint32_t> order;
+    std::vector<fair::FsApp*> apps;
+  };
+  LevelScratch& scratchAt(size_t depth);
+  fair::FsApp& fsAppAt(AppId id) { return *appIndex_[id.value()]; }
+
   // fair_update.cc
   void updateDemand(fair::FsQueue& q);
-  void computeShares(fair::FsQueue& q);
+  void computeShares(fair::FsQueue& q, size_t depth);
+  void fillQueueView(fair::Schedulable& v, const fair::FsQueue& q) const;
+  void fillAppView(fair::Schedulable& v, const fair::FsApp& a) const;
+  // Only what computeShares reads (weight, min, max, active, start time): no name, usage, demand.
+  void fillQueueShareView(fair::Schedulable& v, const fair::FsQueue& q) const;
+  void fillAppShareView(fair::Schedulable& v, const fair::FsApp& a) const;
+  // The persistent views, with the name set once.
+  const fair::Schedulable& refreshedView(fair::FsQueue& q) const;
+  const fair::Schedulable& refreshedView(fair::FsApp& a) const;
   void computeSteadyShares();
+  void splitSteadyShare(fair::FsQueue& q, size_t depth);
   fair::Schedulable queueView(const fair::FsQueue& q) const;
   fair::Schedulable appView(const fair::FsApp& a) const;
   fair::SchedulingPolicy policyOf(const fair::FsQueue& q) const;
   void maybeUpdate();
+  bool updateDue() const;
 
   // fair_assign.cc
   void attemptScheduling(NodeId node);
   bool shouldContinueAssigning(int containers, const Resource& maxToAssign,
                                const Resource& assigned) const;
-  Assignment assignQueue(fair::FsQueue& q, NodeId node);
-  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node);
+  Assignment assignQueue(fair::FsQueue& q, NodeId node, size_t depth);
+  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node, size_t depth);
+  template <typename TryOne>
+  Assignment tryInPolicyOrder(const fair::SchedulingPolicy& policy, LevelScratch& s, size_t n,
+                              TryOne&& tryOne);
   Assignment assignApp(fair::FsApp& fa, NodeId node, bool reserved);
   Assignment assignAt(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality locality,
                       bool reserved);
@@ -229,6 +267,8 @@ class FairScheduler final : public Scheduler {
 
   // fair_scheduler.cc
   std::optional<QueueMaximumAllocation> leafMaximumAllocation(const fair::FsQueue& leaf) const;
+  void syncPendingAsks(fair::FsApp& fa, const Application& app);
+  bool holdsPreemptedRoom() const;
   Result<fair::FsQueue*> placeApp(const Application& app, const std::vector<std::string>& groups);
   Status installConfig(fair::FairSchedulerConfig config);
   void keepPoliciesOfExistingQueues(fair::AllocationConfig& next) const;
@@ -237,6 +277,8 @@ class FairScheduler final : public Scheduler {
   fair::FsQueueTree tree_;
   fair::MaxRunningApps maxRunning_;
   std::map<AppId, fair::FsApp> fsApps_;  // live apps, by id
+  std::vector<fair::FsApp*> appIndex_;   // fsApps_ by AppId value (null once removed)
+  std::deque<LevelScratch> scratch_;
   std::shared_ptr<const fair::GroupsProvider> groups_;
   std::shared_ptr<const ResourceCalculator> dominant_;
   std::optional<TimeMs> lastUpdate_;
@@ -245,6 +287,7 @@ class FairScheduler final : public Scheduler {
   std::unique_ptr<fair::AllocationReloadWatcher> watcher_;  // fair_reload.cc
 
   std::map<ContainerId, std::string> killWhy_;  // the starved app each was marked for
+  int32_t appsWithPendingAsks_ = 0;      // live apps whose asks have something pending
   int64_t heartbeatIntervalMs_ = 1000;    // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
   // 2.x preemption state.
   std::map<std::string, LeafClocks2x> leafClocks2x_;  // by leaf path

@@ -1,7 +1,6 @@
 // FairScheduler's update pass (FairScheduler.update: FSQueue.updateDemand, then
 // recomputeShares top-down) and steady fair shares (recomputeSteadyShares). Reference
 // fair-scheduler.md §1.1-1.2.
-#include <functional>
 
 #include "scheduler/fair/fair_scheduler.h"
 #include "scheduler/fair/policy/app_weight.h"
@@ -15,27 +14,117 @@ fair::SchedulingPolicy FairScheduler::policyOf(const FsQueue& q) const {
   return fair::SchedulingPolicy(q.policy(), cluster().total(), settings().types.count());
 }
 
+namespace {
+
+// Every field of a queue's or app's policy view except its name.
+void queueNumbers(fair::Schedulable& v, const FsQueue& q) {
+  v.isQueue = true;
+  v.isActive = q.numRunnable > 0;
+  v.numRunnableApps = q.numRunnable;
+  v.weight = q.weight();
+  v.minShare = q.minShare;
+  v.maxShare = q.maxShare;
+  v.demand = q.demand;
+  v.usage = q.usage;
+  v.startTime = 0;
+  v.priority = 1;
+}
+
+void appNumbers(fair::Schedulable& v, const FsApp& a, bool sizeBasedWeight) {
+  // FSAppAttempt: weight from size (optional) x priority 1; min 0, max unbounded.
+  v.isQueue = false;
+  v.isActive = true;
+  v.numRunnableApps = 0;
+  v.weight = fair::appWeight(a.demand.memoryMb(), sizeBasedWeight);
+  v.minShare = Resource();
+  v.maxShare = ResourceLimit::unbounded();
+  v.demand = a.demand;
+  v.usage = a.app->used();
+  v.startTime = a.startTime;
+  v.priority = 1;
+}
+
+}  // namespace
+
+void FairScheduler::fillQueueView(fair::Schedulable& v, const FsQueue& q) const {
+  v.name = q.path();
+  queueNumbers(v, q);
+}
+
+void FairScheduler::fillAppView(fair::Schedulable& v, const FsApp& a) const {
+  v.name = a.name;
+  appNumbers(v, a, config_.site.sizeBasedWeight);
+}
+
+void FairScheduler::fillQueueShareView(fair::Schedulable& v, const FsQueue& q) const {
+  v.isQueue = true;
+  v.isActive = q.numRunnable > 0;
+  v.weight = q.weight();
+  v.minShare = q.minShare;
+  v.maxShare = q.maxShare;
+  v.startTime = 0;
+}
+
+void FairScheduler::fillAppShareView(fair::Schedulable& v, const FsApp& a) const {
+  v.isQueue = false;
+  v.isActive = true;
+  v.weight = fair::appWeight(a.demand.memoryMb(), config_.site.sizeBasedWeight);
+  v.minShare = Resource();
+  v.maxShare = ResourceLimit::unbounded();
+  v.startTime = a.startTime;
+}
+
+const fair::Schedulable& FairScheduler::refreshedView(FsQueue& q) const {
+  fair::Schedulable& v = q.view;
+  if (v.name.empty()) {
+    fillQueueView(v, q);  // first use: the path, which never changes for this queue
+    return v;
+  }
+  v.isActive = q.numRunnable > 0;
+  v.numRunnableApps = q.numRunnable;
+  v.weight = q.weight();
+  v.minShare = q.minShare;
+  v.maxShare = q.maxShare;
+  v.demand = q.demand;
+  v.usage = q.usage;
+  return v;
+}
+
+const fair::Schedulable& FairScheduler::refreshedView(FsApp& a) const {
+  fair::Schedulable& v = a.view;
+  if (v.name.empty()) {
+    fillAppView(v, a);  // first use: name, start time and the fixed fields of an app's view
+    return v;
+  }
+  v.weight = fair::appWeight(a.demand.memoryMb(), config_.site.sizeBasedWeight);
+  v.demand = a.demand;
+  v.usage = a.app->used();
+  return v;
+}
+
 fair::Schedulable FairScheduler::queueView(const FsQueue& q) const {
-  return fair::Schedulable::queue(q.path())
-      .withWeight(q.weight())
-      .withMinShare(q.minShare)
-      .withMaxShare(q.maxShare)
-      .withDemand(q.demand)
-      .withUsage(q.usage)
-      .withActive(q.numRunnable > 0)
-      .withRunnableApps(q.numRunnable);
+  fair::Schedulable v;
+  fillQueueView(v, q);
+  return v;
 }
 
 fair::Schedulable FairScheduler::appView(const FsApp& a) const {
-  // FSAppAttempt: weight from size (optional) x priority 1; min 0, max unbounded.
-  return fair::Schedulable::app(a.name, a.startTime)
-      .withWeight(fair::appWeight(a.demand.memoryMb(), config_.site.sizeBasedWeight))
-      .withDemand(a.demand)
-      .withUsage(apps().at(a.id)->used());
+  fair::Schedulable v;
+  fillAppView(v, a);
+  return v;
+}
+
+FairScheduler::LevelScratch& FairScheduler::scratchAt(size_t depth) {
+  while (scratch_.size() <= depth) scratch_.emplace_back();  // deque: references stay valid
+  return scratch_[depth];
+}
+
+bool FairScheduler::updateDue() const {
+  return !lastUpdate_ || clock().nowMs() - *lastUpdate_ >= config_.site.updateIntervalMs;
 }
 
 void FairScheduler::maybeUpdate() {
-  if (!lastUpdate_ || clock().nowMs() - *lastUpdate_ >= config_.site.updateIntervalMs) update();
+  if (updateDue()) update();
 }
 
 void FairScheduler::update() {
@@ -44,7 +133,7 @@ void FairScheduler::update() {
   updateStarvationStats2x();  // before demand and shares, as 2.x's update() (the deficit view)
   updateDemand(tree_.root());
   tree_.root().fairShare = cluster().total();
-  computeShares(tree_.root());
+  computeShares(tree_.root(), 0);
   if (config_.site.preemptionDesign == fair::PreemptionDesign::k2x) {
     preemptTasksIfNecessary2x();
     return;
@@ -63,9 +152,8 @@ void FairScheduler::updateDemand(FsQueue& q) {
     // FSLeafQueue.updateDemand: runnable and waiting apps alike.
     for (const auto* list : {&q.runnableApps, &q.nonRunnableApps}) {
       for (AppId id : *list) {
-        FsApp& a = fsApps_.at(id);
-        const Application& app = *apps().at(id);
-        a.demand = app.used() + app.asks().pending();
+        FsApp& a = fsAppAt(id);
+        a.demand = a.app->used() + a.app->asks().pending();
         demand += a.demand;
       }
     }
@@ -78,53 +166,56 @@ void FairScheduler::updateDemand(FsQueue& q) {
   q.demand = q.maxShare.clamp(demand);
 }
 
-void FairScheduler::computeShares(FsQueue& q) {
+void FairScheduler::computeShares(FsQueue& q, size_t depth) {
   const fair::SchedulingPolicy policy = policyOf(q);
+  LevelScratch& s = scratchAt(depth);
   if (q.isLeaf()) {
     // FSLeafQueue.recomputeShares: only runnable apps take part.
-    std::vector<fair::Schedulable> views;
-    std::vector<Resource> shares;
-    for (AppId id : q.runnableApps) {
-      views.push_back(appView(fsApps_.at(id)));
-      shares.push_back(fsApps_.at(id).fairShare);
+    const size_t n = q.runnableApps.size();
+    s.views.resize(n);
+    s.shares.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const FsApp& a = fsAppAt(q.runnableApps[i]);
+      fillAppShareView(s.views[i], a);
+      s.shares[i] = a.fairShare;
     }
-    policy.computeShares(views, q.fairShare, fair::ShareMode::kInstantaneous, shares);
-    for (size_t i = 0; i < q.runnableApps.size(); ++i) {
-      fsApps_.at(q.runnableApps[i]).fairShare = shares[i];
-    }
-    for (AppId id : q.nonRunnableApps) fsApps_.at(id).fairShare = Resource();
+    policy.computeShares(s.views, q.fairShare, fair::ShareMode::kInstantaneous, s.shares);
+    for (size_t i = 0; i < n; ++i) fsAppAt(q.runnableApps[i]).fairShare = s.shares[i];
+    for (AppId id : q.nonRunnableApps) fsAppAt(id).fairShare = Resource();
     return;
   }
-  std::vector<fair::Schedulable> views;
-  std::vector<Resource> shares;
-  for (const auto& c : q.children()) {
-    views.push_back(queueView(*c));
-    shares.push_back(c->fairShare);
+  const size_t n = q.children().size();
+  s.views.resize(n);
+  s.shares.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    fillQueueShareView(s.views[i], *q.children()[i]);
+    s.shares[i] = q.children()[i]->fairShare;
   }
-  policy.computeShares(views, q.fairShare, fair::ShareMode::kInstantaneous, shares);
-  for (size_t i = 0; i < q.children().size(); ++i) {
-    q.children()[i]->fairShare = shares[i];
-    computeShares(*q.children()[i]);
-  }
+  policy.computeShares(s.views, q.fairShare, fair::ShareMode::kInstantaneous, s.shares);
+  // Every child's share first: the recursion below reuses deeper levels' buffers only.
+  for (size_t i = 0; i < n; ++i) q.children()[i]->fairShare = s.shares[i];
+  for (size_t i = 0; i < n; ++i) computeShares(*q.children()[i], depth + 1);
 }
 
 void FairScheduler::computeSteadyShares() {
   tree_.root().steadyFairShare = cluster().total();
-  std::function<void(FsQueue&)> split = [&](FsQueue& q) {
-    if (q.isLeaf()) return;
-    std::vector<fair::Schedulable> views;
-    std::vector<Resource> shares;
-    for (const auto& c : q.children()) {
-      views.push_back(queueView(*c));
-      shares.push_back(c->steadyFairShare);
-    }
-    policyOf(q).computeShares(views, q.steadyFairShare, fair::ShareMode::kSteady, shares);
-    for (size_t i = 0; i < q.children().size(); ++i) {
-      q.children()[i]->steadyFairShare = shares[i];
-      split(*q.children()[i]);
-    }
-  };
-  split(tree_.root());
+  splitSteadyShare(tree_.root(), 0);
+}
+
+void FairScheduler::splitSteadyShare(FsQueue& q, size_t depth) {
+  if (q.isLeaf()) return;
+  LevelScratch& s = scratchAt(depth);
+  const size_t n = q.children().size();
+  s.views.resize(n);
+  s.shares.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    fillQueueShareView(s.views[i], *q.children()[i]);
+    s.shares[i] = q.children()[i]->steadyFairShare;
+  }
+  policyOf(q).computeShares(s.views, q.steadyFairShare, fair::ShareMode::kSteady, s.shares);
+  // Every child's share first: the recursion below reuses deeper levels' buffers only.
+  for (size_t i = 0; i < n; ++i) q.children()[i]->steadyFairShare = s.shares[i];
+  for (size_t i = 0; i < n; ++i) splitSteadyShare(*q.children()[i], depth + 1);
 }
 
 void FairScheduler::runMonitors() {

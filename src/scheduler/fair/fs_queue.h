@@ -29,6 +29,11 @@
 #include "resource/resource.h"
 #include "scheduler/fair/config/allocation_config.h"
 #include "scheduler/fair/locality_delay.h"
+#include "scheduler/fair/policy/schedulable.h"
+
+namespace spindle {
+class Application;
+}  // namespace spindle
 
 namespace spindle::fair {
 
@@ -40,8 +45,10 @@ struct FsApp {
   std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
   std::string user;
   FsQueue* leaf = nullptr;
+  Application* app = nullptr;  // the core's application (stable while the app is live)
   TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
   bool runnable = false;
+  bool hasPendingAsks = false;  // counted in FairScheduler's apps-with-pending-asks aggregate
   Resource demand;       // used + pending, refreshed by the update pass
   Resource fairShare;    // instantaneous, from the leaf's policy
   LocalityDelay locality;
@@ -53,6 +60,9 @@ struct FsApp {
   TimeMs nextStarvationCheck = 0;
   std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
   Resource markedResource;                    // their sum
+  // The policy view the assignment descent sorts by, refreshed before each use (kept here so
+  // that its name is copied once, not on every heartbeat).
+  Schedulable view;
 };
 
 class FsQueue {
@@ -88,6 +98,7 @@ class FsQueue {
   std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
   std::vector<AppId> runnableApps;     // leaves: in the order they became runnable
   std::vector<AppId> nonRunnableApps;  // leaves: in submission order
+  Schedulable view;  // as FsApp::view: the parent's descent refreshes and sorts by it
 
   int32_t numApps() const {
     return static_cast<int32_t>(runnableApps.size() + nonRunnableApps.size());
