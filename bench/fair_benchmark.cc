@@ -33,6 +33,9 @@
 // ~40 views per container), ~30 % the scheduler core's container bookkeeping (allocate,
 // finishContainer, decision records), ~15 % the periodic update pass. 500k/s would need the
 // core's per-container cost cut too.
+// Branch core-perf (flat per-node container set, inline Resource arithmetic), idle machine but a
+// VM that swings up to 2x between runs: 10k nodes 231k-281k -> 237k-292k (+5-20 % in every
+// paired run); 1k nodes 189k-207k -> 155k-216k; 50k nodes 239k -> 264k-272k. See bench/README.md.
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 
+#include "app/container_id_set.h"
 #include "base/ids.h"
 #include "resource/resource.h"
 
@@ -39,7 +40,9 @@ class Node {
   const Resource& allocated() const { return allocated_; }
   Resource unallocated() const { return total_ - allocated_; }
   const std::optional<NodeReservation>& reservation() const { return reservation_; }
-  const std::set<ContainerId>& containers() const { return containers_; }
+  // Ascending by id, as a std::set<ContainerId> would iterate (a flat set: no allocation per
+  // container once warm).
+  const ContainerIdSet& containers() const { return containers_; }
   const std::set<std::string>& labels() const { return labels_; }
   // The node's partition: its single node label, or "" (the default partition).
   const std::string& partition() const;
@@ -61,7 +64,7 @@ class Node {
   Resource total_;
   Resource allocated_;
   std::optional<NodeReservation> reservation_;
-  std::set<ContainerId> containers_;
+  ContainerIdSet containers_;
   std::set<std::string> labels_;
   std::map<std::string, std::string> attributes_;
 };

@@ -6,22 +6,6 @@
 
 namespace spindle {
 
-int64_t saturatingAdd(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) {
-    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-  }
-  return r;
-}
-
-int64_t saturatingSub(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_sub_overflow(a, b, &r)) {
-    return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-  }
-  return r;
-}
-
 int64_t saturatingMul(int64_t a, int64_t b) {
   int64_t r;
   if (__builtin_mul_overflow(a, b, &r)) {
@@ -31,35 +15,10 @@ int64_t saturatingMul(int64_t a, int64_t b) {
   return r;
 }
 
-Resource& Resource::operator+=(const Resource& o) {
-  for (int i = 0; i < kMaxResourceTypes; ++i) v_[i] = saturatingAdd(v_[i], o.v_[i]);
-  return *this;
-}
-
-Resource& Resource::operator-=(const Resource& o) {
-  for (int i = 0; i < kMaxResourceTypes; ++i) v_[i] = saturatingSub(v_[i], o.v_[i]);
-  return *this;
-}
-
 Resource Resource::times(int64_t k) const {
   Resource r;
   for (int i = 0; i < kMaxResourceTypes; ++i) r.v_[i] = saturatingMul(v_[i], k);
   return r;
-}
-
-bool Resource::isNonNegative() const {
-  return std::all_of(v_.begin(), v_.end(), [](int64_t x) { return x >= 0; });
-}
-
-bool Resource::isZero() const {
-  return std::all_of(v_.begin(), v_.end(), [](int64_t x) { return x == 0; });
-}
-
-bool Resource::fitsIn(const Resource& capacity) const {
-  for (int i = 0; i < kMaxResourceTypes; ++i) {
-    if (v_[i] > capacity.v_[i]) return false;
-  }
-  return true;
 }
 
 Resource Resource::componentwiseMin(const Resource& a, const Resource& b) {

@@ -31,8 +31,22 @@ inline constexpr int kVcoresIndex = 1;
 inline constexpr int64_t kResourceMax = std::numeric_limits<int64_t>::max();
 
 // Saturating integer helpers: results clamp to [INT64_MIN, INT64_MAX] instead of wrapping.
-int64_t saturatingAdd(int64_t a, int64_t b);
-int64_t saturatingSub(int64_t a, int64_t b);
+// Add, subtract and the componentwise tests below are inline: every allocation and release
+// runs several of them.
+inline int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) {
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return r;
+}
+inline int64_t saturatingSub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) {
+    return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return r;
+}
 int64_t saturatingMul(int64_t a, int64_t b);
 
 class Resource {
@@ -53,8 +67,14 @@ class Resource {
   Resource& setMemoryMb(int64_t m) { v_[kMemoryIndex] = m; return *this; }
   Resource& setVcores(int64_t c) { v_[kVcoresIndex] = c; return *this; }
 
-  Resource& operator+=(const Resource& o);
-  Resource& operator-=(const Resource& o);
+  Resource& operator+=(const Resource& o) {
+    for (int i = 0; i < kMaxResourceTypes; ++i) v_[i] = saturatingAdd(v_[i], o.v_[i]);
+    return *this;
+  }
+  Resource& operator-=(const Resource& o) {
+    for (int i = 0; i < kMaxResourceTypes; ++i) v_[i] = saturatingSub(v_[i], o.v_[i]);
+    return *this;
+  }
   friend Resource operator+(Resource a, const Resource& b) { return a += b; }
   friend Resource operator-(Resource a, const Resource& b) { return a -= b; }
   // Multiplies every type by an integer, saturating.
@@ -62,11 +82,23 @@ class Resource {
   bool operator==(const Resource&) const = default;
 
   // Every type >= 0.
-  bool isNonNegative() const;
+  bool isNonNegative() const {
+    bool ok = true;
+    for (int64_t x : v_) ok &= x >= 0;
+    return ok;
+  }
   // Every type == 0.
-  bool isZero() const;
+  bool isZero() const {
+    int64_t any = 0;
+    for (int64_t x : v_) any |= x;
+    return any == 0;
+  }
   // Componentwise a <= b for every type: Hadoop's Resources.fitsIn.
-  bool fitsIn(const Resource& capacity) const;
+  bool fitsIn(const Resource& capacity) const {
+    bool fits = true;
+    for (int i = 0; i < kMaxResourceTypes; ++i) fits &= v_[i] <= capacity.v_[i];
+    return fits;
+  }
   // Componentwise min / max.
   static Resource componentwiseMin(const Resource& a, const Resource& b);
   static Resource componentwiseMax(const Resource& a, const Resource& b);

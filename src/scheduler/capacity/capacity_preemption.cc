@@ -197,9 +197,10 @@ void CapacityScheduler::reclaimKillable(NodeId nodeId) {
   const Node& node = cluster().node(nodeId);
   if (node.reservation()) return;
   std::vector<const Container*> killable;
-  for (auto it = node.containers().rbegin(); it != node.containers().rend(); ++it) {
-    if (preemption_.executor.isKillable(*it)) killable.push_back(findContainer(*it));
+  for (ContainerId id : node.containers()) {
+    if (preemption_.executor.isKillable(id)) killable.push_back(findContainer(id));
   }
+  std::reverse(killable.begin(), killable.end());  // newest first
   if (killable.empty()) return;
   sync();
   const std::string& p = node.partition();
