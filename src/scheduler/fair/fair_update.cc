@@ -80,13 +80,7 @@ const fair::Schedulable& FairScheduler::refreshedView(FsQueue& q) const {
     fillQueueView(v, q);  // first use: the path, which never changes for this queue
     return v;
   }
-  v.isActive = q.numRunnable > 0;
-  v.numRunnableApps = q.numRunnable;
-  v.weight = q.weight();
-  v.minShare = q.minShare;
-  v.maxShare = q.maxShare;
-  v.demand = q.demand;
-  v.usage = q.usage;
+  queueNumbers(v, q);
   return v;
 }
 
