@@ -37,7 +37,8 @@ Result<AmKind> amKindFor(const std::string& amType, const SlsSettings& sls) {
   return invalidArgument("unknown am.type '{}'; known: mapreduce, stream, dag", amType);
 }
 
-AmSimulator::AmSimulator(const TraceJob& job, AmKind kind) : job_(job), kind_(kind) {
+AmSimulator::AmSimulator(const TraceJob& job, AmKind kind, bool workPreserving)
+    : job_(job), kind_(kind), workPreserving_(workPreserving) {
   tasks_.resize(job.tasks.size());
   buildGroups();
   for (const TraceTask& t : job.tasks) maps_ += t.type == TaskType::kMap ? 1 : 0;
@@ -159,15 +160,15 @@ std::optional<TimeMs> AmSimulator::dueTime() const {
 
 void AmSimulator::notifyAllocated(const AllocatedContainer& c) {
   inbox_.push_back(InboxItem{true, c.id, c.node, std::string(c.host), std::string(c.rack),
-                             c.locality, c.key, c.am, 0});
+                             c.locality, c.key, c.am, 0, 0});
 }
 
-void AmSimulator::notifyCompleted(ContainerId id, int32_t exitStatus) {
+void AmSimulator::notifyCompleted(ContainerId id, int32_t exitStatus, TimeMs at) {
   inbox_.push_back(InboxItem{false, id, NodeId(), {}, {}, Locality::kOffSwitch, {}, false,
-                             exitStatus});
+                             exitStatus, at});
 }
 
-void AmSimulator::onAllocated(const InboxItem& c, AmActions& out) {
+void AmSimulator::onAllocated(const InboxItem& c, TimeMs now, AmActions& out) {
   if (c.am) {
     amContainer_ = c.id;
     amStartMs_ = -1;  // set by heartbeat()
@@ -187,7 +188,19 @@ void AmSimulator::onAllocated(const InboxItem& c, AmActions& out) {
     return;
   }
   running_[c.id] = static_cast<uint32_t>(task);
-  out.starts.push_back(TaskStart{c.id, c.node, job_.tasks[task].durationMs});
+  Task& t = tasks_[task];
+  t.startMs = now;
+  out.starts.push_back(TaskStart{c.id, c.node, job_.tasks[task].durationMs - t.checkpointMs});
+}
+
+// MapReduce's checkpoint of a preempted task (CheckpointAMPreemptionPolicy): the time the run
+// lasted is kept; at least 1 ms stays to do, so the rerun still takes a container and ends.
+void AmSimulator::checkpoint(uint32_t task, TimeMs stoppedAt) {
+  if (!workPreserving_) return;
+  Task& t = tasks_[task];
+  const int64_t duration = job_.tasks[task].durationMs;
+  const int64_t ran = std::max<int64_t>(0, stoppedAt - t.startMs);
+  t.checkpointMs = std::min(t.checkpointMs + ran, std::max<int64_t>(0, duration - 1));
 }
 
 void AmSimulator::taskFinished(uint32_t task, TimeMs now) {
@@ -197,6 +210,7 @@ void AmSimulator::taskFinished(uint32_t task, TimeMs now) {
     return;
   }
   tasks_[task].state = TaskState::kDone;
+  tasks_[task].checkpointMs = 0;
   ++done_;
   if (job_.tasks[task].type == TaskType::kMap) ++mapsDone_;
 }
@@ -215,7 +229,10 @@ void AmSimulator::onCompleted(const InboxItem& c, TimeMs now) {
   if (c.exitStatus == ContainerExitStatus::SUCCESS) {
     taskFinished(task, now);
   } else {
-    requeue(task);  // killed or preempted: ask again (MRAMSimulator's pendingFailed lists)
+    // Killed or preempted: ask again (MRAMSimulator's pendingFailed lists). Only a preemption
+    // kill is checkpointed; any other loss keeps just the earlier checkpoints.
+    if (c.exitStatus == ContainerExitStatus::PREEMPTED) checkpoint(task, c.at);
+    requeue(task);
   }
 }
 
@@ -280,7 +297,7 @@ AmActions AmSimulator::heartbeat(TimeMs now, const PreemptionMessage& preemption
   inbox.swap(inbox_);
   for (const InboxItem& c : inbox) {
     if (c.allocated) {
-      onAllocated(c, out);
+      onAllocated(c, now, out);
     } else {
       onCompleted(c, now);
     }
@@ -298,6 +315,7 @@ AmActions AmSimulator::heartbeat(TimeMs now, const PreemptionMessage& preemption
         auto it = running_.find(id);
         if (it == running_.end()) continue;
         out.releases.push_back(id);
+        checkpoint(it->second, now);
         requeue(it->second);
         running_.erase(it);
       }
@@ -314,7 +332,7 @@ AmActions AmSimulator::heartbeat(TimeMs now, const PreemptionMessage& preemption
 }
 
 void AmSimulator::resetForNewAttempt() {
-  for (Task& t : tasks_) t.state = TaskState::kNotAsked;
+  for (Task& t : tasks_) t = Task{t.group, TaskState::kNotAsked, 0, 0};
   groups_.clear();
   buildGroups();
   inbox_.clear();

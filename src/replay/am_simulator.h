@@ -15,6 +15,13 @@
 //     preempted: re-requested). The AM container lost -> `restart` (a new attempt, all tasks
 //     again, as MRAMSimulator.restart()).
 //  2. Honour the scheduler's preemption message by releasing the named task containers.
+// Work-preserving preemption (`workPreserving`, spindle.sls.am.preemption.work-preserving):
+// a task that loses its container to preemption -- given back in step 2, or completed with exit
+// status PREEMPTED -- keeps the time it ran as a checkpoint, and its next run lasts only the
+// rest of its trace duration (at least 1 ms), as MapReduce's CheckpointAMPreemptionPolicy
+// (MAPREDUCE-4584) checkpoints a preempted task instead of losing it. Any other loss (node
+// lost, a kill) loses only the work since the task's last start; a new attempt starts every
+// task from zero. Off (the default, SLS's MRAMSimulator), every rerun is the full duration.
 //  3. Release work by kind: mapreduce asks for every map (priority 20) on its first beat and for
 //     the reduces (priority 10) only once every map has finished (no slow start); stream asks for
 //     everything at once and re-asks a finished stream until the job's end time; dag asks each
@@ -79,7 +86,8 @@ struct AmActions {
 
 class AmSimulator {
  public:
-  AmSimulator(const TraceJob& job, AmKind kind);
+  // `workPreserving`: preempted tasks resume where they stopped (see the header comment).
+  AmSimulator(const TraceJob& job, AmKind kind, bool workPreserving = false);
 
   AmKind kind() const { return kind_; }
   bool amRunning() const { return amContainer_.has_value(); }
@@ -95,7 +103,8 @@ class AmSimulator {
   bool inboxEmpty() const { return inbox_.empty(); }
 
   void notifyAllocated(const AllocatedContainer& c);
-  void notifyCompleted(ContainerId id, int32_t exitStatus);
+  // The container ended at `at` (what the task ran until; the AM sees it on its next beat).
+  void notifyCompleted(ContainerId id, int32_t exitStatus, TimeMs at);
   AmActions heartbeat(TimeMs now, const PreemptionMessage& preemption, bool honourPreemption);
   // After the engine started a new attempt: every task is to be done again.
   void resetForNewAttempt();
@@ -105,6 +114,8 @@ class AmSimulator {
   struct Task {
     uint32_t group = 0;
     TaskState state = TaskState::kNotAsked;
+    TimeMs startMs = 0;      // when its current run started (kRunning)
+    int64_t checkpointMs = 0;  // work kept from runs ended by preemption (work-preserving)
   };
   struct Group {
     SchedulerKey key;
@@ -124,6 +135,7 @@ class AmSimulator {
     SchedulerKey key;
     bool am;
     int32_t exitStatus;
+    TimeMs at;  // completions: when the container ended
   };
 
   void buildGroups();
@@ -132,8 +144,9 @@ class AmSimulator {
   void mirrorSchedulerDecrement(Group& g, const InboxItem& c);
   bool take(Group& g, uint32_t task);
   int64_t pickTask(Group& g, const InboxItem& c);
-  void onAllocated(const InboxItem& c, AmActions& out);
+  void onAllocated(const InboxItem& c, TimeMs now, AmActions& out);
   void onCompleted(const InboxItem& c, TimeMs now);
+  void checkpoint(uint32_t task, TimeMs stoppedAt);
   void taskFinished(uint32_t task, TimeMs now);
   void requeue(uint32_t task);
   void releaseWork(TimeMs now);
@@ -143,6 +156,7 @@ class AmSimulator {
 
   const TraceJob& job_;
   AmKind kind_;
+  bool workPreserving_;
   std::vector<Task> tasks_;
   std::vector<Group> groups_;
   std::vector<InboxItem> inbox_;

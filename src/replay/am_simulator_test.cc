@@ -22,7 +22,8 @@ int anyCount(const AmActions& a, int32_t priority) {
 struct AmFixture {
   TraceJob job;
   AmSimulator am;
-  AmFixture(const JobBuilder& b, AmKind kind) : job(b.build()), am(job, kind) {}
+  AmFixture(const JobBuilder& b, AmKind kind, bool workPreserving = false)
+      : job(b.build()), am(job, kind, workPreserving) {}
   AmActions beat(TimeMs now, PreemptionMessage pm = {}) { return am.heartbeat(now, pm, true); }
   void give(uint64_t seq, int32_t priority, uint32_t attempt = 1) {
     am.notifyAllocated({cid(attempt, seq), NodeId(0), "node1", "/default-rack",
@@ -47,10 +48,10 @@ TEST(MapReduceAm, AsksMapsFirstAndReducesOnlyAfterEveryMapFinished) {
   a = f.beat(3000);
   ASSERT_EQ(a.starts.size(), 2u);
   EXPECT_EQ(a.starts[0].durationMs, 100);
-  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS);
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS, 0);
   a = f.beat(4000);
   EXPECT_EQ(anyCount(a, 10), -1) << "one map still runs";
-  f.am.notifyCompleted(cid(1, 3), ContainerExitStatus::SUCCESS);
+  f.am.notifyCompleted(cid(1, 3), ContainerExitStatus::SUCCESS, 0);
   a = f.beat(5000);
   EXPECT_EQ(anyCount(a, 10), 1);
   f.give(4, 10);
@@ -58,7 +59,7 @@ TEST(MapReduceAm, AsksMapsFirstAndReducesOnlyAfterEveryMapFinished) {
   ASSERT_EQ(a.starts.size(), 1u);
   EXPECT_EQ(a.starts[0].durationMs, 50);
   EXPECT_FALSE(a.finished);
-  f.am.notifyCompleted(cid(1, 4), ContainerExitStatus::SUCCESS);
+  f.am.notifyCompleted(cid(1, 4), ContainerExitStatus::SUCCESS, 0);
   a = f.beat(7000);
   EXPECT_TRUE(a.finished);
   ASSERT_EQ(a.releases.size(), 1u);
@@ -73,7 +74,7 @@ TEST(MapReduceAm, ReRequestsAKilledTask) {
   AmActions a = f.beat(2000);
   EXPECT_EQ(a.starts.size(), 1u);
   EXPECT_EQ(anyCount(a, 20), -1) << "the scheduler already took its count to 0";
-  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::PREEMPTED);
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::PREEMPTED, 0);
   a = f.beat(3000);
   EXPECT_EQ(anyCount(a, 20), 1) << "the preempted map is asked for again";
   EXPECT_FALSE(a.finished);
@@ -87,8 +88,8 @@ TEST(MapReduceAm, LosingTheAmContainerRestartsEveryTask) {
   f.give(2, 20);
   f.give(3, 20);
   f.beat(2000);
-  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS);
-  f.am.notifyCompleted(cid(1, 1), ContainerExitStatus::ABORTED);
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS, 0);
+  f.am.notifyCompleted(cid(1, 1), ContainerExitStatus::ABORTED, 0);
   AmActions a = f.beat(3000);
   EXPECT_TRUE(a.restart);
   f.am.resetForNewAttempt();
@@ -121,6 +122,85 @@ TEST(MapReduceAm, HonoursPreemptionByReleasingTheNamedContainer) {
   ignoring.heartbeat(2000, {}, false);
   EXPECT_TRUE(ignoring.heartbeat(3000, pm, false).releases.empty())
       << "with spindle.sls.am.honour-preemption false the AM keeps it";
+}
+
+// spindle.sls.am.preemption.work-preserving: MapReduce's checkpointing of preempted tasks
+// (MAPREDUCE-4584). A task given back for a preemption message resumes with what is left.
+TEST(MapReduceAm, WorkPreservingResumesAReleasedTaskWithItsRemainingDuration) {
+  for (bool workPreserving : {false, true}) {
+    AmFixture f(JobBuilder("j").maps(1, 100000), AmKind::kMapReduce, workPreserving);
+    f.startAm();
+    f.beat(1000);
+    f.give(2, 20);
+    ASSERT_EQ(f.beat(2000).starts.size(), 1u);  // runs from 2 s
+    PreemptionMessage pm;
+    pm.negotiable.push_back(cid(1, 2));
+    AmActions a = f.beat(32000, pm);  // 30 s done, given back
+    ASSERT_EQ(a.releases.size(), 1u);
+    EXPECT_EQ(anyCount(a, 20), 1) << "the task is asked for again";
+    f.give(3, 20);
+    a = f.beat(40000);
+    ASSERT_EQ(a.starts.size(), 1u);
+    EXPECT_EQ(a.starts[0].durationMs, workPreserving ? 70000 : 100000)
+        << (workPreserving ? "only the 70 s it had left" : "off: from zero, as SLS");
+    // Preempted a second time: the two runs add up.
+    pm.negotiable = {cid(1, 3)};
+    f.beat(50000, pm);
+    f.give(4, 20);
+    a = f.beat(51000);
+    ASSERT_EQ(a.starts.size(), 1u);
+    EXPECT_EQ(a.starts[0].durationMs, workPreserving ? 60000 : 100000);
+    f.am.notifyCompleted(cid(1, 4), ContainerExitStatus::SUCCESS, 111000);
+    EXPECT_TRUE(f.beat(112000).finished);
+  }
+}
+
+// A container the monitor kills (exit PREEMPTED, the AM ignored the message) is checkpointed at
+// the kill time, not at the beat that reports it; other losses lose the run since the last start.
+TEST(MapReduceAm, WorkPreservingCountsUpToTheKillAndOnlyForPreemption) {
+  AmFixture f(JobBuilder("j").reduces(1, 600000), AmKind::kMapReduce, true);
+  f.startAm();
+  f.beat(1000);
+  f.give(2, 10);
+  f.beat(2000);  // runs from 2 s
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::PREEMPTED, 102000);
+  AmActions a = f.beat(103000);
+  EXPECT_EQ(anyCount(a, 10), 1);
+  f.give(3, 10);
+  a = f.beat(104000);
+  ASSERT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(a.starts[0].durationMs, 500000) << "100 s ran before the kill";
+  f.am.notifyCompleted(cid(1, 3), ContainerExitStatus::ABORTED, 304000);  // node lost
+  f.beat(305000);
+  f.give(4, 10);
+  a = f.beat(306000);
+  ASSERT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(a.starts[0].durationMs, 500000)
+      << "the 200 s since the checkpoint are lost, the checkpoint is not";
+}
+
+TEST(MapReduceAm, WorkPreservingLeavesAtLeastOneMillisecondAndANewAttemptStartsFromZero) {
+  AmFixture f(JobBuilder("j").maps(1, 5000), AmKind::kMapReduce, true);
+  f.startAm();
+  f.beat(1000);
+  f.give(2, 20);
+  f.beat(2000);
+  PreemptionMessage pm;
+  pm.containers.push_back(cid(1, 2));
+  f.beat(7000, pm);  // given back just as its 5 s ran out
+  f.give(3, 20);
+  AmActions a = f.beat(8000);
+  ASSERT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(a.starts[0].durationMs, 1) << "the rerun still has a container and ends";
+  f.am.notifyCompleted(cid(1, 1), ContainerExitStatus::ABORTED, 8500);  // the AM is lost
+  EXPECT_TRUE(f.beat(9000).restart);
+  f.am.resetForNewAttempt();
+  f.startAm(2);
+  f.beat(10000);
+  f.give(4, 20, 2);
+  a = f.beat(11000);
+  ASSERT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(a.starts[0].durationMs, 5000) << "a new attempt has no checkpoints";
 }
 
 TEST(MapReduceAm, AsksPerHostRackAndAny) {
@@ -159,7 +239,7 @@ TEST(StreamAm, RunsStreamsAgainUntilTheJobEndTime) {
   EXPECT_EQ(anyCount(f.beat(1000), 20), 1);
   f.give(2, 20);
   f.beat(2000);
-  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS);
+  f.am.notifyCompleted(cid(1, 2), ContainerExitStatus::SUCCESS, 0);
   AmActions a = f.beat(4000);
   EXPECT_EQ(anyCount(a, 20), 1) << "a finished stream is asked for again before the end time";
   EXPECT_FALSE(a.finished);

@@ -313,7 +313,8 @@ Status Engine::submit(uint32_t job) {
   results_[job].app = id;
   results_[job].state = "ACCEPTED";
   results_[job].queue = sched_->findApp(id)->queue();  // where the scheduler placed it
-  runs_[job].am = std::make_unique<AmSimulator>(tj, runs_[job].kind);
+  runs_[job].am = std::make_unique<AmSimulator>(tj, runs_[job].kind,
+                                                opt_.sls.amWorkPreservingPreemption);
   scheduleBeat(job, clock_.nowMs() + opt_.sls.amHeartbeatMs);
   return s;
 }
@@ -519,7 +520,7 @@ void Engine::record(const Decision& d) {
       }
       JobRun* run = jobOfApp(d.app);
       if (d.kind != DecisionKind::kRelease && run && !run->terminal && run->am) {
-        run->am->notifyCompleted(d.container, d.exitStatus);
+        run->am->notifyCompleted(d.container, d.exitStatus, d.time);
         wakeAm(appToJob_[d.app.value()]);
       }
       return;

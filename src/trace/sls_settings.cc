@@ -136,6 +136,8 @@ Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const Resou
   }
   SPINDLE_ASSIGN_OR_RETURN(s.amHonoursPreemption,
                            conf.getBool("spindle.sls.am.honour-preemption", true));
+  SPINDLE_ASSIGN_OR_RETURN(s.amWorkPreservingPreemption,
+                           conf.getBool("spindle.sls.am.preemption.work-preserving", false));
   return s;
 }
 

@@ -43,6 +43,9 @@ struct SlsSettings {
   int32_t metricsWebPort = 10001;          // yarn.sls.metrics.web.address.port (read, unused)
   // Spindle additions (documented in docs/trace-formats.md, "sls-runner.xml"):
   bool amHonoursPreemption = true;  // spindle.sls.am.honour-preemption: release named containers
+  // spindle.sls.am.preemption.work-preserving: a preempted task resumes with the rest of its
+  // duration (MapReduce checkpointing, MAPREDUCE-4584) instead of starting again from zero.
+  bool amWorkPreservingPreemption = false;
 };
 
 // Errors name the key and the bad value (e.g. a non-positive heartbeat interval).

@@ -29,6 +29,7 @@ TEST(SlsSettings, DefaultsAreSlsDefaults) {
   EXPECT_EQ(s.runnerPoolSize, 10);
   EXPECT_EQ(s.metricsWebPort, 10001);
   EXPECT_TRUE(s.amHonoursPreemption);
+  EXPECT_FALSE(s.amWorkPreservingPreemption) << "preempted tasks restart from zero, as in SLS";
   EXPECT_EQ(s.amKinds, (std::map<std::string, std::string>{
                            {"dag", "dag"}, {"mapreduce", "mapreduce"}, {"stream", "stream"}}));
   EXPECT_EQ(s.amTypes.at("mapreduce"), "org.apache.hadoop.yarn.sls.appmaster.MRAMSimulator");
@@ -72,7 +73,8 @@ TEST(SlsSettings, EveryKeyIsRead) {
                                {"yarn.sls.metrics.timer.window.size", "60"},
                                {"yarn.sls.runner.pool.size", "100"},
                                {"yarn.sls.metrics.web.address.port", "0"},
-                               {"spindle.sls.am.honour-preemption", "false"}});
+                               {"spindle.sls.am.honour-preemption", "false"},
+                               {"spindle.sls.am.preemption.work-preserving", "TRUE"}});
   SlsSettings s = slsSettingsFromConfig(conf, types).value();
   Resource node = Resource::of(4096, 4);
   node.set(2, 2);
@@ -93,6 +95,7 @@ TEST(SlsSettings, EveryKeyIsRead) {
   EXPECT_EQ(s.runnerPoolSize, 100);
   EXPECT_EQ(s.metricsWebPort, 0);
   EXPECT_FALSE(s.amHonoursPreemption);
+  EXPECT_TRUE(s.amWorkPreservingPreemption);
 }
 
 TEST(SlsSettings, BadValuesNameKeyAndValue) {
@@ -109,6 +112,8 @@ TEST(SlsSettings, BadValuesNameKeyAndValue) {
       {{"yarn.sls.nm.resource.utilization.ratio", "1.5"},
        "property 'yarn.sls.nm.resource.utilization.ratio': must be at most 1"},
       {{"yarn.sls.metrics.web.address.port", "70000"}, "must be a port in 0..65535, got 70000"},
+      {{"spindle.sls.am.preemption.work-preserving", "yes"},
+       "spindle.sls.am.preemption.work-preserving"},
   };
   for (const auto& [prop, expected] : cases) {
     Result<SlsSettings> s = slsSettingsFromConfig(confOf({prop}), ResourceTypes());
