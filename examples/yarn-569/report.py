@@ -5,13 +5,16 @@ and both experiments' charts). run.sh calls it after the five runs.
 
 Usage: report.py [OUT]   (default: out/ next to this script; python3 standard library only)
 
-Experiment 1 (OUT/1-elastic, OUT/1-capped, OUT/1-preempt), per configuration:
+Experiment 1 (OUT/1-elastic, OUT/1-capped, OUT/1-preempt, and the variants of 1-preempt:
+OUT/1-preempt-wp with work-preserving preemption in the simulated AMs, OUT/1-preempt-r1 with
+total_preemption_per_round 1.0, OUT/1-preempt-r1-wp with both), per configuration:
   A first task   seconds from sort_A's submission until it holds a container besides its AM
                  (metrics/variable.app.sort_A.live.containers.csv >= 2)
   A guarantee    seconds from sort_A's submission until queue A's allocated memory first reaches
                  95 % of its guarantee (80 % of the cluster) in realtimetrack.json. 95 %, not
                  100 %: the dead zone (max_ignored_over_capacity 0.1) lets B keep up to 110 % of
                  its 32 GB, so preemption alone brings A to 124.8 of 128 GB (97.5 %)
+  A 100 %        likewise until A's allocated memory first reaches all of its guarantee (128 GB)
   B runtime      sort_B's runtime (jobs.csv), and its ratio to the elastic run's
   A runtime      sort_A's runtime (jobs.csv)
   utilisation    mean allocated / total memory over the whole run (realtimetrack.json), and over
@@ -36,13 +39,17 @@ sys.path.insert(0, HERE)
 from svgchart import line_chart  # noqa: E402
 
 OUT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(HERE, "out")
-EXP1 = ("1-elastic", "1-capped", "1-preempt")
+EXP1 = ("1-elastic", "1-capped", "1-preempt", "1-preempt-wp", "1-preempt-r1", "1-preempt-r1-wp")
+# The runs with the default tunables and preemption on (issue 5's targets apply to them).
+DEFAULT_PREEMPT = ("1-preempt", "1-preempt-wp")
 EXP2 = ("2-nopreempt", "2-preempt")
 SETTLE_S = 100
 # The seed's figures (reference/seeds/capacity-preemption-YARN-569.txt).
 SEED1 = {"1-elastic": ("> 250 s", "almost 20 min", "baseline", "high"),
          "1-capped": ("at once", "at once", "over 2x", "very low"),
          "1-preempt": ("(prompt)", "within 30 s", "comparable to 1-elastic", "high")}
+for _v in ("1-preempt-wp", "1-preempt-r1", "1-preempt-r1-wp"):
+    SEED1[_v] = None  # variants of 1-preempt: the seed row is printed once, under 1-preempt
 PHASES = [("B alone", {"B": 100.0}), ("B + A", {"B": 100 / 3, "A": 200 / 3}),
           ("B + A + C", {"A": 40.0, "B": 20.0, "C": 40.0})]
 
@@ -80,6 +87,8 @@ def measure1(config):
                 break
     guarantee = next((r["time"] - a_submit for r in track if r["time"] >= a_submit and
                       r.get("queue.A.allocated.memory", 0) >= 0.95 * 0.8 * total(r)), None)
+    full = next((r["time"] - a_submit for r in track if r["time"] >= a_submit and
+                 r.get("queue.A.allocated.memory", 0) >= 0.8 * total(r)), None)
     b_end = secs(b["end_ms"]) or track[-1]["time"]
     util = sum(r["cluster.allocated.memory"] for r in track) / sum(total(r) for r in track)
     cont = [r for r in track if a_submit <= r["time"] <= b_end]
@@ -87,7 +96,7 @@ def measure1(config):
               if cont else 0)
     last = track[-1]
     return {"a_submit_s": a_submit, "a_first_task_s": first_task, "a_guarantee_s": guarantee,
-            "b_runtime_s": secs(b["runtime_ms"]), "a_runtime_s": secs(a["runtime_ms"]),
+            "a_full_guarantee_s": full, "b_runtime_s": secs(b["runtime_ms"]), "a_runtime_s": secs(a["runtime_ms"]),
             "utilisation": util, "utilisation_contended": util_c,
             "preemption_rounds": last.get("preemption.rounds", 0),
             "containers_marked": last.get("preemption.containers.marked", 0),
@@ -134,14 +143,18 @@ def measure2(config):
 def targets(m1, m2):
     """Issue 5's done-when figures: (target, measured, met), None when a run is missing."""
     out = []
-    e, c, p = (m1.get(k) for k in EXP1)
-    if p:
+    e, c = m1.get("1-elastic"), m1.get("1-capped")
+    for config in DEFAULT_PREEMPT:
+        p = m1.get(config)
+        if not p:
+            continue
         g = p["a_guarantee_s"]
-        out.append(("1-preempt (default tunables): A holds its guarantee within 60 s of "
+        out.append((f"{config} (default tunables): A holds its guarantee within 60 s of "
                     "submission", fmt_s(g), g is not None and g <= 60))
-    if e and p:
-        r = p["b_runtime_s"] / e["b_runtime_s"]
-        out.append(("1-preempt: B's runtime within 1.25x of 1-elastic's", f"{r:.2f}x", r <= 1.25))
+        if e:
+            r = p["b_runtime_s"] / e["b_runtime_s"]
+            out.append((f"{config}: B's runtime within 1.25x of 1-elastic's", f"{r:.2f}x",
+                        r <= 1.25))
     if e and c:
         r = c["b_runtime_s"] / e["b_runtime_s"]
         out.append(("1-capped (80/20): B at least 1.8x slower than 1-elastic", f"{r:.2f}x",
@@ -162,25 +175,26 @@ def exp1_rows(m1):
         m = m1[config]
         ratio = f"{m['b_runtime_s'] / base:.2f}x" if m["b_runtime_s"] and base else "-"
         rows.append((config, fmt_s(m["a_first_task_s"]), fmt_s(m["a_guarantee_s"]),
-                     f"{fmt_s(m['b_runtime_s'])} ({ratio})", fmt_s(m["a_runtime_s"]),
+                     fmt_s(m["a_full_guarantee_s"]), f"{fmt_s(m['b_runtime_s'])} ({ratio})", fmt_s(m["a_runtime_s"]),
                      f"{100 * m['utilisation']:.0f} % / {100 * m['utilisation_contended']:.0f} %",
                      f"{m['containers_marked']:.0f} / {m['containers_killed']:.0f}"))
     return rows
 
 
-HEAD1 = ("config", "A first task", "A guarantee", "B runtime", "A runtime",
+HEAD1 = ("config", "A first task", "A guarantee", "A 100 %", "B runtime", "A runtime",
          "util all / contended", "marked / killed")
 
 
 def print_tables(m1, m2):
     print("Experiment 1: sort_B in B (20 %) at 0 s, sort_A in A (80 %) at 400 s; 10 nodes, 160 GB")
-    widths = [11, 13, 12, 16, 10, 21, 15]
+    widths = [15, 13, 12, 8, 16, 10, 21, 15]
     line = lambda cells: "  " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths))
     print(line(HEAD1))
     for row in exp1_rows(m1):
         print(line(row))
         s = SEED1[row[0]]
-        print(line(("  seed", s[0], s[1], s[2], "-", s[3], "")))
+        if s:
+            print(line(("  seed", s[0], s[1], "-", s[2], "-", s[3], "")))
     print()
     print("Issue 5 targets:")
     for t, v, ok in targets(m1, m2):
@@ -293,13 +307,17 @@ def write_html(m1, m2, path):
              table(("target", "measured", "met"),
                    [(t, v, "yes" if ok else "NO") for t, v, ok in targets(m1, m2)]),
              "<p class=\"note\">examples/yarn-569/README.md (\"Targets the model misses\") "
-             "explains the two targets this model cannot meet with the default tunables.</p>",
+             "explains the two targets this model cannot meet with the default tunables, with "
+             "the bounds that rule them out. 1-preempt-wp: the simulated AMs resume preempted "
+             "tasks (work-preserving preemption); 1-preempt-r1: total_preemption_per_round 1.0; "
+             "1-preempt-r1-wp: both.</p>",
              "<h2>Experiment 1: two sorts, B (20 %) then A (80 %) 400 s later</h2>"]
     rows = []
     for row in exp1_rows(m1):
         rows.append(row)
         s = SEED1[row[0]]
-        rows.append(("seed", s[0], s[1], s[2], "-", s[3], ""))
+        if s:
+            rows.append(("seed", s[0], s[1], "-", s[2], "-", s[3], ""))
     parts.append(table(HEAD1, rows))
     parts.append("<div class=\"charts\">" + "".join(exp1_charts(m1)) + "</div>")
     parts.append("<h2>Experiment 2: three queues A/B/C at 40/20/40 %</h2>")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The YARN-569 experiments in one command: runs the five configurations into OUT/<config>/
+# The YARN-569 experiments in one command: runs the eight configurations into OUT/<config>/
 # (each with its own report.html), then report.py writes OUT/report.html (both experiments'
 # charts and the table beside the seed's numbers) and OUT/summary.json.
 #   run.sh [OUT]     OUT defaults to examples/yarn-569/out
@@ -15,7 +15,8 @@ outdir="${1:-$here/out}"
 mkdir -p "$outdir"
 outdir="$(cd "$outdir" && pwd)"
 # config -> trace: experiment 1 (two sorts, B then A) and experiment 2 (three queues)
-for run in 1-elastic:exp1 1-capped:exp1 1-preempt:exp1 2-nopreempt:exp2 2-preempt:exp2; do
+for run in 1-elastic:exp1 1-capped:exp1 1-preempt:exp1 1-preempt-wp:exp1 1-preempt-r1:exp1 \
+           1-preempt-r1-wp:exp1 2-nopreempt:exp2 2-preempt:exp2; do
   config="${run%%:*}" trace="${run##*:}"
   out="$outdir/$config"
   rm -rf "$out"
