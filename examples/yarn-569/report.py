@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The YARN-569 example's measurements beside the seed's numbers: prints the tables, writes
 OUT/summary.json (the numbers, read by tests/yarn569_test.sh) and OUT/report.html (the tables
-and both experiments' charts). run.sh calls it after the five runs.
+and both experiments' charts). run.sh calls it after the eight runs.
 
 Usage: report.py [OUT]   (default: out/ next to this script; python3 standard library only)
 
