@@ -204,13 +204,13 @@ void AmSimulator::checkpoint(uint32_t task, TimeMs stoppedAt) {
 }
 
 void AmSimulator::taskFinished(uint32_t task, TimeMs now) {
+  tasks_[task].checkpointMs = 0;  // a stream's next run is a whole one
   // StreamAMSimulator runs a stream again when it ends before the job's end time.
   if (kind_ == AmKind::kStream && job_.endMs && now < *job_.endMs) {
     ask(task);
     return;
   }
   tasks_[task].state = TaskState::kDone;
-  tasks_[task].checkpointMs = 0;
   ++done_;
   if (job_.tasks[task].type == TaskType::kMap) ++mapsDone_;
 }

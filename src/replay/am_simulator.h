@@ -15,13 +15,6 @@
 //     preempted: re-requested). The AM container lost -> `restart` (a new attempt, all tasks
 //     again, as MRAMSimulator.restart()).
 //  2. Honour the scheduler's preemption message by releasing the named task containers.
-// Work-preserving preemption (`workPreserving`, spindle.sls.am.preemption.work-preserving):
-// a task that loses its container to preemption -- given back in step 2, or completed with exit
-// status PREEMPTED -- keeps the time it ran as a checkpoint, and its next run lasts only the
-// rest of its trace duration (at least 1 ms), as MapReduce's CheckpointAMPreemptionPolicy
-// (MAPREDUCE-4584) checkpoints a preempted task instead of losing it. Any other loss (node
-// lost, a kill) loses only the work since the task's last start; a new attempt starts every
-// task from zero. Off (the default, SLS's MRAMSimulator), every rerun is the full duration.
 //  3. Release work by kind: mapreduce asks for every map (priority 20) on its first beat and for
 //     the reduces (priority 10) only once every map has finished (no slow start); stream asks for
 //     everything at once and re-asks a finished stream until the job's end time; dag asks each
@@ -32,6 +25,13 @@
 //     takes host, rack and ANY; rack-local rack and ANY; off-switch ANY), so both sides agree.
 // Asks are grouped by (priority, trace allocation id, resource): each group is one scheduler key
 // (allocationRequestId = the group's ordinal among groups of the same priority).
+// Work-preserving preemption (`workPreserving`, spindle.sls.am.preemption.work-preserving):
+// a task that loses its container to preemption -- given back in step 2, or completed with exit
+// status PREEMPTED -- keeps the time it ran as a checkpoint, and its next run lasts only the
+// rest of its trace duration (at least 1 ms), as MapReduce's CheckpointAMPreemptionPolicy
+// (MAPREDUCE-4584) checkpoints a preempted task instead of losing it. Any other loss (node
+// lost, a kill) loses only the work since the task's last start; a new attempt starts every
+// task from zero. Off (the default, SLS's MRAMSimulator), every rerun is the full duration.
 // Not thread-safe; one per job attempt chain.
 #pragma once
 
@@ -114,7 +114,7 @@ class AmSimulator {
   struct Task {
     uint32_t group = 0;
     TaskState state = TaskState::kNotAsked;
-    TimeMs startMs = 0;      // when its current run started (kRunning)
+    TimeMs startMs = 0;        // when its current run started (kRunning)
     int64_t checkpointMs = 0;  // work kept from runs ended by preemption (work-preserving)
   };
   struct Group {

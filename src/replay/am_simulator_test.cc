@@ -247,6 +247,27 @@ TEST(StreamAm, RunsStreamsAgainUntilTheJobEndTime) {
   EXPECT_TRUE(a.finished) << "the job's end time stops the stream AM";
 }
 
+TEST(StreamAm, WorkPreservingResumesOnceThenTheNextRunIsWhole) {
+  AmFixture f(JobBuilder("j").type("stream").end(60000).maps(1, 10000), AmKind::kStream, true);
+  f.startAm();
+  f.beat(1000);
+  f.give(2, 20);
+  f.beat(2000);
+  PreemptionMessage pm;
+  pm.negotiable.push_back(cid(1, 2));
+  f.beat(6000, pm);  // 4 s done
+  f.give(3, 20);
+  AmActions a = f.beat(7000);
+  ASSERT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(a.starts[0].durationMs, 6000);
+  f.am.notifyCompleted(cid(1, 3), ContainerExitStatus::SUCCESS, 13000);
+  f.beat(14000);  // asked for again: a new run of the stream
+  f.give(4, 20);
+  a = f.beat(15000);
+  ASSERT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(a.starts[0].durationMs, 10000) << "a finished run leaves no checkpoint behind";
+}
+
 TEST(AmKindFor, BuiltInAndRegisteredNames) {
   SlsSettings sls;
   sls.amTypes["spark"] = "org.apache.hadoop.yarn.sls.appmaster.StreamAMSimulator";
