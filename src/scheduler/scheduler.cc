@@ -60,8 +60,7 @@ std::vector<AppId> Scheduler::finishedAppIds() const {
 }
 
 const Container* Scheduler::findContainer(ContainerId id) const {
-  auto it = containers_.find(id);
-  return it == containers_.end() ? nullptr : &it->second;
+  return containers_.find(id);
 }
 
 const Decision* Scheduler::lastSkip(AppId id) const {
@@ -206,12 +205,12 @@ Status Scheduler::onHeartbeat(const NodeHeartbeat& e) {
 Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& completed) {
   if (!cluster_.contains(id)) return notFound("unknown node id {}", id.value());
   for (const auto& c : completed) {
-    auto it = containers_.find(c.id);
-    if (it == containers_.end()) continue;  // already released: YARN ignores stale reports
-    if (it->second.node != id) {
+    const Container* live = containers_.find(c.id);
+    if (live == nullptr) continue;  // already released: YARN ignores stale reports
+    if (live->node != id) {
       return invalidArgument("node '{}' reports container {} that runs on '{}'",
                              cluster_.nodeName(id), containerIdString(c.id),
-                             cluster_.nodeName(it->second.node));
+                             cluster_.nodeName(live->node));
     }
   }
   for (const auto& c : completed) {
@@ -473,8 +472,9 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   cluster_.allocate(node, c.id, c.resource);
   a->addContainer(c.id, c.resource, c.isAm);
   if (a->state() == AppState::ACCEPTED) (void)transitionApp(*a, AppEvent::ATTEMPT_REGISTERED);
-  auto [it, inserted] = containers_.emplace(c.id, c);
-  onContainerAllocated(*a, it->second);
+  Container& placed = containers_.add(c.id);
+  placed = c;
+  onContainerAllocated(*a, placed);
   Decision d;
   d.kind = DecisionKind::kAllocate;
   d.app = a->id();
@@ -495,7 +495,7 @@ Status Scheduler::placeReservation(Application&, NodeId, const SchedulerKey&, co
 }
 
 Status Scheduler::onContainerFinishedEvent(const ContainerFinished& e) {
-  if (!containers_.count(e.id)) {
+  if (!containers_.contains(e.id)) {
     return notFound("no live container {}", containerIdString(e.id));
   }
   finishContainer(e.id, ContainerEvent::FINISHED, e.exitStatus, DecisionKind::kComplete,
@@ -533,11 +533,11 @@ ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
 Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId node,
                                Locality locality, std::string_view reason) {
   const Node& n = cluster_.node(node);
-  Container c;
+  // The record is built in its table slot (a recycled slot keeps its strings' capacity).
+  Container& c = containers_.add(app.nextContainerId());
   // The ANY request as it stands before this allocation (its count is reset to 1 below).
   c.origin = *app.asks().find(key, kAnyResourceName);
   c.resource = app.asks().allocate(key, locality, n.name(), n.rack()).value();
-  c.id = app.nextContainerId();
   c.node = node;
   c.key = key;
   c.locality = locality;
@@ -556,8 +556,7 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
     (void)transitionApp(app, AppEvent::ATTEMPT_REGISTERED);
   }
   if (!lastSkip_.empty()) lastSkip_.erase(app.id());
-  auto [it, inserted] = containers_.emplace(c.id, std::move(c));
-  const Container& placed = it->second;
+  const Container& placed = c;
   onContainerAllocated(app, placed);
   if (sink_) {
     Decision& d = scratch_;
@@ -577,15 +576,16 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
     d.numbers.clear();
     sink_->record(d);
   }
-  return it->second;
+  return c;
 }
 
 void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
                                 DecisionKind kind, std::string_view reason) {
-  auto it = containers_.find(id);
-  if (it == containers_.end()) return;
-  Container c = std::move(it->second);
-  containers_.erase(it);
+  // Out of the index at once (callbacks see it gone, as after an erase); the record itself
+  // stays readable in its slot until the end of this function.
+  const ContainerTable::Unlinked unlinked = containers_.unlink(id);
+  if (!unlinked) return;
+  Container& c = *unlinked.container;
   c.state = finalContainerState(c.state, event);
   cluster_.release(c.node, c.id, c.resource);
   Application* a = liveAppOrNull(id.app());
@@ -622,6 +622,7 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
     d.numbers.clear();
     sink_->record(d);
   }
+  containers_.recycle(unlinked);
 }
 
 // --- Invariants ----------------------------------------------------------------------------

@@ -36,6 +36,7 @@
 
 #include "app/application.h"
 #include "app/container.h"
+#include "app/container_table.h"
 #include "base/clock.h"
 #include "base/rng.h"
 #include "base/status.h"
@@ -98,7 +99,9 @@ class Scheduler {
   // Finished or rejected apps, in id order.
   std::vector<AppId> finishedAppIds() const;
   const Container* findContainer(ContainerId id) const;
-  const std::unordered_map<ContainerId, Container>& containers() const { return containers_; }
+  // Live containers: find(id), size(), and `for (const auto& [id, c] : containers())` in a
+  // deterministic order (not by id).
+  const ContainerTable& containers() const { return containers_; }
   // The last skip recorded for a pending app: "why is my app pending".
   const Decision* lastSkip(AppId id) const;
 
@@ -248,7 +251,7 @@ class Scheduler {
   Cluster cluster_;
   std::map<AppId, std::unique_ptr<Application>> apps_;  // live apps, by id (submission order)
   std::map<AppId, std::unique_ptr<Application>> finishedApps_;
-  std::unordered_map<ContainerId, Container> containers_;  // live containers
+  ContainerTable containers_;  // live containers
   std::unordered_map<AppId, Decision> lastSkip_;
   // Live apps by id value (ids are dense); null for finished, rejected or unused ids. The hot
   // paths (container release) read it instead of walking apps_.
