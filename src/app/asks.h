@@ -69,8 +69,10 @@ class AskTable {
   // "unique location asks" of CS's off-switch formula.
   int uniqueLocations(const SchedulerKey& key) const;
 
-  // Keys with ANY count > 0, ascending.
-  std::vector<SchedulerKey> activeKeys() const;
+  // Keys with ANY count > 0, ascending. Kept up to date by every change of an ANY count, so
+  // reading it walks no map; the reference is invalidated by the next update, allocate, restore
+  // or clear (copy it to iterate across an allocation).
+  const std::vector<SchedulerKey>& activeKeys() const { return active_; }
   // Calls f(key, anyRequest) for each key with ANY count > 0, ascending, without allocating;
   // stops when f returns false.
   template <typename F>
@@ -98,6 +100,8 @@ class AskTable {
  private:
   using ByName = std::map<std::string, ResourceRequest, std::less<>>;
   void addPending(const ResourceRequest& any, int sign);
+  void refreshActive();
+  void deactivate(const SchedulerKey& key);
   void decrement(ByName& byName, std::string_view name);
 
   // The ANY request of the key looked up last: the allocation path asks for the same key's ANY
@@ -129,6 +133,8 @@ class AskTable {
   }
 
   std::map<SchedulerKey, ByName> keys_;
+  // Invariant: exactly the keys whose ANY count is > 0, ascending (checkInvariants).
+  std::vector<SchedulerKey> active_;
   Resource pending_;
   mutable AnyCache anyCache_;
 };
