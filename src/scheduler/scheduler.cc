@@ -110,6 +110,13 @@ void Scheduler::record(Decision d) {
   if (sink_) sink_->record(d);
 }
 
+void Scheduler::forgetSkip(AppId id) {
+  if (id.value() < hasLastSkip_.size() && hasLastSkip_[id.value()]) {
+    hasLastSkip_[id.value()] = 0;
+    lastSkip_.erase(id);
+  }
+}
+
 void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerKey& key,
                            SkipReason why, std::string text,
                            std::vector<std::pair<std::string, double>> numbers) {
@@ -127,6 +134,8 @@ void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerK
   d.numbers = std::move(numbers);
   if (!same && sink_) sink_->record(d);
   lastSkip_[app.id()] = std::move(d);
+  if (hasLastSkip_.size() <= app.id().value()) hasLastSkip_.resize(app.id().value() + 1, 0);
+  hasLastSkip_[app.id().value()] = 1;
 }
 
 // --- Nodes ---------------------------------------------------------------------------------
@@ -330,7 +339,7 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
   d.queue = a->queue();
   d.reason = toString(e.finalState);
   record(std::move(d));
-  lastSkip_.erase(e.app);
+  forgetSkip(e.app);
   finishedApps_.emplace(e.app, std::move(apps_.at(e.app)));
   apps_.erase(e.app);
   liveById_[e.app.value()] = nullptr;
@@ -363,7 +372,7 @@ Status Scheduler::restartAttempt(AppId id) {
   ctx.attemptsRemain = true;
   SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::ATTEMPT_FAILED, ctx));
   a->startAttempt();
-  lastSkip_.erase(id);
+  forgetSkip(id);
   if (!a->submission().amResource.isZero()) {
     ResourceRequest am{kAmKey, std::string(kAnyResourceName), a->submission().amResource, 1,
                        true, a->submission().amNodeLabelExpression};
@@ -510,7 +519,7 @@ namespace {
 // The state a live container ends in. The AM must have pulled (ACQUIRED) a container to release
 // it, and its node must have launched it (RUNNING) to report it finished; scenarios and traces
 // do not always send those events, so they are implied here through the same transition table.
-ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
+Result<ContainerState> walkToFinalState(ContainerState state, ContainerEvent event) {
   auto step = [&state](ContainerEvent e) {
     if (auto next = nextContainerState(state, e); next.isOk()) state = *next;
   };
@@ -520,7 +529,25 @@ ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
   if (event == ContainerEvent::FINISHED && state == ContainerState::ACQUIRED) {
     step(ContainerEvent::LAUNCHED);
   }
-  auto next = nextContainerState(state, event);
+  return nextContainerState(state, event);
+}
+
+ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
+  // walkToFinalState for every (state, event), computed once: every release runs this.
+  static const std::vector<std::optional<ContainerState>> kFinal = [] {
+    std::vector<std::optional<ContainerState>> t;
+    for (ContainerState s : allContainerStates()) {
+      for (ContainerEvent e : allContainerEvents()) {
+        auto r = walkToFinalState(s, e);
+        t.push_back(r.isOk() ? std::optional<ContainerState>(*r) : std::nullopt);
+      }
+    }
+    return t;
+  }();
+  const size_t i = static_cast<size_t>(state) * allContainerEvents().size() +
+                   static_cast<size_t>(event);
+  if (i < kFinal.size() && kFinal[i]) return *kFinal[i];
+  auto next = walkToFinalState(state, event);
   if (!next.isOk()) {
     SPINDLE_LOG_ERROR("{}", next.status().message());
     return ContainerState::KILLED;
@@ -555,7 +582,7 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   if (app.state() == AppState::ACCEPTED && (c.isAm || app.submission().amResource.isZero())) {
     (void)transitionApp(app, AppEvent::ATTEMPT_REGISTERED);
   }
-  if (!lastSkip_.empty()) lastSkip_.erase(app.id());
+  forgetSkip(app.id());
   const Container& placed = c;
   onContainerAllocated(app, placed);
   if (sink_) {
@@ -565,14 +592,14 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
     d.app = app.id();
     d.container = placed.id;
     d.node = node;
-    d.queue.assign(app.queue());
+    d.queue.assign(sinkWantsText_ ? std::string_view(app.queue()) : std::string_view());
     d.key = key;
     d.locality = locality;
     d.resource = placed.resource;
     d.am = placed.isAm;
     d.skip = SkipReason::kNone;
     d.exitStatus = 0;
-    d.reason.assign(reason);
+    d.reason.assign(sinkWantsText_ ? reason : std::string_view());
     d.numbers.clear();
     sink_->record(d);
   }
@@ -607,18 +634,15 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
     d.app = id.app();
     d.container = id;
     d.node = c.node;
-    if (a != nullptr) {
-      d.queue.assign(a->queue());
-    } else {
-      d.queue.clear();
-    }
+    d.queue.assign(a != nullptr && sinkWantsText_ ? std::string_view(a->queue())
+                                                  : std::string_view());
     d.key = c.key;
     d.locality = Locality::kOffSwitch;
     d.resource = c.resource;
     d.am = c.isAm;
     d.skip = SkipReason::kNone;
     d.exitStatus = exitStatus;
-    d.reason.assign(reason);
+    d.reason.assign(sinkWantsText_ ? reason : std::string_view());
     d.numbers.clear();
     sink_->record(d);
   }
