@@ -84,6 +84,14 @@ class Application {
   const AppAccounting& accounting() const { return accounting_; }
 
   ContainerId nextContainerId() { return ContainerId{attemptId(), nextSeq_++}; }
+  // Starts loading the fields a container release touches (a hint for callers about to release
+  // several containers of different apps).
+  void prefetchHotFields() const {
+    // The first three cache lines: the fields declared before sub_ (id .. accounting_'s
+    // counters).
+    const char* p = reinterpret_cast<const char*>(this);
+    for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
+  }
   void addContainer(ContainerId c, const Resource& r, bool isAm);
   void removeContainer(ContainerId c, const Resource& r, bool isAm);
   void addReserved(const Resource& r) { reserved_ += r; }

@@ -98,6 +98,10 @@ class ContainerTable {
   Container* find(const ContainerId& id) {
     return const_cast<Container*>(std::as_const(*this).find(id));
   }
+  // Starts loading id's index entry (a hint; no effect on contents).
+  void prefetch(const ContainerId& id) const {
+    if (!index_.empty()) __builtin_prefetch(&index_[home(id)]);
+  }
   size_t count(const ContainerId& id) const { return find(id) != nullptr ? 1 : 0; }
   bool contains(const ContainerId& id) const { return find(id) != nullptr; }
 
