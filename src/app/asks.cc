@@ -65,15 +65,21 @@ void AskTable::deactivate(const SchedulerKey& key) {
 
 const ResourceRequest* AskTable::find(const SchedulerKey& key, std::string_view name) const {
   const bool any = name == kAnyResourceName;
-  if (any) {
-    if (const ResourceRequest* cached = cachedAny(key)) return cached;
+  const ByName* byName = nullptr;
+  if (cachedAny(key) != nullptr) {
+    if (any) return anyCache_.request;
+    byName = anyCache_.names;
+    // The key holds its ANY request only (an off-switch ask): no other name is there.
+    if (byName->size() == 1) return nullptr;
+  } else {
+    auto k = keys_.find(key);
+    if (k == keys_.end()) return nullptr;
+    byName = &k->second;
   }
-  auto k = keys_.find(key);
-  if (k == keys_.end()) return nullptr;
-  auto it = k->second.find(name);
-  if (it == k->second.end()) return nullptr;
+  auto it = byName->find(name);
+  if (it == byName->end()) return nullptr;
   // const_cast: the cache serves the non-const allocate() as well; the node is keys_'s own.
-  if (any) cacheAny(key, const_cast<ResourceRequest*>(&it->second));
+  if (any) cacheAny(key, const_cast<ResourceRequest*>(&it->second), byName);
   return &it->second;
 }
 

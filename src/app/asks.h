@@ -104,13 +104,16 @@ class AskTable {
   void deactivate(const SchedulerKey& key);
   void decrement(ByName& byName, std::string_view name);
 
-  // The ANY request of the key looked up last: the allocation path asks for the same key's ANY
-  // request a dozen times per container. std::map nodes are stable, and entries are only
-  // removed by clear(), which resets the cache.
+  // The ANY request of the key looked up last, and that key's requests by name: the allocation
+  // path asks for the same key's ANY request a dozen times per container, and for the node's
+  // host and rack a few times (absent for off-switch asks, which the cached map answers without
+  // comparing a string). std::map nodes are stable, and entries are only removed by clear(),
+  // which resets the cache.
   // A copied or moved table starts with an empty cache (the pointer is the source's).
   struct AnyCache {
     SchedulerKey key;
     ResourceRequest* request = nullptr;
+    const ByName* names = nullptr;  // set whenever request is
     AnyCache() = default;
     AnyCache(const AnyCache&) {}
     AnyCache& operator=(const AnyCache&) {
@@ -127,9 +130,10 @@ class AskTable {
   ResourceRequest* cachedAny(const SchedulerKey& key) const {
     return anyCache_.request != nullptr && anyCache_.key == key ? anyCache_.request : nullptr;
   }
-  void cacheAny(const SchedulerKey& key, ResourceRequest* any) const {
+  void cacheAny(const SchedulerKey& key, ResourceRequest* any, const ByName* names) const {
     anyCache_.key = key;
     anyCache_.request = any;
+    anyCache_.names = names;
   }
 
   std::map<SchedulerKey, ByName> keys_;
