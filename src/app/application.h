@@ -71,8 +71,11 @@ class Application {
 
   AskTable& asks() { return asks_; }
   const AskTable& asks() const { return asks_; }
-  // Ascending by id (ContainerIdSet iterates as std::set<ContainerId> does).
-  const ContainerIdSet& liveContainers() const { return live_; }
+  // Ascending by id (iterates as std::set<ContainerId> does).
+  const ContainerIdMap<uint32_t>& liveContainers() const { return live_; }
+  // Where the scheduler keeps a live container's record (its ContainerTable slot); nullptr
+  // when c is not a live container of this app.
+  const uint32_t* containerSlot(ContainerId c) const { return live_.value(c); }
   const Resource& used() const { return used_; }
   const Resource& amUsed() const { return amUsed_; }
   const Resource& reserved() const { return reserved_; }
@@ -92,7 +95,8 @@ class Application {
     const char* p = reinterpret_cast<const char*>(this);
     for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
   }
-  void addContainer(ContainerId c, const Resource& r, bool isAm);
+  // `slot`: where the scheduler keeps the container's record (see containerSlot).
+  void addContainer(ContainerId c, const Resource& r, bool isAm, uint32_t slot);
   void removeContainer(ContainerId c, const Resource& r, bool isAm);
   void addReserved(const Resource& r) { reserved_ += r; }
   void removeReserved(const Resource& r) { reserved_ -= r; }
@@ -116,7 +120,7 @@ class Application {
   uint64_t nextSeq_ = 1;
   TimeMs submitTime_;
   std::optional<ContainerId> amContainer_;
-  ContainerIdSet live_;
+  ContainerIdMap<uint32_t> live_;  // live containers -> record slots
   Resource used_;
   AppAccounting accounting_;
   AppSubmission sub_;

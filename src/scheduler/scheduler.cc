@@ -60,7 +60,10 @@ std::vector<AppId> Scheduler::finishedAppIds() const {
 }
 
 const Container* Scheduler::findContainer(ContainerId id) const {
-  return containers_.find(id);
+  // The app's live-container map is the index: containers exist only for live apps.
+  const Application* a = liveAppOrNull(id.app());
+  const uint32_t* slot = a != nullptr ? a->containerSlot(id) : nullptr;
+  return slot != nullptr ? &containers_.at(*slot) : nullptr;
 }
 
 const Decision* Scheduler::lastSkip(AppId id) const {
@@ -213,13 +216,14 @@ Status Scheduler::onHeartbeat(const NodeHeartbeat& e) {
 
 Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& completed) {
   if (!cluster_.contains(id)) return notFound("unknown node id {}", id.value());
-  // The reported containers' records and apps are scattered in memory: start loading them all
-  // at once instead of one cache miss after another in finishContainer.
-  for (const auto& c : completed) containers_.prefetch(c.id);
+  // The reported containers' apps are scattered in memory: start loading them all at once
+  // instead of one cache miss after another.
   for (const auto& c : completed) {
-    const Container* live = containers_.find(c.id);
-    if (live == nullptr) continue;  // already released: YARN ignores stale reports
     if (const Application* a = liveAppOrNull(c.id.app())) a->prefetchHotFields();
+  }
+  for (const auto& c : completed) {
+    const Container* live = findContainer(c.id);
+    if (live == nullptr) continue;  // already released: YARN ignores stale reports
     if (live->node != id) {
       return invalidArgument("node '{}' reports container {} that runs on '{}'",
                              cluster_.nodeName(id), containerIdString(c.id),
@@ -483,9 +487,10 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   c.origin = ResourceRequest{c.key, std::string(kAnyResourceName), e.resource, 0, true,
                              e.nodeLabel};
   cluster_.allocate(node, c.id, c.resource);
-  a->addContainer(c.id, c.resource, c.isAm);
+  const uint32_t slot = containers_.acquire();
+  a->addContainer(c.id, c.resource, c.isAm, slot);
   if (a->state() == AppState::ACCEPTED) (void)transitionApp(*a, AppEvent::ATTEMPT_REGISTERED);
-  Container& placed = containers_.add(c.id);
+  Container& placed = containers_.at(slot);
   placed = c;
   onContainerAllocated(*a, placed);
   Decision d;
@@ -508,7 +513,7 @@ Status Scheduler::placeReservation(Application&, NodeId, const SchedulerKey&, co
 }
 
 Status Scheduler::onContainerFinishedEvent(const ContainerFinished& e) {
-  if (!containers_.contains(e.id)) {
+  if (findContainer(e.id) == nullptr) {
     return notFound("no live container {}", containerIdString(e.id));
   }
   finishContainer(e.id, ContainerEvent::FINISHED, e.exitStatus, DecisionKind::kComplete,
@@ -565,16 +570,16 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
                                Locality locality, std::string_view reason) {
   const Node& n = cluster_.node(node);
   const ContainerId id = app.nextContainerId();
-  // The id's index entry is a cache miss: it loads while the asks and the node are updated.
-  containers_.prefetch(id);
   const Resource resource = app.asks().allocate(key, locality, n.name(), n.rack()).value();
   // The first container of a managed AM's attempt is its AM (FiCaSchedulerApp: AM container
   // is the one allocated while the AM is not running).
   const bool isAm = !app.amRunning() && !app.submission().amResource.isZero() && key == kAmKey;
   cluster_.allocate(node, id, resource);
-  app.addContainer(id, resource, isAm);
+  const uint32_t slot = containers_.acquire();
+  app.addContainer(id, resource, isAm, slot);
   // The record is built in its table slot (a recycled slot keeps its strings' capacity).
-  Container& c = containers_.add(id);
+  Container& c = containers_.at(slot);
+  c.id = id;
   // The ANY request it was allocated against; allocate() above only lowered its count, which
   // the record keeps as 1.
   c.origin = *app.asks().find(key, kAnyResourceName);
@@ -618,25 +623,26 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
 
 void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
                                 DecisionKind kind, std::string_view reason) {
-  // Out of the index at once (callbacks see it gone, as after an erase); the record itself
-  // stays readable in its slot until the end of this function.
-  const ContainerTable::Unlinked unlinked = containers_.unlink(id);
-  if (!unlinked) return;
-  Container& c = *unlinked.container;
+  // Containers exist only for live apps (checkInvariants rule 3).
+  Application* a = liveAppOrNull(id.app());
+  const uint32_t* found = a != nullptr ? a->containerSlot(id) : nullptr;
+  if (found == nullptr) return;
+  const uint32_t slot = *found;
+  // The record stays readable in its slot until the end of this function; callbacks already
+  // see the container gone (removed from the app's map below, as from a map erase before).
+  containers_.unlink(slot);
+  Container& c = containers_.at(slot);
   c.state = finalContainerState(c.state, event);
   cluster_.release(c.node, c.id, c.resource);
-  Application* a = liveAppOrNull(id.app());
-  if (a != nullptr) {
-    a->removeContainer(c.id, c.resource, c.isAm);
-    const TimeMs ran = clock_.nowMs() - c.allocatedAt;
-    a->accounting().memoryMbMs += c.resource.memoryMb() * ran;
-    a->accounting().vcoreMs += c.resource.vcores() * ran;
-    if (exitStatus == ContainerExitStatus::PREEMPTED) {
-      a->accounting().preempted += c.resource;
-      ++(c.isAm ? a->accounting().numAmPreempted : a->accounting().numNonAmPreempted);
-    }
-    onContainerFinished(*a, c);
+  a->removeContainer(c.id, c.resource, c.isAm);
+  const TimeMs ran = clock_.nowMs() - c.allocatedAt;
+  a->accounting().memoryMbMs += c.resource.memoryMb() * ran;
+  a->accounting().vcoreMs += c.resource.vcores() * ran;
+  if (exitStatus == ContainerExitStatus::PREEMPTED) {
+    a->accounting().preempted += c.resource;
+    ++(c.isAm ? a->accounting().numAmPreempted : a->accounting().numNonAmPreempted);
   }
+  onContainerFinished(*a, c);
   if (sink_) {
     Decision& d = scratch_;
     d.kind = kind;
@@ -644,8 +650,7 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
     d.app = id.app();
     d.container = id;
     d.node = c.node;
-    d.queue.assign(a != nullptr && sinkWantsText_ ? std::string_view(a->queue())
-                                                  : std::string_view());
+    d.queue.assign(sinkWantsText_ ? std::string_view(a->queue()) : std::string_view());
     d.key = c.key;
     d.locality = Locality::kOffSwitch;
     d.resource = c.resource;
@@ -656,7 +661,7 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
     d.numbers.clear();
     sink_->record(d);
   }
-  containers_.recycle(unlinked);
+  containers_.recycle(slot);
 }
 
 // --- Invariants ----------------------------------------------------------------------------
@@ -671,6 +676,10 @@ Status Scheduler::checkInvariants() const {
     }
     if (!apps_.count(id.app())) {
       return internalError("container {} belongs to no live app", containerIdString(id));
+    }
+    if (findContainer(id) != &c) {
+      return internalError("container {} is not in its app's live containers",
+                           containerIdString(id));
     }
     perNode[c.node] += c.resource;
     perApp[id.app()] += c.resource;
