@@ -2,8 +2,8 @@
 
 namespace spindle {
 
-void Application::addContainer(ContainerId c, const Resource& r, bool isAm) {
-  live_.insert(c);
+void Application::addContainer(ContainerId c, const Resource& r, bool isAm, uint32_t slot) {
+  live_.insert(c, slot);
   used_ += r;
   ++accounting_.containersAllocated;
   if (isAm) {

@@ -47,7 +47,7 @@ struct AppAccounting {
 class Application {
  public:
   Application(AppId id, AppSubmission sub, TimeMs submitTime)
-      : id_(id), sub_(std::move(sub)), submitTime_(submitTime) {}
+      : id_(id), submitTime_(submitTime), sub_(std::move(sub)) {}
 
   AppId id() const { return id_; }
   const AppSubmission& submission() const { return sub_; }
@@ -71,8 +71,11 @@ class Application {
 
   AskTable& asks() { return asks_; }
   const AskTable& asks() const { return asks_; }
-  // Ascending by id (ContainerIdSet iterates as std::set<ContainerId> does).
-  const ContainerIdSet& liveContainers() const { return live_; }
+  // Ascending by id (iterates as std::set<ContainerId> does).
+  const ContainerIdMap<uint32_t>& liveContainers() const { return live_; }
+  // Where the scheduler keeps a live container's record (its ContainerTable slot); nullptr
+  // when c is not a live container of this app.
+  const uint32_t* containerSlot(ContainerId c) const { return live_.value(c); }
   const Resource& used() const { return used_; }
   const Resource& amUsed() const { return amUsed_; }
   const Resource& reserved() const { return reserved_; }
@@ -84,7 +87,16 @@ class Application {
   const AppAccounting& accounting() const { return accounting_; }
 
   ContainerId nextContainerId() { return ContainerId{attemptId(), nextSeq_++}; }
-  void addContainer(ContainerId c, const Resource& r, bool isAm);
+  // Starts loading the fields a container release touches (a hint for callers about to release
+  // several containers of different apps).
+  void prefetchHotFields() const {
+    // The first three cache lines: the fields declared before sub_ (id .. accounting_'s
+    // counters).
+    const char* p = reinterpret_cast<const char*>(this);
+    for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
+  }
+  // `slot`: where the scheduler keeps the container's record (see containerSlot).
+  void addContainer(ContainerId c, const Resource& r, bool isAm, uint32_t slot);
   void removeContainer(ContainerId c, const Resource& r, bool isAm);
   void addReserved(const Resource& r) { reserved_ += r; }
   void removeReserved(const Resource& r) { reserved_ -= r; }
@@ -100,22 +112,24 @@ class Application {
                        const std::vector<std::string>& remove);
 
  private:
+  // What every allocation and release touches comes first, so that it shares cache lines
+  // (10,000 apps do not stay in cache; each line is a miss per container).
   AppId id_;
-  AppSubmission sub_;
-  TimeMs submitTime_;
-  TimeMs launchTime_ = 0;
-  TimeMs finishTime_ = 0;
   uint32_t attempt_ = 0;
   AppState state_ = AppState::NEW;
-  AskTable asks_;
-  ContainerIdSet live_;
+  uint64_t nextSeq_ = 1;
+  TimeMs submitTime_;
+  std::optional<ContainerId> amContainer_;
+  ContainerIdMap<uint32_t> live_;  // live containers -> record slots
   Resource used_;
+  AppAccounting accounting_;
+  AppSubmission sub_;
+  TimeMs launchTime_ = 0;
+  TimeMs finishTime_ = 0;
+  AskTable asks_;
   Resource amUsed_;
   Resource reserved_;
   Resource headroom_;
-  std::optional<ContainerId> amContainer_;
-  uint64_t nextSeq_ = 1;
-  AppAccounting accounting_;
   std::map<SchedulerKey, int64_t> opportunities_;
   std::set<std::string> blacklist_;
 };

@@ -1,5 +1,7 @@
 #include "app/asks.h"
 
+#include <algorithm>
+
 namespace spindle {
 
 const char* toString(Locality l) {
@@ -44,20 +46,40 @@ Status AskTable::update(const std::vector<ResourceRequest>& requests) {
     }
     if (isAny) addPending(rr, +1);
   }
+  refreshActive();
   return Status::ok();
+}
+
+void AskTable::refreshActive() {
+  active_.clear();
+  for (const auto& [key, byName] : keys_) {
+    auto it = byName.find(kAnyResourceName);
+    if (it != byName.end() && it->second.numContainers > 0) active_.push_back(key);
+  }
+}
+
+void AskTable::deactivate(const SchedulerKey& key) {
+  auto it = std::lower_bound(active_.begin(), active_.end(), key);
+  if (it != active_.end() && *it == key) active_.erase(it);
 }
 
 const ResourceRequest* AskTable::find(const SchedulerKey& key, std::string_view name) const {
   const bool any = name == kAnyResourceName;
-  if (any) {
-    if (const ResourceRequest* cached = cachedAny(key)) return cached;
+  const ByName* byName = nullptr;
+  if (cachedAny(key) != nullptr) {
+    if (any) return anyCache_.request;
+    byName = anyCache_.names;
+    // The key holds its ANY request only (an off-switch ask): no other name is there.
+    if (byName->size() == 1) return nullptr;
+  } else {
+    auto k = keys_.find(key);
+    if (k == keys_.end()) return nullptr;
+    byName = &k->second;
   }
-  auto k = keys_.find(key);
-  if (k == keys_.end()) return nullptr;
-  auto it = k->second.find(name);
-  if (it == k->second.end()) return nullptr;
+  auto it = byName->find(name);
+  if (it == byName->end()) return nullptr;
   // const_cast: the cache serves the non-const allocate() as well; the node is keys_'s own.
-  if (any) cacheAny(key, const_cast<ResourceRequest*>(&it->second));
+  if (any) cacheAny(key, const_cast<ResourceRequest*>(&it->second), byName);
   return &it->second;
 }
 
@@ -79,15 +101,6 @@ int AskTable::uniqueLocations(const SchedulerKey& key) const {
   return n;
 }
 
-std::vector<SchedulerKey> AskTable::activeKeys() const {
-  std::vector<SchedulerKey> out;
-  for (const auto& [key, byName] : keys_) {
-    auto it = byName.find(kAnyResourceName);
-    if (it != byName.end() && it->second.numContainers > 0) out.push_back(key);
-  }
-  return out;
-}
-
 void AskTable::decrement(ByName& byName, std::string_view name) {
   auto it = byName.find(name);
   if (it != byName.end() && it->second.numContainers > 0) --it->second.numContainers;
@@ -106,6 +119,7 @@ Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
     }
     --any->numContainers;
     pending_ -= any->capability;
+    if (any->numContainers == 0) deactivate(key);
     return any->capability;
   }
   auto k = keys_.find(key);
@@ -118,6 +132,7 @@ Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
   decrement(k->second, rack);
   --any->second.numContainers;
   pending_ -= any->second.capability;
+  if (any->second.numContainers == 0) deactivate(key);
   return any->second.capability;
 }
 
@@ -130,7 +145,9 @@ void AskTable::restore(const ResourceRequest& any, std::string_view host, std::s
     rr.numContainers = 0;
     it = byName.emplace(rr.resourceName, rr).first;
   }
-  ++it->second.numContainers;
+  if (it->second.numContainers++ == 0) {
+    active_.insert(std::lower_bound(active_.begin(), active_.end(), any.key), any.key);
+  }
   pending_ += it->second.capability;
   for (std::string_view name : {host, rack}) {
     auto local = byName.find(name);
@@ -140,6 +157,7 @@ void AskTable::restore(const ResourceRequest& any, std::string_view host, std::s
 
 void AskTable::clear() {
   keys_.clear();
+  active_.clear();
   pending_ = Resource();
   anyCache_.request = nullptr;
 }
@@ -154,13 +172,16 @@ std::vector<ResourceRequest> AskTable::all() const {
 
 Status AskTable::checkInvariants() const {
   Resource pending;
+  std::vector<SchedulerKey> active;
   for (const auto& [key, byName] : keys_) {
     for (const auto& [name, rr] : byName) {
       if (rr.numContainers < 0) return internalError("ask {} has a negative count", name);
     }
     auto it = byName.find(kAnyResourceName);
     if (it != byName.end()) pending += it->second.capability.times(it->second.numContainers);
+    if (it != byName.end() && it->second.numContainers > 0) active.push_back(key);
   }
+  if (active != active_) return internalError("the active keys are not those with ANY asks");
   if (pending != pending_) {
     return internalError("pending {} != sum of ANY asks {}", pending_.toString(),
                          pending.toString());

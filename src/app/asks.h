@@ -69,8 +69,10 @@ class AskTable {
   // "unique location asks" of CS's off-switch formula.
   int uniqueLocations(const SchedulerKey& key) const;
 
-  // Keys with ANY count > 0, ascending.
-  std::vector<SchedulerKey> activeKeys() const;
+  // Keys with ANY count > 0, ascending. Kept up to date by every change of an ANY count, so
+  // reading it walks no map; the reference is invalidated by the next update, allocate, restore
+  // or clear (copy it to iterate across an allocation).
+  const std::vector<SchedulerKey>& activeKeys() const { return active_; }
   // Calls f(key, anyRequest) for each key with ANY count > 0, ascending, without allocating;
   // stops when f returns false.
   template <typename F>
@@ -98,15 +100,20 @@ class AskTable {
  private:
   using ByName = std::map<std::string, ResourceRequest, std::less<>>;
   void addPending(const ResourceRequest& any, int sign);
+  void refreshActive();
+  void deactivate(const SchedulerKey& key);
   void decrement(ByName& byName, std::string_view name);
 
-  // The ANY request of the key looked up last: the allocation path asks for the same key's ANY
-  // request a dozen times per container. std::map nodes are stable, and entries are only
-  // removed by clear(), which resets the cache.
+  // The ANY request of the key looked up last, and that key's requests by name: the allocation
+  // path asks for the same key's ANY request a dozen times per container, and for the node's
+  // host and rack a few times (absent for off-switch asks, which the cached map answers without
+  // comparing a string). std::map nodes are stable, and entries are only removed by clear(),
+  // which resets the cache.
   // A copied or moved table starts with an empty cache (the pointer is the source's).
   struct AnyCache {
     SchedulerKey key;
     ResourceRequest* request = nullptr;
+    const ByName* names = nullptr;  // set whenever request is
     AnyCache() = default;
     AnyCache(const AnyCache&) {}
     AnyCache& operator=(const AnyCache&) {
@@ -123,12 +130,15 @@ class AskTable {
   ResourceRequest* cachedAny(const SchedulerKey& key) const {
     return anyCache_.request != nullptr && anyCache_.key == key ? anyCache_.request : nullptr;
   }
-  void cacheAny(const SchedulerKey& key, ResourceRequest* any) const {
+  void cacheAny(const SchedulerKey& key, ResourceRequest* any, const ByName* names) const {
     anyCache_.key = key;
     anyCache_.request = any;
+    anyCache_.names = names;
   }
 
   std::map<SchedulerKey, ByName> keys_;
+  // Invariant: exactly the keys whose ANY count is > 0, ascending (checkInvariants).
+  std::vector<SchedulerKey> active_;
   Resource pending_;
   mutable AnyCache anyCache_;
 };

@@ -91,5 +91,53 @@ TEST(AskTable, AnyLookupsStayCorrectAcrossChangesCopiesAndMoves) {
   EXPECT_TRUE(moved.checkInvariants().isOk());
 }
 
+// activeKeys() is kept, not recomputed: every change of an ANY count must show in it.
+TEST(AskTable, ActiveKeysFollowEveryChangeOfAnAnyCount) {
+  using Keys = std::vector<SchedulerKey>;
+  AskTable t;
+  EXPECT_EQ(t.activeKeys(), Keys{});
+  ASSERT_TRUE(t.update({rr(3, "*", 1), rr(1, "*", 2), rr(2, "*", 0)}).isOk());
+  EXPECT_EQ(t.activeKeys(), (Keys{{1, 0}, {3, 0}}));
+  ASSERT_TRUE(t.allocate({3, 0}, Locality::kOffSwitch, "h1", "/r1").isOk());
+  EXPECT_EQ(t.activeKeys(), (Keys{{1, 0}}));  // its last container went
+  ASSERT_TRUE(t.update({rr(2, "*", 4)}).isOk());
+  EXPECT_EQ(t.activeKeys(), (Keys{{1, 0}, {2, 0}}));
+  ASSERT_TRUE(t.update({rr(1, "*", 0)}).isOk());  // the AM takes its ask back
+  EXPECT_EQ(t.activeKeys(), (Keys{{2, 0}}));
+  t.restore(rr(3, "*", 1), "h1", "/r1");  // a lost container is asked for again
+  EXPECT_EQ(t.activeKeys(), (Keys{{2, 0}, {3, 0}}));
+  t.restore(rr(3, "*", 1), "h1", "/r1");
+  EXPECT_EQ(t.activeKeys(), (Keys{{2, 0}, {3, 0}}));
+  ASSERT_TRUE(t.allocate({2, 0}, Locality::kNodeLocal, "h1", "/r1").isOk());
+  EXPECT_EQ(t.activeKeys(), (Keys{{2, 0}, {3, 0}}));
+  EXPECT_TRUE(t.checkInvariants().isOk());
+  AskTable copy = t;
+  ASSERT_TRUE(copy.allocate({3, 0}, Locality::kOffSwitch, "h1", "/r1").isOk());
+  ASSERT_TRUE(copy.allocate({3, 0}, Locality::kOffSwitch, "h1", "/r1").isOk());
+  EXPECT_EQ(copy.activeKeys(), (Keys{{2, 0}}));
+  EXPECT_EQ(t.activeKeys(), (Keys{{2, 0}, {3, 0}}));
+  t.clear();
+  EXPECT_EQ(t.activeKeys(), Keys{});
+  EXPECT_TRUE(copy.checkInvariants().isOk());
+}
+
+// An off-switch key holds only "*": host and rack lookups are answered from the cached key
+// without a string comparison, and must see hosts and racks added later.
+TEST(AskTable, HostAndRackLookupsSeeRequestsAddedToACachedKey) {
+  AskTable t;
+  ASSERT_TRUE(t.update({rr(1, "*", 2)}).isOk());
+  EXPECT_EQ(t.count({1, 0}, "*"), 2);  // caches key 1
+  EXPECT_EQ(t.count({1, 0}, "h1"), 0);
+  EXPECT_EQ(t.find({1, 0}, "/r1"), nullptr);
+  EXPECT_TRUE(t.canDelayTo({1, 0}, "/r1"));
+  ASSERT_TRUE(t.update({rr(1, "h1", 1), rr(1, "/r1", 1, /*relax=*/false)}).isOk());
+  EXPECT_EQ(t.count({1, 0}, "*"), 2);
+  EXPECT_EQ(t.count({1, 0}, "h1"), 1);
+  EXPECT_EQ(t.count({1, 0}, "/r1"), 1);
+  EXPECT_FALSE(t.canDelayTo({1, 0}, "/r1"));
+  EXPECT_EQ(t.count({1, 0}, "h2"), 0);
+  EXPECT_EQ(t.count({2, 0}, "h1"), 0);  // another key, not cached
+}
+
 }  // namespace
 }  // namespace spindle

@@ -9,9 +9,15 @@
 //   live.erase(c);                  // O(log n): marks a tombstone, compacts when half are dead
 //   for (ContainerId id : live) ... // ascending, as std::set iterates
 //
-// Layout: `ids_` sorted ascending, holding live ids and tombstones; `dead_[i]` marks
-// tombstones. Invariants: ids_ is strictly ascending; size() == number of entries not dead;
-// tombstones never exceed max(kCompactFloor, live entries) (compaction restores it).
+//   ContainerIdMap<uint32_t> slots;  // the same with a small value per id
+//   slots.insert(c, 7);
+//   const uint32_t* v = slots.value(c);   // nullptr when absent
+//
+// Layout: `entries_` sorted ascending by id, holding live ids and tombstones; a tombstone keeps
+// its id with kDeadBit set in the sequence number (sequence numbers never reach 2^63), so an
+// erase touches the same memory the search did. Invariants: entries_ is strictly ascending by
+// id with the bit cleared; size() == number of entries without the bit; tombstones never exceed
+// max(kCompactFloor, live entries) (compaction restores it).
 // Iterators are invalidated by insert and erase, as a vector's.
 #pragma once
 
@@ -25,7 +31,16 @@
 
 namespace spindle {
 
-class ContainerIdSet {
+// Value = NoValue: a set (entries are bare ids).
+struct NoValue {};
+
+template <typename Value>
+class BasicContainerIdSet {
+  struct Entry {
+    ContainerId id;
+    [[no_unique_address]] Value value;
+  };
+
  public:
   class const_iterator {
    public:
@@ -35,8 +50,8 @@ class ContainerIdSet {
     using pointer = const ContainerId*;
     using reference = const ContainerId&;
     const_iterator() = default;
-    reference operator*() const { return set_->ids_[i_]; }
-    pointer operator->() const { return &set_->ids_[i_]; }
+    reference operator*() const { return set_->entries_[i_].id; }
+    pointer operator->() const { return &set_->entries_[i_].id; }
     const_iterator& operator++() {
       ++i_;
       skipDead();
@@ -50,64 +65,64 @@ class ContainerIdSet {
     bool operator==(const const_iterator& o) const { return i_ == o.i_; }
 
    private:
-    friend class ContainerIdSet;
-    const_iterator(const ContainerIdSet* s, size_t i) : set_(s), i_(i) { skipDead(); }
+    friend class BasicContainerIdSet;
+    const_iterator(const BasicContainerIdSet* s, size_t i) : set_(s), i_(i) { skipDead(); }
     void skipDead() {
-      while (i_ < set_->ids_.size() && set_->dead_[i_]) ++i_;
+      while (i_ < set_->entries_.size() && isDead(set_->entries_[i_].id)) ++i_;
     }
-    const ContainerIdSet* set_ = nullptr;
+    const BasicContainerIdSet* set_ = nullptr;
     size_t i_ = 0;
   };
   using iterator = const_iterator;
   using value_type = ContainerId;
 
   const_iterator begin() const { return const_iterator(this, 0); }
-  const_iterator end() const { return const_iterator(this, ids_.size()); }
+  const_iterator end() const { return const_iterator(this, entries_.size()); }
   size_t size() const { return live_; }
   bool empty() const { return live_ == 0; }
-  size_t count(const ContainerId& c) const {
-    const size_t i = position(c);
-    return i < ids_.size() && ids_[i] == c && !dead_[i] ? 1 : 0;
-  }
-  bool contains(const ContainerId& c) const { return count(c) == 1; }
+  size_t count(const ContainerId& c) const { return at(c) != kNone ? 1 : 0; }
+  bool contains(const ContainerId& c) const { return at(c) != kNone; }
   const_iterator find(const ContainerId& c) const {
-    const size_t i = position(c);
-    return i < ids_.size() && ids_[i] == c && !dead_[i] ? const_iterator(this, i) : end();
+    const size_t i = at(c);
+    return i != kNone ? const_iterator(this, i) : end();
+  }
+  // The value stored with c; nullptr when c is absent.
+  const Value* value(const ContainerId& c) const {
+    const size_t i = at(c);
+    return i != kNone ? &entries_[i].value : nullptr;
   }
 
-  // Returns false when c is already present.
-  bool insert(const ContainerId& c) {
-    if (ids_.empty() || ids_.back() < c) {
-      ids_.push_back(c);
-      dead_.push_back(0);
+  // Returns false (and changes nothing) when c is already present.
+  bool insert(const ContainerId& c, const Value& v = Value()) {
+    // Trailing tombstones are always popped, so the last entry is live.
+    if (entries_.empty() || entries_.back().id < c) {
+      entries_.push_back(Entry{c, v});
       ++live_;
       return true;
     }
     const size_t i = position(c);
-    if (i < ids_.size() && ids_[i] == c) {
-      if (!dead_[i]) return false;
-      dead_[i] = 0;
+    if (i < entries_.size() && sameId(entries_[i].id, c)) {
+      if (!isDead(entries_[i].id)) return false;
+      entries_[i] = Entry{c, v};
       --deadCount_;
       ++live_;
       return true;
     }
-    ids_.insert(ids_.begin() + static_cast<std::ptrdiff_t>(i), c);
-    dead_.insert(dead_.begin() + static_cast<std::ptrdiff_t>(i), 0);
+    entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(i), Entry{c, v});
     ++live_;
     return true;
   }
 
   // Returns the number of ids removed (0 or 1), as std::set::erase.
   size_t erase(const ContainerId& c) {
-    const size_t i = position(c);
-    if (i >= ids_.size() || !(ids_[i] == c) || dead_[i]) return 0;
-    dead_[i] = 1;
+    const size_t i = at(c);
+    if (i == kNone) return 0;
+    entries_[i].id.seq |= kDeadBit;
     --live_;
     ++deadCount_;
     // Trailing tombstones go at once, so the append fast path keeps working.
-    while (!ids_.empty() && dead_.back()) {
-      ids_.pop_back();
-      dead_.pop_back();
+    while (!entries_.empty() && isDead(entries_.back().id)) {
+      entries_.pop_back();
       --deadCount_;
     }
     if (deadCount_ > kCompactFloor && deadCount_ > live_) compact();
@@ -115,36 +130,55 @@ class ContainerIdSet {
   }
 
   void clear() {
-    ids_.clear();
-    dead_.clear();
+    entries_.clear();
     live_ = 0;
     deadCount_ = 0;
   }
 
-  bool operator==(const ContainerIdSet& o) const {
+  bool operator==(const BasicContainerIdSet& o) const {
     return live_ == o.live_ && std::equal(begin(), end(), o.begin());
   }
 
  private:
   static constexpr size_t kCompactFloor = 16;
+  static constexpr uint64_t kDeadBit = uint64_t{1} << 63;
+  static constexpr size_t kNone = SIZE_MAX;
 
+  static bool isDead(const ContainerId& c) { return (c.seq & kDeadBit) != 0; }
+  // Equal ids, ignoring the tombstone bit.
+  static bool sameId(const ContainerId& a, const ContainerId& b) {
+    return a.attempt == b.attempt && (a.seq & ~kDeadBit) == b.seq;
+  }
+  // First entry not below c, comparing ids without the tombstone bit.
   size_t position(const ContainerId& c) const {
-    return static_cast<size_t>(std::lower_bound(ids_.begin(), ids_.end(), c) - ids_.begin());
+    auto below = [](const Entry& e, const ContainerId& key) {
+      if (e.id.attempt != key.attempt) return e.id.attempt < key.attempt;
+      return (e.id.seq & ~kDeadBit) < key.seq;
+    };
+    return static_cast<size_t>(std::lower_bound(entries_.begin(), entries_.end(), c, below) -
+                               entries_.begin());
+  }
+  // Index of live id c, or kNone (a tombstone never equals a live id).
+  size_t at(const ContainerId& c) const {
+    const size_t i = position(c);
+    return i < entries_.size() && entries_[i].id == c ? i : kNone;
   }
   void compact() {
     size_t out = 0;
-    for (size_t i = 0; i < ids_.size(); ++i) {
-      if (!dead_[i]) ids_[out++] = ids_[i];
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (!isDead(entries_[i].id)) entries_[out++] = entries_[i];
     }
-    ids_.resize(out);
-    dead_.assign(out, 0);
+    entries_.resize(out);
     deadCount_ = 0;
   }
 
-  std::vector<ContainerId> ids_;
-  std::vector<uint8_t> dead_;
+  std::vector<Entry> entries_;
   size_t live_ = 0;
   size_t deadCount_ = 0;
 };
+
+using ContainerIdSet = BasicContainerIdSet<NoValue>;
+template <typename Value>
+using ContainerIdMap = BasicContainerIdSet<Value>;
 
 }  // namespace spindle

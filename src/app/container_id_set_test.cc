@@ -71,5 +71,21 @@ TEST(ContainerIdSetTest, AgreesWithStdSetUnderRandomChurn) {
   for (const ContainerId& c : ref) EXPECT_EQ(s.count(c), 1u);
 }
 
+TEST(ContainerIdMapTest, KeepsAValuePerIdAcrossTombstonesAndCompaction) {
+  ContainerIdMap<uint32_t> m;
+  for (uint64_t i = 1; i <= 40; ++i) m.insert(cid(2, 1, i), static_cast<uint32_t>(100 + i));
+  EXPECT_FALSE(m.insert(cid(2, 1, 5), 7));  // present: the value stays
+  ASSERT_NE(m.value(cid(2, 1, 5)), nullptr);
+  EXPECT_EQ(*m.value(cid(2, 1, 5)), 105u);
+  for (uint64_t i = 1; i <= 30; ++i) EXPECT_EQ(m.erase(cid(2, 1, i)), 1u);  // compacts
+  EXPECT_EQ(m.value(cid(2, 1, 5)), nullptr);
+  EXPECT_EQ(*m.value(cid(2, 1, 31)), 131u);
+  EXPECT_TRUE(m.insert(cid(2, 1, 5), 9));  // back in, in order, with its new value
+  EXPECT_EQ(*m.value(cid(2, 1, 5)), 9u);
+  EXPECT_EQ(*m.value(cid(2, 1, 40)), 140u);
+  EXPECT_EQ(m.size(), 11u);
+  EXPECT_EQ(*m.begin(), cid(2, 1, 5));
+}
+
 }  // namespace
 }  // namespace spindle

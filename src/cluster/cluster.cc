@@ -52,12 +52,12 @@ bool Cluster::contains(NodeId id) const {
 }
 
 std::optional<NodeId> Cluster::findNode(std::string_view name) const {
-  auto it = byName_.find(std::string(name));
+  auto it = byName_.find(name);
   if (it != byName_.end()) return it->second;
   // "host:port" finds a node registered as "host" and vice versa.
   auto colon = name.find(':');
   if (colon != std::string_view::npos) {
-    it = byName_.find(std::string(name.substr(0, colon)));
+    it = byName_.find(name.substr(0, colon));
     if (it != byName_.end()) return it->second;
   }
   return std::nullopt;

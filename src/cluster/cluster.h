@@ -87,7 +87,12 @@ class Cluster {
   ResourceTypes types_;
   std::vector<std::unique_ptr<Node>> nodes_;  // index = NodeId; null once removed
   std::vector<std::string> names_;            // index = NodeId, kept after removal
-  std::unordered_map<std::string, NodeId> byName_;
+  // Transparent hash and equality: findNode looks names up by string_view, copying nothing.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, NodeId, NameHash, std::equal_to<>> byName_;
   std::map<std::string, std::set<NodeId>> racks_;
   Resource total_;
   Resource allocated_;

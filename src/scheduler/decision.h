@@ -79,6 +79,10 @@ class DecisionSink {
  public:
   virtual ~DecisionSink() = default;
   virtual void record(const Decision& d) = 0;
+  // False when the sink reads no text: the core then leaves `queue` and `reason` empty in the
+  // per-container records (allocate, complete, release, kill) instead of copying them, and
+  // schedulers may skip formatting those reasons (Scheduler::decisionTextWanted()).
+  virtual bool wantsText() const { return true; }
 };
 
 // Keeps every decision in memory, in order.

@@ -60,8 +60,10 @@ std::vector<AppId> Scheduler::finishedAppIds() const {
 }
 
 const Container* Scheduler::findContainer(ContainerId id) const {
-  auto it = containers_.find(id);
-  return it == containers_.end() ? nullptr : &it->second;
+  // The app's live-container map is the index: containers exist only for live apps.
+  const Application* a = liveAppOrNull(id.app());
+  const uint32_t* slot = a != nullptr ? a->containerSlot(id) : nullptr;
+  return slot != nullptr ? &containers_.at(*slot) : nullptr;
 }
 
 const Decision* Scheduler::lastSkip(AppId id) const {
@@ -111,6 +113,13 @@ void Scheduler::record(Decision d) {
   if (sink_) sink_->record(d);
 }
 
+void Scheduler::forgetSkip(AppId id) {
+  if (id.value() < hasLastSkip_.size() && hasLastSkip_[id.value()]) {
+    hasLastSkip_[id.value()] = 0;
+    lastSkip_.erase(id);
+  }
+}
+
 void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerKey& key,
                            SkipReason why, std::string text,
                            std::vector<std::pair<std::string, double>> numbers) {
@@ -128,6 +137,8 @@ void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerK
   d.numbers = std::move(numbers);
   if (!same && sink_) sink_->record(d);
   lastSkip_[app.id()] = std::move(d);
+  if (hasLastSkip_.size() <= app.id().value()) hasLastSkip_.resize(app.id().value() + 1, 0);
+  hasLastSkip_[app.id().value()] = 1;
 }
 
 // --- Nodes ---------------------------------------------------------------------------------
@@ -205,13 +216,18 @@ Status Scheduler::onHeartbeat(const NodeHeartbeat& e) {
 
 Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& completed) {
   if (!cluster_.contains(id)) return notFound("unknown node id {}", id.value());
+  // The reported containers' apps are scattered in memory: start loading them all at once
+  // instead of one cache miss after another.
   for (const auto& c : completed) {
-    auto it = containers_.find(c.id);
-    if (it == containers_.end()) continue;  // already released: YARN ignores stale reports
-    if (it->second.node != id) {
+    if (const Application* a = liveAppOrNull(c.id.app())) a->prefetchHotFields();
+  }
+  for (const auto& c : completed) {
+    const Container* live = findContainer(c.id);
+    if (live == nullptr) continue;  // already released: YARN ignores stale reports
+    if (live->node != id) {
       return invalidArgument("node '{}' reports container {} that runs on '{}'",
                              cluster_.nodeName(id), containerIdString(c.id),
-                             cluster_.nodeName(it->second.node));
+                             cluster_.nodeName(live->node));
     }
   }
   for (const auto& c : completed) {
@@ -331,7 +347,7 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
   d.queue = a->queue();
   d.reason = toString(e.finalState);
   record(std::move(d));
-  lastSkip_.erase(e.app);
+  forgetSkip(e.app);
   finishedApps_.emplace(e.app, std::move(apps_.at(e.app)));
   apps_.erase(e.app);
   liveById_[e.app.value()] = nullptr;
@@ -364,7 +380,7 @@ Status Scheduler::restartAttempt(AppId id) {
   ctx.attemptsRemain = true;
   SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::ATTEMPT_FAILED, ctx));
   a->startAttempt();
-  lastSkip_.erase(id);
+  forgetSkip(id);
   if (!a->submission().amResource.isZero()) {
     ResourceRequest am{kAmKey, std::string(kAnyResourceName), a->submission().amResource, 1,
                        true, a->submission().amNodeLabelExpression};
@@ -471,10 +487,12 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   c.origin = ResourceRequest{c.key, std::string(kAnyResourceName), e.resource, 0, true,
                              e.nodeLabel};
   cluster_.allocate(node, c.id, c.resource);
-  a->addContainer(c.id, c.resource, c.isAm);
+  const uint32_t slot = containers_.acquire();
+  a->addContainer(c.id, c.resource, c.isAm, slot);
   if (a->state() == AppState::ACCEPTED) (void)transitionApp(*a, AppEvent::ATTEMPT_REGISTERED);
-  auto [it, inserted] = containers_.emplace(c.id, c);
-  onContainerAllocated(*a, it->second);
+  Container& placed = containers_.at(slot);
+  placed = c;
+  onContainerAllocated(*a, placed);
   Decision d;
   d.kind = DecisionKind::kAllocate;
   d.app = a->id();
@@ -495,7 +513,7 @@ Status Scheduler::placeReservation(Application&, NodeId, const SchedulerKey&, co
 }
 
 Status Scheduler::onContainerFinishedEvent(const ContainerFinished& e) {
-  if (!containers_.count(e.id)) {
+  if (findContainer(e.id) == nullptr) {
     return notFound("no live container {}", containerIdString(e.id));
   }
   finishContainer(e.id, ContainerEvent::FINISHED, e.exitStatus, DecisionKind::kComplete,
@@ -510,7 +528,7 @@ namespace {
 // The state a live container ends in. The AM must have pulled (ACQUIRED) a container to release
 // it, and its node must have launched it (RUNNING) to report it finished; scenarios and traces
 // do not always send those events, so they are implied here through the same transition table.
-ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
+Result<ContainerState> walkToFinalState(ContainerState state, ContainerEvent event) {
   auto step = [&state](ContainerEvent e) {
     if (auto next = nextContainerState(state, e); next.isOk()) state = *next;
   };
@@ -520,7 +538,25 @@ ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
   if (event == ContainerEvent::FINISHED && state == ContainerState::ACQUIRED) {
     step(ContainerEvent::LAUNCHED);
   }
-  auto next = nextContainerState(state, event);
+  return nextContainerState(state, event);
+}
+
+ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
+  // walkToFinalState for every (state, event), computed once: every release runs this.
+  static const std::vector<std::optional<ContainerState>> kFinal = [] {
+    std::vector<std::optional<ContainerState>> t;
+    for (ContainerState s : allContainerStates()) {
+      for (ContainerEvent e : allContainerEvents()) {
+        auto r = walkToFinalState(s, e);
+        t.push_back(r.isOk() ? std::optional<ContainerState>(*r) : std::nullopt);
+      }
+    }
+    return t;
+  }();
+  const size_t i = static_cast<size_t>(state) * allContainerEvents().size() +
+                   static_cast<size_t>(event);
+  if (i < kFinal.size() && kFinal[i]) return *kFinal[i];
+  auto next = walkToFinalState(state, event);
   if (!next.isOk()) {
     SPINDLE_LOG_ERROR("{}", next.status().message());
     return ContainerState::KILLED;
@@ -533,31 +569,36 @@ ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
 Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId node,
                                Locality locality, std::string_view reason) {
   const Node& n = cluster_.node(node);
-  Container c;
-  // The ANY request as it stands before this allocation (its count is reset to 1 below).
+  const ContainerId id = app.nextContainerId();
+  const Resource resource = app.asks().allocate(key, locality, n.name(), n.rack()).value();
+  // The first container of a managed AM's attempt is its AM (FiCaSchedulerApp: AM container
+  // is the one allocated while the AM is not running).
+  const bool isAm = !app.amRunning() && !app.submission().amResource.isZero() && key == kAmKey;
+  cluster_.allocate(node, id, resource);
+  const uint32_t slot = containers_.acquire();
+  app.addContainer(id, resource, isAm, slot);
+  // The record is built in its table slot (a recycled slot keeps its strings' capacity).
+  Container& c = containers_.at(slot);
+  c.id = id;
+  // The ANY request it was allocated against; allocate() above only lowered its count, which
+  // the record keeps as 1.
   c.origin = *app.asks().find(key, kAnyResourceName);
-  c.resource = app.asks().allocate(key, locality, n.name(), n.rack()).value();
-  c.id = app.nextContainerId();
+  c.origin.numContainers = 1;
+  c.resource = resource;
   c.node = node;
   c.key = key;
   c.locality = locality;
-  // The first container of a managed AM's attempt is its AM (FiCaSchedulerApp: AM container
-  // is the one allocated while the AM is not running).
-  c.isAm = !app.amRunning() && !app.submission().amResource.isZero() && key == kAmKey;
+  c.isAm = isAm;
   c.state = ContainerState::ALLOCATED;
   c.allocatedAt = clock_.nowMs();
-  c.origin.numContainers = 1;
-  cluster_.allocate(node, c.id, c.resource);
-  app.addContainer(c.id, c.resource, c.isAm);
   if (c.isAm) app.setLaunchTime(clock_.nowMs());
   // The scheduler sees no AM registration call; an app counts as RUNNING once its AM container
   // is allocated (or, for an unmanaged AM, once it gets its first container).
   if (app.state() == AppState::ACCEPTED && (c.isAm || app.submission().amResource.isZero())) {
     (void)transitionApp(app, AppEvent::ATTEMPT_REGISTERED);
   }
-  if (!lastSkip_.empty()) lastSkip_.erase(app.id());
-  auto [it, inserted] = containers_.emplace(c.id, std::move(c));
-  const Container& placed = it->second;
+  forgetSkip(app.id());
+  const Container& placed = c;
   onContainerAllocated(app, placed);
   if (sink_) {
     Decision& d = scratch_;
@@ -566,40 +607,42 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
     d.app = app.id();
     d.container = placed.id;
     d.node = node;
-    d.queue.assign(app.queue());
+    d.queue.assign(sinkWantsText_ ? std::string_view(app.queue()) : std::string_view());
     d.key = key;
     d.locality = locality;
     d.resource = placed.resource;
     d.am = placed.isAm;
     d.skip = SkipReason::kNone;
     d.exitStatus = 0;
-    d.reason.assign(reason);
+    d.reason.assign(sinkWantsText_ ? reason : std::string_view());
     d.numbers.clear();
     sink_->record(d);
   }
-  return it->second;
+  return c;
 }
 
 void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
                                 DecisionKind kind, std::string_view reason) {
-  auto it = containers_.find(id);
-  if (it == containers_.end()) return;
-  Container c = std::move(it->second);
-  containers_.erase(it);
+  // Containers exist only for live apps (checkInvariants rule 3).
+  Application* a = liveAppOrNull(id.app());
+  const uint32_t* found = a != nullptr ? a->containerSlot(id) : nullptr;
+  if (found == nullptr) return;
+  const uint32_t slot = *found;
+  // The record stays readable in its slot until the end of this function; callbacks already
+  // see the container gone (removed from the app's map below, as from a map erase before).
+  containers_.unlink(slot);
+  Container& c = containers_.at(slot);
   c.state = finalContainerState(c.state, event);
   cluster_.release(c.node, c.id, c.resource);
-  Application* a = liveAppOrNull(id.app());
-  if (a != nullptr) {
-    a->removeContainer(c.id, c.resource, c.isAm);
-    const TimeMs ran = clock_.nowMs() - c.allocatedAt;
-    a->accounting().memoryMbMs += c.resource.memoryMb() * ran;
-    a->accounting().vcoreMs += c.resource.vcores() * ran;
-    if (exitStatus == ContainerExitStatus::PREEMPTED) {
-      a->accounting().preempted += c.resource;
-      ++(c.isAm ? a->accounting().numAmPreempted : a->accounting().numNonAmPreempted);
-    }
-    onContainerFinished(*a, c);
+  a->removeContainer(c.id, c.resource, c.isAm);
+  const TimeMs ran = clock_.nowMs() - c.allocatedAt;
+  a->accounting().memoryMbMs += c.resource.memoryMb() * ran;
+  a->accounting().vcoreMs += c.resource.vcores() * ran;
+  if (exitStatus == ContainerExitStatus::PREEMPTED) {
+    a->accounting().preempted += c.resource;
+    ++(c.isAm ? a->accounting().numAmPreempted : a->accounting().numNonAmPreempted);
   }
+  onContainerFinished(*a, c);
   if (sink_) {
     Decision& d = scratch_;
     d.kind = kind;
@@ -607,21 +650,18 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
     d.app = id.app();
     d.container = id;
     d.node = c.node;
-    if (a != nullptr) {
-      d.queue.assign(a->queue());
-    } else {
-      d.queue.clear();
-    }
+    d.queue.assign(sinkWantsText_ ? std::string_view(a->queue()) : std::string_view());
     d.key = c.key;
     d.locality = Locality::kOffSwitch;
     d.resource = c.resource;
     d.am = c.isAm;
     d.skip = SkipReason::kNone;
     d.exitStatus = exitStatus;
-    d.reason.assign(reason);
+    d.reason.assign(sinkWantsText_ ? reason : std::string_view());
     d.numbers.clear();
     sink_->record(d);
   }
+  containers_.recycle(slot);
 }
 
 // --- Invariants ----------------------------------------------------------------------------
@@ -636,6 +676,10 @@ Status Scheduler::checkInvariants() const {
     }
     if (!apps_.count(id.app())) {
       return internalError("container {} belongs to no live app", containerIdString(id));
+    }
+    if (findContainer(id) != &c) {
+      return internalError("container {} is not in its app's live containers",
+                           containerIdString(id));
     }
     perNode[c.node] += c.resource;
     perApp[id.app()] += c.resource;

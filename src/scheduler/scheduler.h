@@ -36,6 +36,7 @@
 
 #include "app/application.h"
 #include "app/container.h"
+#include "app/container_table.h"
 #include "base/clock.h"
 #include "base/rng.h"
 #include "base/status.h"
@@ -87,7 +88,10 @@ class Scheduler {
   // AppAdded returns the new id (or the rejection) through here as well.
   Result<AppId> submit(const AppSubmission& submission);
 
-  void setDecisionSink(DecisionSink* sink) { sink_ = sink; }
+  void setDecisionSink(DecisionSink* sink) {
+    sink_ = sink;
+    sinkWantsText_ = sink != nullptr && sink->wantsText();
+  }
 
   const SchedulerSettings& settings() const { return settings_; }
   const ResourceCalculator& calculator() const { return *settings_.calculator; }
@@ -98,7 +102,9 @@ class Scheduler {
   // Finished or rejected apps, in id order.
   std::vector<AppId> finishedAppIds() const;
   const Container* findContainer(ContainerId id) const;
-  const std::unordered_map<ContainerId, Container>& containers() const { return containers_; }
+  // Live containers: find(id), size(), and `for (const auto& [id, c] : containers())` in a
+  // deterministic order (not by id).
+  const ContainerTable& containers() const { return containers_; }
   // The last skip recorded for a pending app: "why is my app pending".
   const Decision* lastSkip(AppId id) const;
 
@@ -203,6 +209,10 @@ class Scheduler {
                                   const Resource& resource);
   virtual Status checkSchedulerInvariants() const { return Status::ok(); }
 
+  // Whether an allocate() reason would be read: false without a sink or when the sink reads no
+  // text (DecisionSink::wantsText), so a scheduler can skip formatting it.
+  bool decisionTextWanted() const { return sinkWantsText_; }
+
   // Shared steps for derived schedulers.
   Application& app(AppId id) { return *apps_.at(id); }
   Cluster& mutableCluster() { return cluster_; }
@@ -234,6 +244,7 @@ class Scheduler {
   Status checkQueueMaximum(const Application& app, const ResourceRequest& rr,
                            const QueueMaximumAllocation& queueMax) const;
   Result<NodeId> nodeByName(std::string_view name) const;
+  void forgetSkip(AppId id);
   Result<Application*> liveApp(AppId id);
   Application* liveAppOrNull(AppId id) const {
     return id.value() < liveById_.size() ? liveById_[id.value()] : nullptr;
@@ -248,13 +259,17 @@ class Scheduler {
   Cluster cluster_;
   std::map<AppId, std::unique_ptr<Application>> apps_;  // live apps, by id (submission order)
   std::map<AppId, std::unique_ptr<Application>> finishedApps_;
-  std::unordered_map<ContainerId, Container> containers_;  // live containers
+  ContainerTable containers_;  // live containers
   std::unordered_map<AppId, Decision> lastSkip_;
+  // Per app id value: lastSkip_ holds an entry, so the allocation path's forgetSkip() reads
+  // one byte instead of hashing into lastSkip_.
+  std::vector<uint8_t> hasLastSkip_;
   // Live apps by id value (ids are dense); null for finished, rejected or unused ids. The hot
   // paths (container release) read it instead of walking apps_.
   std::vector<Application*> liveById_;
   uint32_t nextAppSeq_ = 1;
   DecisionSink* sink_ = nullptr;
+  bool sinkWantsText_ = false;
   // The record of the per-container decisions (allocate, finish), reused so that its strings
   // keep their capacity; sinks receive it by const reference and copy what they keep.
   Decision scratch_;

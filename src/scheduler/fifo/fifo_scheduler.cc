@@ -71,7 +71,9 @@ void FifoScheduler::scheduleApp(Application& a, NodeId nodeId) {
                fmt::format("node {} or its rack {} is blacklisted", node.name(), node.rack()));
     return;
   }
-  for (const SchedulerKey& key : a.asks().activeKeys()) {
+  // A copy: allocating changes the app's active keys.
+  const std::vector<SchedulerKey> keys = a.asks().activeKeys();
+  for (const SchedulerKey& key : keys) {
     if (maxAllocatable(a, key, nodeId, Locality::kOffSwitch) <= 0) continue;
     if (assignOnNode(a, key, nodeId) == 0) {
       explainNoAssignment(a, key, nodeId);
