@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace spindle {
@@ -72,14 +73,18 @@ CapacityAllocator::Outcome CapacityAllocator::assignRoot(Mode mode) {
   return assignParent(*cs_.tree_->root(), limits, mode);
 }
 
+namespace {
+const std::string kDefault;  // kDefaultPartition as a string, without a temporary per call
+}  // namespace
+
 bool CapacityAllocator::hasPendingFor(const CsQueue& q, Mode mode) const {
-  const std::string& p = mode == Mode::kRespectExclusivity ? partition_ : kDefaultPartition;
+  const std::string& p = mode == Mode::kRespectExclusivity ? partition_ : kDefault;
   auto it = q.usages.find(p);
   return it != q.usages.end() && !it->second.pending.isZero();
 }
 
 bool CapacityAllocator::appHasPendingFor(const CsApp& s, Mode mode) const {
-  return s.pendingIn(mode == Mode::kRespectExclusivity ? partition_ : std::string());
+  return s.pendingIn(mode == Mode::kRespectExclusivity ? partition_ : kDefault);
 }
 
 // AbstractCSQueue.canAssignToThisQueue (§2.2 step 4); sets limits.headroom.
@@ -161,6 +166,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
     }
     const QueueSortEntry& e = entries[done];
     CsQueue& child = *e.queue;
+    child.prefetchHot();
     // getResourceLimitsOfChild: min(parent limit, parent max) - parent used + child used.
     Limits childLimits;
     const Resource net = limits.limit - limits.blockedHeadroom;
@@ -197,8 +203,8 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const CsUser& user
     in.consumedRatio = leaf.usageRatio(partition_);
     in.activeUsersUsed = leaf.activeUsersUsed(partition_);
     in.activeUsersWeight = leaf.activeUsersWeight;
-    in.minimumUserLimitPercent = leaf.config().minimumUserLimitPercent;
-    in.userLimitFactor = leaf.config().userLimitFactor;
+    in.minimumUserLimitPercent = leaf.minimumUserLimitPercent;
+    in.userLimitFactor = leaf.userLimitFactor;
     in.mode = mode;
     ul = userLimitForWeight(rc_, computeUserLimit(rc_, in), user.weight, minAlloc_);
   }
@@ -224,10 +230,9 @@ bool CapacityAllocator::canAssignToUser(const CsQueue& leaf, const CsApp& s,
 // node of an enforced partition iterates only that partition's apps, any other node only the
 // rest. nullptr when the leaf does not isolate.
 const std::set<std::string>* CapacityAllocator::enforcedPartitions(const CsQueue& q) const {
+  if (!q.fifoWithPartitions) return nullptr;
   const QueueConfig& c = q.config();
-  if (c.exclusiveEnforcedPartitions.empty() || c.orderingPolicy != "fifo-with-partitions") {
-    return nullptr;
-  }
+  if (c.exclusiveEnforcedPartitions.empty()) return nullptr;
   return &c.exclusiveEnforcedPartitions;
 }
 
@@ -250,6 +255,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
   const std::set<std::string>* enforced = enforcedPartitions(q);
   for (const AppOrderKey& k : q.schedulable) {
     CsApp& s = *cs_.csAppOrNull(k.app);
+    s.prefetch();
     if (!appHasPendingFor(s, mode)) continue;
     if (enforced && !enforcedPartitionAdmits(*enforced, s)) continue;
     if (needQueueCheck) {
@@ -503,7 +509,8 @@ CapacityAllocator::Outcome CapacityAllocator::commitAllocation(CsApp& s, const S
   if (reservedHere) cs_.unreserve(s, nodeId_, "reservation fulfilled");
   // Formatted on the stack: the scheduler copies it into its reused decision record.
   fmt::memory_buffer reason;
-  fmt::format_to(std::back_inserter(reason), "{} at priority {} on {}{}", toString(locality),
+  fmt::format_to(std::back_inserter(reason), FMT_COMPILE("{} at priority {} on {}{}"),
+                 toString(locality),
                  key.priority, node_.name(),
                  reservedHere ? " (from reservation)"
                  : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"

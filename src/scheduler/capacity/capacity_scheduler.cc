@@ -502,11 +502,12 @@ std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceReques
 // fifo-with-partitions leaf whose AM runs in one of the leaf's exclusive-enforced partitions:
 // its asks stay in that partition (YARN forces the app's label on such requests).
 const std::string& CapacityScheduler::unlabelledPartition(const CsApp& s) const {
-  const QueueConfig& c = s.leaf->config();
-  if (c.orderingPolicy == "fifo-with-partitions" && c.exclusiveEnforcedPartitions.count(s.amPartition)) {
+  const CsQueue& leaf = *s.leaf;
+  if (leaf.fifoWithPartitions && leaf.config().exclusiveEnforcedPartitions.count(s.amPartition)) {
     return s.amPartition;
   }
-  return c.defaultNodeLabelExpression;
+  static const std::string kNoLabel;
+  return leaf.hasDefaultNodeLabel ? leaf.config().defaultNodeLabelExpression : kNoLabel;
 }
 
 void CapacityScheduler::refreshPending(CsApp& s) {
@@ -643,6 +644,7 @@ void CapacityScheduler::recordNotRunnable(const CsApp& s) {
 
 void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {
   CsApp& s = *csAppOrNull(app.id());
+  s.prefetch();
   const std::string& nodePartition = cluster().node(c.node).partition();
   // Fast path: an allocation took exactly one container of its ask, so its partition's pending
   // drops by the capability; anything else (a placed container) recomputes from the asks.
@@ -682,6 +684,7 @@ void CapacityScheduler::onContainerFinished(Application& app, const Container& c
   preemption_.executor.forget(c.id);
   CsApp* s = csAppOrNull(app.id());
   if (s == nullptr) return;
+  s->prefetch();
   addUsage(*s, cluster().node(c.node).partition(), c.resource, false, -1);
   reorder(*s);
   if (config_.scheduleAsynchronously && cluster().contains(c.node)) indexNode(c.node);
