@@ -73,18 +73,14 @@ CapacityAllocator::Outcome CapacityAllocator::assignRoot(Mode mode) {
   return assignParent(*cs_.tree_->root(), limits, mode);
 }
 
-namespace {
-const std::string kDefault;  // kDefaultPartition as a string, without a temporary per call
-}  // namespace
-
 bool CapacityAllocator::hasPendingFor(const CsQueue& q, Mode mode) const {
-  const std::string& p = mode == Mode::kRespectExclusivity ? partition_ : kDefault;
+  const std::string& p = mode == Mode::kRespectExclusivity ? partition_ : kDefaultPartition;
   auto it = q.usages.find(p);
   return it != q.usages.end() && !it->second.pending.isZero();
 }
 
 bool CapacityAllocator::appHasPendingFor(const CsApp& s, Mode mode) const {
-  return s.pendingIn(mode == Mode::kRespectExclusivity ? partition_ : kDefault);
+  return s.pendingIn(mode == Mode::kRespectExclusivity ? partition_ : kDefaultPartition);
 }
 
 // AbstractCSQueue.canAssignToThisQueue (§2.2 step 4); sets limits.headroom.
@@ -153,23 +149,23 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   }
   const bool respectPriority = q.priorityUtilization;
   Outcome last;
-  // Selection in comparator order (a stable sort, lazily: usually the first child assigns).
-  for (size_t done = 0; done < entries.size(); ++done) {
-    size_t best = done;
-    for (size_t j = done + 1; j < entries.size(); ++j) {
-      if (compareQueues(entries[j], entries[best], partition_, respectPriority) < 0) best = j;
+  // Selection in comparator order, lazily (usually the first child assigns): each round scans
+  // the children not tried yet in configured order and keeps the running best, as a stable
+  // selection sort does, without moving entries.
+  for (size_t round = 0; round < entries.size(); ++round) {
+    QueueSortEntry* best = nullptr;
+    for (QueueSortEntry& c : entries) {
+      if (c.tried) continue;
+      if (best == nullptr || compareQueues(c, *best, partition_, respectPriority) < 0) best = &c;
     }
-    if (best != done) {
-      QueueSortEntry chosen = entries[best];
-      entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(best));
-      entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(done), chosen);
-    }
-    const QueueSortEntry& e = entries[done];
+    best->tried = true;
+    const QueueSortEntry& e = *best;
     CsQueue& child = *e.queue;
-    child.prefetchHot();
+    if (child.isLeaf()) prefetchLeaf(child);
     // getResourceLimitsOfChild: min(parent limit, parent max) - parent used + child used.
     Limits childLimits;
-    const Resource net = limits.limit - limits.blockedHeadroom;
+    const Resource net = limits.blockedHeadroom.isZero() ? limits.limit
+                                                         : limits.limit - limits.blockedHeadroom;
     childLimits.limit = rc_.roundDown(rc_.min(cluster_, net, q.cap(partition_).effectiveMax) -
                                           q.usage(partition_).used + child.usage(partition_).used,
                                       minAlloc_);
@@ -240,6 +236,17 @@ bool CapacityAllocator::enforcedPartitionAdmits(const std::set<std::string>& enf
                                                 const CsApp& s) const {
   if (enforced.count(partition_)) return s.amPartition == partition_;
   return enforced.count(s.amPartition) == 0;
+}
+
+// The chain leaf -> first schedulable app -> its asks is a series of dependent cache misses;
+// starting it here, before the child's limits are computed, overlaps it with that work.
+void CapacityAllocator::prefetchLeaf(const CsQueue& leaf) const {
+  leaf.prefetchHot();
+  if (leaf.schedulable.empty()) return;
+  const CsApp* head = cs_.csAppOrNull(leaf.schedulable.begin()->app);
+  if (head == nullptr) return;
+  head->prefetch();
+  prefetchRange(&head->app->asks(), sizeof(AskTable));
 }
 
 CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& limits, Mode mode) {

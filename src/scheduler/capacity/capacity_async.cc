@@ -12,17 +12,19 @@ constexpr int kMaxIdleVisits = 32;
 
 void CapacityScheduler::indexNode(NodeId node) {
   if (node == visitingNode_) return;  // the pass re-indexes it when it ends
-  unindexNode(node);
   const int64_t key = -cluster().node(node).unallocated().memoryMb();
-  nodeKey_[node] = key;
+  if (node.value() >= nodeKey_.size()) nodeKey_.resize(node.value() + 1, kNotIndexed);
+  int64_t& current = nodeKey_[node.value()];
+  if (current == key) return;  // already at its place
+  if (current != kNotIndexed) nodeIndex_.erase({current, node});
+  current = key;
   nodeIndex_.emplace(key, node);
 }
 
 void CapacityScheduler::unindexNode(NodeId node) {
-  auto it = nodeKey_.find(node);
-  if (it == nodeKey_.end()) return;
-  nodeIndex_.erase({it->second, node});
-  nodeKey_.erase(it);
+  if (node.value() >= nodeKey_.size() || nodeKey_[node.value()] == kNotIndexed) return;
+  nodeIndex_.erase({nodeKey_[node.value()], node});
+  nodeKey_[node.value()] = kNotIndexed;
 }
 
 void CapacityScheduler::rebuildNodeIndex() {

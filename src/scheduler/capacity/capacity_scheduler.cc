@@ -506,8 +506,7 @@ const std::string& CapacityScheduler::unlabelledPartition(const CsApp& s) const 
   if (leaf.fifoWithPartitions && leaf.config().exclusiveEnforcedPartitions.count(s.amPartition)) {
     return s.amPartition;
   }
-  static const std::string kNoLabel;
-  return leaf.hasDefaultNodeLabel ? leaf.config().defaultNodeLabelExpression : kNoLabel;
+  return leaf.hasDefaultNodeLabel ? leaf.config().defaultNodeLabelExpression : kDefaultPartition;
 }
 
 void CapacityScheduler::refreshPending(CsApp& s) {

@@ -220,9 +220,11 @@ class CapacityScheduler final : public Scheduler {
   // Child-ordering scratch space per tree depth (capacity_allocation.cc).
   std::vector<std::vector<QueueSortEntry>> sortScratch_;
 
-  // Async node index: (-unallocated memory, node id) and each node's key in it.
+  // Async node index: (-unallocated memory, node id), and each node's key in it by node id
+  // value (kNotIndexed when the node is not in the index).
+  static constexpr int64_t kNotIndexed = 1;  // keys are <= 0
   std::set<std::pair<int64_t, NodeId>> nodeIndex_;
-  std::unordered_map<NodeId, int64_t> nodeKey_;
+  std::vector<int64_t> nodeKey_;
   // The node a global pass is visiting: it stays out of the index until the pass ends, so its
   // allocations skip the re-index (invalid outside a pass).
   NodeId visitingNode_;

@@ -237,9 +237,18 @@ class CsQueue {
     bool hasConfiguredMin = false;
   };
 
-  const ResolvedCapacity& cap(const std::string& p) const;
+  // Inline: the allocation path reads them for every queue it passes.
+  const ResolvedCapacity& cap(const std::string& p) const {
+    auto it = caps.find(p);
+    return it == caps.end() ? noCapacity() : it->second;
+  }
   QueueUsage& usage(const std::string& p) { return usages[p]; }
-  const QueueUsage& usage(const std::string& p) const;
+  const QueueUsage& usage(const std::string& p) const {
+    auto it = usages.find(p);
+    return it == usages.end() ? noUsage() : it->second;
+  }
+  static const ResolvedCapacity& noCapacity();  // of a partition the queue has no entry for
+  static const QueueUsage& noUsage();
   CsUser& user(const std::string& name);
   double userWeight(const std::string& user) const;
   Resource activeUsersUsed(const std::string& p) const {
