@@ -106,61 +106,68 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   }
   if (!hasPendingFor(q, mode)) return {};
   if (!canAssignToThisQueue(q, limits, q.usage(partition_).reserved, mode)) return {};
-  // A snapshot of the children's values, taken once (§2.3); the default partition reads the
-  // parent's childKeys cache.
-  // Scratch space per tree depth, reused across calls (no allocation per call).
-  std::vector<QueueSortEntry>& entries = cs_.sortScratch_.at(static_cast<size_t>(q.depth()));
-  entries.clear();
-  for (size_t i = 0; i < q.children().size(); ++i) {
+  // The children's ordering values, as of the call (§2.3). The default partition ranks the
+  // parent's childKeys cache in place: the keys change only when a descent assigns, and then
+  // this call returns at once. Other partitions take a snapshot. `skip` marks the children
+  // that are no candidates or were already offered; scratch space per tree depth (no
+  // allocation per call).
+  const size_t depth = static_cast<size_t>(q.depth());
+  const size_t n = q.children().size();
+  const bool cached = partition_.empty();
+  std::vector<QueueSortEntry>& snapshot = cs_.sortScratch_.at(depth);
+  std::vector<uint8_t>& skip = cs_.skipScratch_.at(depth);
+  skip.assign(n, 0);
+  if (!cached) snapshot.assign(n, QueueSortEntry());
+  for (size_t i = 0; i < n; ++i) {
     CsQueue* c = q.children()[i];
-    QueueSortEntry e;
-    e.queue = c;
-    if (partition_.empty()) {
+    if (cached) {
       const CsQueue::ChildKey& k = q.childKeys[i];
       if (!k.pending || mode != Mode::kRespectExclusivity) {
-        if (!hasPendingFor(*c, mode)) continue;  // it would return nothing
+        if (!hasPendingFor(*c, mode)) skip[i] = 1;  // it would return nothing
       }
-      e.absCapacity = k.absCapacity;
-      e.usedCapacity = k.usedCapacity;
-      e.absUsedCapacity = k.absUsedCapacity;
-      e.priority = k.priority;
-      if (k.hasConfiguredMin) {
-        e.configuredMin = &c->config().partitions.at(kDefaultPartition).capacity.absolute;
-      }
-    } else {
-      if (!hasPendingFor(*c, mode)) continue;
-      const ResolvedCapacity& cap = c->cap(partition_);
-      const Resource used = c->usage(partition_).used;
-      e.accessible = c->config().canAccess(partition_);
-      e.absCapacity = static_cast<float>(cap.absCapacity);
-      e.usedCapacity = rc_.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
-                           ? 0.0f
-                           : static_cast<float>(rc_.divide(R_, used, cap.effectiveMin));
-      e.absUsedCapacity =
-          rc_.isInvalidDivisor(R_) ? 0.0f : static_cast<float>(rc_.divide(R_, used, R_));
-      e.priority = c->config().priority;
-      auto pc = c->config().partitions.find(partition_);
-      if (pc != c->config().partitions.end() &&
-          pc->second.capacity.mode == CapacityMode::kAbsolute) {
-        e.configuredMin = &pc->second.capacity.absolute;
-      }
+      continue;
     }
-    entries.push_back(e);
+    if (!hasPendingFor(*c, mode)) {
+      skip[i] = 1;
+      continue;
+    }
+    QueueSortEntry& e = snapshot[i];
+    e.queue = c;
+    const ResolvedCapacity& cap = c->cap(partition_);
+    const Resource used = c->usage(partition_).used;
+    e.accessible = c->config().canAccess(partition_);
+    e.absCapacity = static_cast<float>(cap.absCapacity);
+    e.usedCapacity = rc_.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
+                         ? 0.0f
+                         : static_cast<float>(rc_.divide(R_, used, cap.effectiveMin));
+    e.absUsedCapacity =
+        rc_.isInvalidDivisor(R_) ? 0.0f : static_cast<float>(rc_.divide(R_, used, R_));
+    e.priority = c->config().priority;
+    auto pc = c->config().partitions.find(partition_);
+    if (pc != c->config().partitions.end() &&
+        pc->second.capacity.mode == CapacityMode::kAbsolute) {
+      e.configuredMin = &pc->second.capacity.absolute;
+    }
   }
+  auto entry = [&](size_t i) -> const QueueSortEntry& {
+    return cached ? q.childKeys[i] : snapshot[i];
+  };
   const bool respectPriority = q.priorityUtilization;
   Outcome last;
   // Selection in comparator order, lazily (usually the first child assigns): each round scans
-  // the children not tried yet in configured order and keeps the running best, as a stable
-  // selection sort does, without moving entries.
-  for (size_t round = 0; round < entries.size(); ++round) {
-    QueueSortEntry* best = nullptr;
-    for (QueueSortEntry& c : entries) {
-      if (c.tried) continue;
-      if (best == nullptr || compareQueues(c, *best, partition_, respectPriority) < 0) best = &c;
+  // the remaining children in configured order and keeps the running best, as a stable
+  // selection sort does.
+  for (;;) {
+    size_t best = n;
+    for (size_t j = 0; j < n; ++j) {
+      if (skip[j]) continue;
+      if (best == n || compareQueues(entry(j), entry(best), partition_, respectPriority) < 0) {
+        best = j;
+      }
     }
-    best->tried = true;
-    const QueueSortEntry& e = *best;
-    CsQueue& child = *e.queue;
+    if (best == n) break;
+    skip[best] = 1;
+    CsQueue& child = *q.children()[best];
     if (child.isLeaf()) prefetchLeaf(child);
     // getResourceLimitsOfChild: min(parent limit, parent max) - parent used + child used.
     Limits childLimits;

@@ -79,14 +79,17 @@ void CapacityScheduler::syncNow() {
       CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
       k.priority = q->config().priority;
       auto pc = q->config().partitions.find(kDefaultPartition);
-      k.hasConfiguredMin = pc != q->config().partitions.end() &&
-                           pc->second.capacity.mode == CapacityMode::kAbsolute;
+      k.configuredMin = pc != q->config().partitions.end() &&
+                                pc->second.capacity.mode == CapacityMode::kAbsolute
+                            ? &pc->second.capacity.absolute
+                            : nullptr;
     }
     updateChildKey(*q);
     maxDepth = std::max(maxDepth, static_cast<size_t>(q->depth()));
   }
   // Sized once: nested calls hold references into it.
   if (sortScratch_.size() < maxDepth + 1) sortScratch_.resize(maxDepth + 1);
+  if (skipScratch_.size() < maxDepth + 1) skipScratch_.resize(maxDepth + 1);
   recomputeUserRatios();
   if (config_.scheduleAsynchronously) rebuildNodeIndex();
   for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);

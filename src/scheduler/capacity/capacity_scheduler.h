@@ -219,6 +219,7 @@ class CapacityScheduler final : public Scheduler {
 
   // Child-ordering scratch space per tree depth (capacity_allocation.cc).
   std::vector<std::vector<QueueSortEntry>> sortScratch_;
+  std::vector<std::vector<uint8_t>> skipScratch_;
 
   // Async node index: (-unallocated memory, node id), and each node's key in it by node id
   // value (kNotIndexed when the node is not in the index).

@@ -32,6 +32,7 @@
 #include "resource/resource.h"
 #include "resource/resource_calculator.h"
 #include "scheduler/capacity/config/capacity_config.h"
+#include "scheduler/capacity/queue_ordering.h"
 
 namespace spindle {
 
@@ -222,19 +223,15 @@ class CsQueue {
     c->indexInParent = static_cast<int>(children_.size());
     children_.push_back(c);
     childKeys.emplace_back();
+    childKeys.back().queue = c;
   }
   int depth() const { return depth_; }
 
   // The default partition's ordering data of each child (parallel to children()), kept in step
   // with usage by the scheduler, so that choosing a child reads one small array instead of ten
-  // queues (the hot path of every allocation).
-  struct ChildKey {
-    float absCapacity = 0;
-    float usedCapacity = 0;
-    float absUsedCapacity = 0;
-    int priority = 0;
-    bool pending = false;
-    bool hasConfiguredMin = false;
+  // queues (the hot path of every allocation); ranked as is by compareQueues.
+  struct ChildKey : QueueSortEntry {
+    bool pending = false;  // the child has pending demand on the default partition
   };
 
   // Inline: the allocation path reads them for every queue it passes.

@@ -27,7 +27,6 @@ class CsQueue;
 struct QueueSortEntry {
   CsQueue* queue = nullptr;
   bool accessible = true;   // can access the partition being scheduled
-  bool tried = false;       // the allocation path's bookkeeping (already offered this round)
   float absCapacity = 0;
   float usedCapacity = 0;
   float absUsedCapacity = 0;
