@@ -157,12 +157,29 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   // Selection in comparator order, lazily (usually the first child assigns): each round scans
   // the remaining children in configured order and keeps the running best, as a stable
   // selection sort does.
+  const bool simple = cached && q.simpleChildOrder;
   for (;;) {
     size_t best = n;
-    for (size_t j = 0; j < n; ++j) {
-      if (skip[j]) continue;
-      if (best == n || compareQueues(entry(j), entry(best), partition_, respectPriority) < 0) {
-        best = j;
+    if (simple) {
+      // What compareQueues reduces to without priorities, zero or absolute capacities.
+      for (size_t j = 0; j < n; ++j) {
+        if (skip[j]) continue;
+        if (best == n) {
+          best = j;
+          continue;
+        }
+        const CsQueue::ChildKey& a = q.childKeys[j];
+        const CsQueue::ChildKey& b = q.childKeys[best];
+        int c = queue_ordering_detail::compareDouble(a.usedCapacity, b.usedCapacity);
+        if (c == 0) c = queue_ordering_detail::compareDouble(b.absCapacity, a.absCapacity);
+        if (c < 0) best = j;
+      }
+    } else {
+      for (size_t j = 0; j < n; ++j) {
+        if (skip[j]) continue;
+        if (best == n || compareQueues(entry(j), entry(best), partition_, respectPriority) < 0) {
+          best = j;
+        }
       }
     }
     if (best == n) break;
@@ -268,8 +285,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
   bool needQueueCheck = true;
   const std::set<std::string>* enforced = enforcedPartitions(q);
   for (const AppOrderKey& k : q.schedulable) {
-    CsApp& s = *cs_.csAppOrNull(k.app);
-    s.prefetch();
+    CsApp& s = *cs_.csAppOrNull(k.app);  // the first one was prefetched by prefetchLeaf
     if (!appHasPendingFor(s, mode)) continue;
     if (enforced && !enforcedPartitionAdmits(*enforced, s)) continue;
     if (needQueueCheck) {

@@ -87,6 +87,14 @@ void CapacityScheduler::syncNow() {
     updateChildKey(*q);
     maxDepth = std::max(maxDepth, static_cast<size_t>(q->depth()));
   }
+  for (CsQueue* q : tree_->preorder()) {
+    q->simpleChildOrder = !q->priorityUtilization;
+    for (const CsQueue::ChildKey& k : q->childKeys) {
+      if (!(k.absCapacity > 0) || (k.configuredMin != nullptr && !k.configuredMin->isZero())) {
+        q->simpleChildOrder = false;
+      }
+    }
+  }
   // Sized once: nested calls hold references into it.
   if (sortScratch_.size() < maxDepth + 1) sortScratch_.resize(maxDepth + 1);
   if (skipScratch_.size() < maxDepth + 1) skipScratch_.resize(maxDepth + 1);
@@ -646,7 +654,6 @@ void CapacityScheduler::recordNotRunnable(const CsApp& s) {
 
 void CapacityScheduler::onContainerAllocated(Application& app, const Container& c) {
   CsApp& s = *csAppOrNull(app.id());
-  s.prefetch();
   const std::string& nodePartition = cluster().node(c.node).partition();
   // Fast path: an allocation took exactly one container of its ask, so its partition's pending
   // drops by the capability; anything else (a placed container) recomputes from the asks.

@@ -198,7 +198,12 @@ const char* toString(QueueRunState s);  // "RUNNING", "STOPPED", "DRAINING"
 inline void prefetchRange(const void* p, size_t bytes) {
   const auto first = reinterpret_cast<uintptr_t>(p) & ~uintptr_t{63};
   const auto last = reinterpret_cast<uintptr_t>(p) + bytes;
-  for (uintptr_t a = first; a < last; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a));
+  for (uintptr_t a = first; a < last; a += 64) {
+    __builtin_prefetch(reinterpret_cast<const void*>(a));
+    // An empty volatile asm: without it GCC deletes the loop, a prefetch having no effect it
+    // must keep.
+    asm volatile("");
+  }
 }
 
 class CsQueue {
@@ -278,6 +283,10 @@ class CsQueue {
   double minimumUserLimitPercent = 100;
   QueueRunState state = QueueRunState::kRunning;
   std::vector<ChildKey> childKeys;
+  // compareQueues on childKeys is a plain (usedCapacity, -absCapacity) order: the policy
+  // ignores priorities and every child has a capacity > 0 and no absolute minimum. Set on every
+  // cluster change (the keys' other inputs change only then).
+  bool simpleChildOrder = false;
   // Per partition ("" always present after resolve()).
   PartitionMap<ResolvedCapacity> caps;
   PartitionMap<QueueUsage> usages;
