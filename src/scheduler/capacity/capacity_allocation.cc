@@ -270,7 +270,7 @@ void CapacityAllocator::prefetchLeaf(const CsQueue& leaf) const {
   const CsApp* head = cs_.csAppOrNull(leaf.schedulable.begin()->app);
   if (head == nullptr) return;
   head->prefetch();
-  prefetchRange(&head->app->asks(), sizeof(AskTable));
+  prefetchRange(head->app, sizeof(Application));
 }
 
 CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& limits, Mode mode) {
