@@ -89,7 +89,7 @@ bool CapacityAllocator::canAssignToThisQueue(const CsQueue& q, Limits& limits,
   const Resource current = mode == Mode::kRespectExclusivity
                                ? rc_.min(cluster_, q.cap(partition_).effectiveMax, limits.limit)
                                : R_;
-  const Resource used = q.usage(partition_).used;
+  const Resource& used = q.usage(partition_).used;
   limits.headroom = current - used;
   if (!rc_.greaterThanOrEqual(cluster_, used, current)) return true;
   if (continueLooking_ && rc_.greaterThan(cluster_, couldUnreserve, Resource()) &&
@@ -506,7 +506,7 @@ bool CapacityAllocator::acceptable(CsApp& s, const SchedulerKey& key, const Reso
                                    Mode mode) {
   if (!rc_.greaterThan(cluster_, net, Resource())) return true;
   for (const CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
-    const Resource max = mode == Mode::kRespectExclusivity ? q->cap(partition_).effectiveMax : R_;
+    const Resource& max = mode == Mode::kRespectExclusivity ? q->cap(partition_).effectiveMax : R_;
     const Resource after = q->usage(partition_).used + net;
     if (!rc_.fitsIn(after, max)) {
       skip(s, key, SkipReason::kQueueMaxCapacity,

@@ -72,6 +72,12 @@ void CapacityScheduler::syncNow() {
   }
   tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
   defaultPartitionResource_ = partitions_[kDefaultPartition];
+  // updateChildKey's divisors change only here.
+  noPartitionDivisor_ = calculator().isInvalidDivisor(defaultPartitionResource_);
+  for (CsQueue* q : tree_->preorder()) {
+    const Resource& min = q->cap(kDefaultPartition).effectiveMin;
+    q->noMinDivisor = calculator().isInvalidDivisor(min) || min.isZero();
+  }
   for (CsQueue* q : tree_->leaves()) updateMaximumApplications(*q);
   size_t maxDepth = 0;
   for (CsQueue* q : tree_->preorder()) {
@@ -496,10 +502,8 @@ void CapacityScheduler::updateChildKey(CsQueue& q) {
   const QueueUsage& u = q.usage(kDefaultPartition);
   CsQueue::ChildKey& k = q.parent()->childKeys[q.indexInParent];
   k.absCapacity = static_cast<float>(cap.absCapacity);
-  k.usedCapacity = rc.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
-                       ? 0.0f
-                       : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
-  k.absUsedCapacity = rc.isInvalidDivisor(R) ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
+  k.usedCapacity = q.noMinDivisor ? 0.0f : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
+  k.absUsedCapacity = noPartitionDivisor_ ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
   k.pending = !u.pending.isZero();
 }
 

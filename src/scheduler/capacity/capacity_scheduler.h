@@ -216,6 +216,7 @@ class CapacityScheduler final : public Scheduler {
   mutable bool dirty_ = true;
   std::map<std::string, Resource> partitions_;  // partition -> total resource
   Resource defaultPartitionResource_;
+  bool noPartitionDivisor_ = true;  // defaultPartitionResource_ is an invalid divisor
 
   // Child-ordering scratch space per tree depth (capacity_allocation.cc).
   std::vector<std::vector<QueueSortEntry>> sortScratch_;

@@ -287,6 +287,9 @@ class CsQueue {
   // ignores priorities and every child has a capacity > 0 and no absolute minimum. Set on every
   // cluster change (the keys' other inputs change only then).
   bool simpleChildOrder = false;
+  // The default partition's effectiveMin cannot divide (invalid divisor or zero): the used
+  // capacity in the parent's key is then 0. Set on every cluster change, as the capacities.
+  bool noMinDivisor = true;
   // Per partition ("" always present after resolve()).
   PartitionMap<ResolvedCapacity> caps;
   PartitionMap<QueueUsage> usages;
