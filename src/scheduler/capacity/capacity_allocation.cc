@@ -266,9 +266,9 @@ bool CapacityAllocator::enforcedPartitionAdmits(const std::set<std::string>& enf
 // starting it here, before the child's limits are computed, overlaps it with that work.
 void CapacityAllocator::prefetchLeaf(const CsQueue& leaf) const {
   leaf.prefetchHot();
-  if (leaf.schedulable.empty()) return;
-  const CsApp* head = cs_.csAppOrNull(leaf.schedulable.begin()->app);
+  const CsApp* head = leaf.head;
   if (head == nullptr) return;
+  __builtin_prefetch(&*leaf.schedulable.begin());
   head->prefetch();
   prefetchRange(head->app, sizeof(Application));
 }

@@ -594,6 +594,11 @@ void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
     s.orderKey = orderKeyFor(s);
     s.leaf->schedulable.insert(s.orderKey);
   }
+  updateHead(*s.leaf);
+}
+
+void CapacityScheduler::updateHead(CsQueue& leaf) const {
+  leaf.head = leaf.schedulable.empty() ? nullptr : csAppOrNull(leaf.schedulable.begin()->app);
 }
 
 void CapacityScheduler::reorder(CsApp& s) {
@@ -911,6 +916,13 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     }
     if (s.hasPendingAsks != s.app->asks().hasPending()) {
       return internalError("{}: active-user flag out of step", appIdString(id));
+    }
+  }
+  for (const CsQueue* leaf : tree_->leaves()) {
+    const CsApp* first =
+        leaf->schedulable.empty() ? nullptr : csAppOrNull(leaf->schedulable.begin()->app);
+    if (leaf->head != first) {
+      return internalError("leaf {}: cached first schedulable app out of step", leaf->path());
     }
   }
   for (const CsQueue* q : tree_->preorder()) {

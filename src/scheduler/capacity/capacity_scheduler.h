@@ -164,6 +164,8 @@ class CapacityScheduler final : public Scheduler {
   void reorder(CsApp& s);
   AppOrderKey orderKeyFor(const CsApp& s) const;
   void setSchedulable(CsApp& s, bool on);
+  // Sets leaf.head from leaf.schedulable (after every change of the set).
+  void updateHead(CsQueue& leaf) const;
   void setUserActive(CsApp& s, bool on);
   // Updates the leaf's usage-ratio and active-used sums after user.used[p] changed by delta.
   void userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p, const Resource& delta);

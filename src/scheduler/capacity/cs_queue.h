@@ -206,6 +206,8 @@ inline void prefetchRange(const void* p, size_t bytes) {
   }
 }
 
+struct CsApp;
+
 class CsQueue {
  public:
   CsQueue(const QueueConfig& cfg, CsQueue* parent) : parent_(parent), cfg_(cfg) {
@@ -295,6 +297,9 @@ class CsQueue {
   PartitionMap<QueueUsage> usages;
   // --- Leaf state ---
   std::set<AppOrderKey> schedulable;  // active apps with outstanding asks, in policy order
+  // The first app of `schedulable` (nullptr when empty), kept in step by the scheduler at every
+  // change of the set: the allocation path prefetches it with the leaf.
+  const CsApp* head = nullptr;
   int activeUsers = 0;
   double activeUsersWeight = 0;
   // Kept in step incrementally, as YARN's UsersManager does (invariants checked by the
