@@ -185,7 +185,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
     if (best == n) break;
     skip[best] = 1;
     CsQueue& child = *q.children()[best];
-    if (child.isLeaf()) prefetchLeaf(child);
+    if (q.childKeys[best].leaf) prefetchLeaf(child);
     // getResourceLimitsOfChild: min(parent limit, parent max) - parent used + child used.
     Limits childLimits;
     const Resource net = limits.blockedHeadroom.isZero() ? limits.limit

@@ -83,6 +83,7 @@ void CapacityScheduler::syncNow() {
   for (CsQueue* q : tree_->preorder()) {
     if (q->parent() != nullptr) {
       CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
+      k.leaf = q->isLeaf();
       k.priority = q->config().priority;
       auto pc = q->config().partitions.find(kDefaultPartition);
       k.configuredMin = pc != q->config().partitions.end() &&

@@ -239,6 +239,7 @@ class CsQueue {
   // queues (the hot path of every allocation); ranked as is by compareQueues.
   struct ChildKey : QueueSortEntry {
     bool pending = false;  // the child has pending demand on the default partition
+    bool leaf = false;     // the child is a leaf (known without touching the child)
   };
 
   // Inline: the allocation path reads them for every queue it passes.
