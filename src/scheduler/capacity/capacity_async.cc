@@ -16,9 +16,15 @@ void CapacityScheduler::indexNode(NodeId node) {
   if (node.value() >= nodeKey_.size()) nodeKey_.resize(node.value() + 1, kNotIndexed);
   int64_t& current = nodeKey_[node.value()];
   if (current == key) return;  // already at its place
-  if (current != kNotIndexed) nodeIndex_.erase({current, node});
+  if (current != kNotIndexed) {
+    // Moves the entry, reusing its tree node (no free and malloc per re-index).
+    auto entry = nodeIndex_.extract({current, node});
+    entry.value().first = key;
+    nodeIndex_.insert(std::move(entry));
+  } else {
+    nodeIndex_.emplace(key, node);
+  }
   current = key;
-  nodeIndex_.emplace(key, node);
 }
 
 void CapacityScheduler::unindexNode(NodeId node) {
