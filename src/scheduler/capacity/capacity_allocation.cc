@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace spindle {
@@ -79,7 +80,7 @@ bool CapacityAllocator::hasPendingFor(const CsQueue& q, Mode mode) const {
 }
 
 bool CapacityAllocator::appHasPendingFor(const CsApp& s, Mode mode) const {
-  return s.pendingIn(mode == Mode::kRespectExclusivity ? partition_ : std::string());
+  return s.pendingIn(mode == Mode::kRespectExclusivity ? partition_ : kDefaultPartition);
 }
 
 // AbstractCSQueue.canAssignToThisQueue (§2.2 step 4); sets limits.headroom.
@@ -88,7 +89,7 @@ bool CapacityAllocator::canAssignToThisQueue(const CsQueue& q, Limits& limits,
   const Resource current = mode == Mode::kRespectExclusivity
                                ? rc_.min(cluster_, q.cap(partition_).effectiveMax, limits.limit)
                                : R_;
-  const Resource used = q.usage(partition_).used;
+  const Resource& used = q.usage(partition_).used;
   limits.headroom = current - used;
   if (!rc_.greaterThanOrEqual(cluster_, used, current)) return true;
   if (continueLooking_ && rc_.greaterThan(cluster_, couldUnreserve, Resource()) &&
@@ -105,65 +106,90 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   }
   if (!hasPendingFor(q, mode)) return {};
   if (!canAssignToThisQueue(q, limits, q.usage(partition_).reserved, mode)) return {};
-  // A snapshot of the children's values, taken once (§2.3); the default partition reads the
-  // parent's childKeys cache.
-  // Scratch space per tree depth, reused across calls (no allocation per call).
-  std::vector<QueueSortEntry>& entries = cs_.sortScratch_.at(static_cast<size_t>(q.depth()));
-  entries.clear();
-  for (size_t i = 0; i < q.children().size(); ++i) {
+  // The children's ordering values, as of the call (§2.3). The default partition ranks the
+  // parent's childKeys cache in place: the keys change only when a descent assigns, and then
+  // this call returns at once. Other partitions take a snapshot. `skip` marks the children
+  // that are no candidates or were already offered; scratch space per tree depth (no
+  // allocation per call).
+  const size_t depth = static_cast<size_t>(q.depth());
+  const size_t n = q.children().size();
+  const bool cached = partition_.empty();
+  std::vector<QueueSortEntry>& snapshot = cs_.sortScratch_.at(depth);
+  std::vector<uint8_t>& skip = cs_.skipScratch_.at(depth);
+  skip.assign(n, 0);
+  if (!cached) snapshot.assign(n, QueueSortEntry());
+  for (size_t i = 0; i < n; ++i) {
     CsQueue* c = q.children()[i];
-    QueueSortEntry e;
-    e.queue = c;
-    if (partition_.empty()) {
+    if (cached) {
       const CsQueue::ChildKey& k = q.childKeys[i];
       if (!k.pending || mode != Mode::kRespectExclusivity) {
-        if (!hasPendingFor(*c, mode)) continue;  // it would return nothing
+        if (!hasPendingFor(*c, mode)) skip[i] = 1;  // it would return nothing
       }
-      e.absCapacity = k.absCapacity;
-      e.usedCapacity = k.usedCapacity;
-      e.absUsedCapacity = k.absUsedCapacity;
-      e.priority = k.priority;
-      if (k.hasConfiguredMin) {
-        e.configuredMin = &c->config().partitions.at(kDefaultPartition).capacity.absolute;
-      }
-    } else {
-      if (!hasPendingFor(*c, mode)) continue;
-      const ResolvedCapacity& cap = c->cap(partition_);
-      const Resource used = c->usage(partition_).used;
-      e.accessible = c->config().canAccess(partition_);
-      e.absCapacity = static_cast<float>(cap.absCapacity);
-      e.usedCapacity = rc_.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
-                           ? 0.0f
-                           : static_cast<float>(rc_.divide(R_, used, cap.effectiveMin));
-      e.absUsedCapacity =
-          rc_.isInvalidDivisor(R_) ? 0.0f : static_cast<float>(rc_.divide(R_, used, R_));
-      e.priority = c->config().priority;
-      auto pc = c->config().partitions.find(partition_);
-      if (pc != c->config().partitions.end() &&
-          pc->second.capacity.mode == CapacityMode::kAbsolute) {
-        e.configuredMin = &pc->second.capacity.absolute;
-      }
+      continue;
     }
-    entries.push_back(e);
+    if (!hasPendingFor(*c, mode)) {
+      skip[i] = 1;
+      continue;
+    }
+    QueueSortEntry& e = snapshot[i];
+    e.queue = c;
+    const ResolvedCapacity& cap = c->cap(partition_);
+    const Resource used = c->usage(partition_).used;
+    e.accessible = c->config().canAccess(partition_);
+    e.absCapacity = static_cast<float>(cap.absCapacity);
+    e.usedCapacity = rc_.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
+                         ? 0.0f
+                         : static_cast<float>(rc_.divide(R_, used, cap.effectiveMin));
+    e.absUsedCapacity =
+        rc_.isInvalidDivisor(R_) ? 0.0f : static_cast<float>(rc_.divide(R_, used, R_));
+    e.priority = c->config().priority;
+    auto pc = c->config().partitions.find(partition_);
+    if (pc != c->config().partitions.end() &&
+        pc->second.capacity.mode == CapacityMode::kAbsolute) {
+      e.configuredMin = &pc->second.capacity.absolute;
+    }
   }
+  auto entry = [&](size_t i) -> const QueueSortEntry& {
+    return cached ? q.childKeys[i] : snapshot[i];
+  };
   const bool respectPriority = q.priorityUtilization;
   Outcome last;
-  // Selection in comparator order (a stable sort, lazily: usually the first child assigns).
-  for (size_t done = 0; done < entries.size(); ++done) {
-    size_t best = done;
-    for (size_t j = done + 1; j < entries.size(); ++j) {
-      if (compareQueues(entries[j], entries[best], partition_, respectPriority) < 0) best = j;
+  // Selection in comparator order, lazily (usually the first child assigns): each round scans
+  // the remaining children in configured order and keeps the running best, as a stable
+  // selection sort does.
+  const bool simple = cached && q.simpleChildOrder;
+  for (;;) {
+    size_t best = n;
+    if (simple) {
+      // What compareQueues reduces to without priorities, zero or absolute capacities.
+      for (size_t j = 0; j < n; ++j) {
+        if (skip[j]) continue;
+        if (best == n) {
+          best = j;
+          continue;
+        }
+        const CsQueue::ChildKey& a = q.childKeys[j];
+        const CsQueue::ChildKey& b = q.childKeys[best];
+        int c = queue_ordering_detail::compareDouble(a.usedCapacity, b.usedCapacity);
+        if (c == 0) c = queue_ordering_detail::compareDouble(b.absCapacity, a.absCapacity);
+        if (c < 0) best = j;
+      }
+    } else {
+      for (size_t j = 0; j < n; ++j) {
+        if (skip[j]) continue;
+        if (best == n || compareQueues(entry(j), entry(best), partition_, respectPriority) < 0) {
+          best = j;
+        }
+      }
     }
-    if (best != done) {
-      QueueSortEntry chosen = entries[best];
-      entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(best));
-      entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(done), chosen);
-    }
-    const QueueSortEntry& e = entries[done];
-    CsQueue& child = *e.queue;
+    if (best == n) break;
+    skip[best] = 1;
+    CsQueue& child = *q.children()[best];
+    if (q.childKeys[best].leaf) prefetchLeaf(child);
     // getResourceLimitsOfChild: min(parent limit, parent max) - parent used + child used.
     Limits childLimits;
-    const Resource net = limits.limit - limits.blockedHeadroom;
+    const Resource net = limits.blockedHeadroom.isZero() ? limits.limit
+                                                         : limits.limit - limits.blockedHeadroom;
     childLimits.limit = rc_.roundDown(rc_.min(cluster_, net, q.cap(partition_).effectiveMax) -
                                           q.usage(partition_).used + child.usage(partition_).used,
                                       minAlloc_);
@@ -197,8 +223,8 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const CsUser& user
     in.consumedRatio = leaf.usageRatio(partition_);
     in.activeUsersUsed = leaf.activeUsersUsed(partition_);
     in.activeUsersWeight = leaf.activeUsersWeight;
-    in.minimumUserLimitPercent = leaf.config().minimumUserLimitPercent;
-    in.userLimitFactor = leaf.config().userLimitFactor;
+    in.minimumUserLimitPercent = leaf.minimumUserLimitPercent;
+    in.userLimitFactor = leaf.userLimitFactor;
     in.mode = mode;
     ul = userLimitForWeight(rc_, computeUserLimit(rc_, in), user.weight, minAlloc_);
   }
@@ -224,10 +250,9 @@ bool CapacityAllocator::canAssignToUser(const CsQueue& leaf, const CsApp& s,
 // node of an enforced partition iterates only that partition's apps, any other node only the
 // rest. nullptr when the leaf does not isolate.
 const std::set<std::string>* CapacityAllocator::enforcedPartitions(const CsQueue& q) const {
+  if (!q.fifoWithPartitions) return nullptr;
   const QueueConfig& c = q.config();
-  if (c.exclusiveEnforcedPartitions.empty() || c.orderingPolicy != "fifo-with-partitions") {
-    return nullptr;
-  }
+  if (c.exclusiveEnforcedPartitions.empty()) return nullptr;
   return &c.exclusiveEnforcedPartitions;
 }
 
@@ -235,6 +260,17 @@ bool CapacityAllocator::enforcedPartitionAdmits(const std::set<std::string>& enf
                                                 const CsApp& s) const {
   if (enforced.count(partition_)) return s.amPartition == partition_;
   return enforced.count(s.amPartition) == 0;
+}
+
+// The chain leaf -> first schedulable app -> its asks is a series of dependent cache misses;
+// starting it here, before the child's limits are computed, overlaps it with that work.
+void CapacityAllocator::prefetchLeaf(const CsQueue& leaf) const {
+  leaf.prefetchHot();
+  const CsApp* head = leaf.head;
+  if (head == nullptr) return;
+  __builtin_prefetch(&*leaf.schedulable.begin());
+  head->prefetch();
+  prefetchRange(head->app, sizeof(Application));
 }
 
 CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& limits, Mode mode) {
@@ -249,7 +285,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignLeaf(CsQueue& q, Limits& lim
   bool needQueueCheck = true;
   const std::set<std::string>* enforced = enforcedPartitions(q);
   for (const AppOrderKey& k : q.schedulable) {
-    CsApp& s = *cs_.csAppOrNull(k.app);
+    CsApp& s = *cs_.csAppOrNull(k.app);  // the first one was prefetched by prefetchLeaf
     if (!appHasPendingFor(s, mode)) continue;
     if (enforced && !enforcedPartitionAdmits(*enforced, s)) continue;
     if (needQueueCheck) {
@@ -470,7 +506,7 @@ bool CapacityAllocator::acceptable(CsApp& s, const SchedulerKey& key, const Reso
                                    Mode mode) {
   if (!rc_.greaterThan(cluster_, net, Resource())) return true;
   for (const CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
-    const Resource max = mode == Mode::kRespectExclusivity ? q->cap(partition_).effectiveMax : R_;
+    const Resource& max = mode == Mode::kRespectExclusivity ? q->cap(partition_).effectiveMax : R_;
     const Resource after = q->usage(partition_).used + net;
     if (!rc_.fitsIn(after, max)) {
       skip(s, key, SkipReason::kQueueMaxCapacity,
@@ -503,7 +539,8 @@ CapacityAllocator::Outcome CapacityAllocator::commitAllocation(CsApp& s, const S
   if (reservedHere) cs_.unreserve(s, nodeId_, "reservation fulfilled");
   // Formatted on the stack: the scheduler copies it into its reused decision record.
   fmt::memory_buffer reason;
-  fmt::format_to(std::back_inserter(reason), "{} at priority {} on {}{}", toString(locality),
+  fmt::format_to(std::back_inserter(reason), FMT_COMPILE("{} at priority {} on {}{}"),
+                 toString(locality),
                  key.priority, node_.name(),
                  reservedHere ? " (from reservation)"
                  : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"

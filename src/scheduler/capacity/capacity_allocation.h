@@ -51,6 +51,9 @@ class CapacityAllocator {
   Outcome assignRoot(SchedulingMode mode);
   Outcome assignParent(CsQueue& q, Limits& limits, SchedulingMode mode);
   Outcome assignLeaf(CsQueue& q, Limits& limits, SchedulingMode mode);
+  // Starts loading what assignLeaf reads first: the leaf's hot group and its first schedulable
+  // app (record, user, asks).
+  void prefetchLeaf(const CsQueue& leaf) const;
   const std::set<std::string>* enforcedPartitions(const CsQueue& q) const;
   bool enforcedPartitionAdmits(const std::set<std::string>& enforced, const CsApp& s) const;
   Outcome assignApp(CsApp& s, Limits& limits, SchedulingMode mode);
@@ -84,7 +87,7 @@ class CapacityAllocator {
   const CapacityConfig& cfg_;
   NodeId nodeId_;
   const Node& node_;
-  std::string partition_;
+  const std::string& partition_;  // the node's (nodes outlive a pass)
   Resource R_;          // the node's partition resource
   Resource cluster_;    // the cluster total (the calculators' "clusterResource")
   Resource minAlloc_;

@@ -12,17 +12,25 @@ constexpr int kMaxIdleVisits = 32;
 
 void CapacityScheduler::indexNode(NodeId node) {
   if (node == visitingNode_) return;  // the pass re-indexes it when it ends
-  unindexNode(node);
   const int64_t key = -cluster().node(node).unallocated().memoryMb();
-  nodeKey_[node] = key;
-  nodeIndex_.emplace(key, node);
+  if (node.value() >= nodeKey_.size()) nodeKey_.resize(node.value() + 1, kNotIndexed);
+  int64_t& current = nodeKey_[node.value()];
+  if (current == key) return;  // already at its place
+  if (current != kNotIndexed) {
+    // Moves the entry, reusing its tree node (no free and malloc per re-index).
+    auto entry = nodeIndex_.extract({current, node});
+    entry.value().first = key;
+    nodeIndex_.insert(std::move(entry));
+  } else {
+    nodeIndex_.emplace(key, node);
+  }
+  current = key;
 }
 
 void CapacityScheduler::unindexNode(NodeId node) {
-  auto it = nodeKey_.find(node);
-  if (it == nodeKey_.end()) return;
-  nodeIndex_.erase({it->second, node});
-  nodeKey_.erase(it);
+  if (node.value() >= nodeKey_.size() || nodeKey_[node.value()] == kNotIndexed) return;
+  nodeIndex_.erase({nodeKey_[node.value()], node});
+  nodeKey_[node.value()] = kNotIndexed;
 }
 
 void CapacityScheduler::rebuildNodeIndex() {

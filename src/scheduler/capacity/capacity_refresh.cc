@@ -98,6 +98,7 @@ Status CapacityScheduler::refreshWithConfig(CapacityConfig next) {
     s.orderKey = orderKeyFor(s);
     s.leaf->schedulable.insert(s.orderKey);
   }
+  for (CsQueue* leaf : tree->leaves()) updateHead(*leaf);
   tree_ = std::move(tree);
   config_ = std::move(next);
   dirty_ = true;

@@ -72,21 +72,39 @@ void CapacityScheduler::syncNow() {
   }
   tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
   defaultPartitionResource_ = partitions_[kDefaultPartition];
+  // updateChildKey's divisors change only here.
+  noPartitionDivisor_ = calculator().isInvalidDivisor(defaultPartitionResource_);
+  for (CsQueue* q : tree_->preorder()) {
+    const Resource& min = q->cap(kDefaultPartition).effectiveMin;
+    q->noMinDivisor = calculator().isInvalidDivisor(min) || min.isZero();
+  }
   for (CsQueue* q : tree_->leaves()) updateMaximumApplications(*q);
   size_t maxDepth = 0;
   for (CsQueue* q : tree_->preorder()) {
     if (q->parent() != nullptr) {
       CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
+      k.leaf = q->isLeaf();
       k.priority = q->config().priority;
       auto pc = q->config().partitions.find(kDefaultPartition);
-      k.hasConfiguredMin = pc != q->config().partitions.end() &&
-                           pc->second.capacity.mode == CapacityMode::kAbsolute;
+      k.configuredMin = pc != q->config().partitions.end() &&
+                                pc->second.capacity.mode == CapacityMode::kAbsolute
+                            ? &pc->second.capacity.absolute
+                            : nullptr;
     }
     updateChildKey(*q);
     maxDepth = std::max(maxDepth, static_cast<size_t>(q->depth()));
   }
+  for (CsQueue* q : tree_->preorder()) {
+    q->simpleChildOrder = !q->priorityUtilization;
+    for (const CsQueue::ChildKey& k : q->childKeys) {
+      if (!(k.absCapacity > 0) || (k.configuredMin != nullptr && !k.configuredMin->isZero())) {
+        q->simpleChildOrder = false;
+      }
+    }
+  }
   // Sized once: nested calls hold references into it.
   if (sortScratch_.size() < maxDepth + 1) sortScratch_.resize(maxDepth + 1);
+  if (skipScratch_.size() < maxDepth + 1) skipScratch_.resize(maxDepth + 1);
   recomputeUserRatios();
   if (config_.scheduleAsynchronously) rebuildNodeIndex();
   for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);
@@ -485,10 +503,8 @@ void CapacityScheduler::updateChildKey(CsQueue& q) {
   const QueueUsage& u = q.usage(kDefaultPartition);
   CsQueue::ChildKey& k = q.parent()->childKeys[q.indexInParent];
   k.absCapacity = static_cast<float>(cap.absCapacity);
-  k.usedCapacity = rc.isInvalidDivisor(cap.effectiveMin) || cap.effectiveMin.isZero()
-                       ? 0.0f
-                       : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
-  k.absUsedCapacity = rc.isInvalidDivisor(R) ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
+  k.usedCapacity = q.noMinDivisor ? 0.0f : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
+  k.absUsedCapacity = noPartitionDivisor_ ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
   k.pending = !u.pending.isZero();
 }
 
@@ -502,11 +518,11 @@ std::string CapacityScheduler::keyPartition(const CsApp& s, const ResourceReques
 // fifo-with-partitions leaf whose AM runs in one of the leaf's exclusive-enforced partitions:
 // its asks stay in that partition (YARN forces the app's label on such requests).
 const std::string& CapacityScheduler::unlabelledPartition(const CsApp& s) const {
-  const QueueConfig& c = s.leaf->config();
-  if (c.orderingPolicy == "fifo-with-partitions" && c.exclusiveEnforcedPartitions.count(s.amPartition)) {
+  const CsQueue& leaf = *s.leaf;
+  if (leaf.fifoWithPartitions && leaf.config().exclusiveEnforcedPartitions.count(s.amPartition)) {
     return s.amPartition;
   }
-  return c.defaultNodeLabelExpression;
+  return leaf.hasDefaultNodeLabel ? leaf.config().defaultNodeLabelExpression : kDefaultPartition;
 }
 
 void CapacityScheduler::refreshPending(CsApp& s) {
@@ -579,6 +595,11 @@ void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
     s.orderKey = orderKeyFor(s);
     s.leaf->schedulable.insert(s.orderKey);
   }
+  updateHead(*s.leaf);
+}
+
+void CapacityScheduler::updateHead(CsQueue& leaf) const {
+  leaf.head = leaf.schedulable.empty() ? nullptr : csAppOrNull(leaf.schedulable.begin()->app);
 }
 
 void CapacityScheduler::reorder(CsApp& s) {
@@ -682,6 +703,7 @@ void CapacityScheduler::onContainerFinished(Application& app, const Container& c
   preemption_.executor.forget(c.id);
   CsApp* s = csAppOrNull(app.id());
   if (s == nullptr) return;
+  s->prefetch();
   addUsage(*s, cluster().node(c.node).partition(), c.resource, false, -1);
   reorder(*s);
   if (config_.scheduleAsynchronously && cluster().contains(c.node)) indexNode(c.node);
@@ -895,6 +917,13 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     }
     if (s.hasPendingAsks != s.app->asks().hasPending()) {
       return internalError("{}: active-user flag out of step", appIdString(id));
+    }
+  }
+  for (const CsQueue* leaf : tree_->leaves()) {
+    const CsApp* first =
+        leaf->schedulable.empty() ? nullptr : csAppOrNull(leaf->schedulable.begin()->app);
+    if (leaf->head != first) {
+      return internalError("leaf {}: cached first schedulable app out of step", leaf->path());
     }
   }
   for (const CsQueue* q : tree_->preorder()) {

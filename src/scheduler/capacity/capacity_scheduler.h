@@ -164,6 +164,8 @@ class CapacityScheduler final : public Scheduler {
   void reorder(CsApp& s);
   AppOrderKey orderKeyFor(const CsApp& s) const;
   void setSchedulable(CsApp& s, bool on);
+  // Sets leaf.head from leaf.schedulable (after every change of the set).
+  void updateHead(CsQueue& leaf) const;
   void setUserActive(CsApp& s, bool on);
   // Updates the leaf's usage-ratio and active-used sums after user.used[p] changed by delta.
   void userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p, const Resource& delta);
@@ -216,13 +218,17 @@ class CapacityScheduler final : public Scheduler {
   mutable bool dirty_ = true;
   std::map<std::string, Resource> partitions_;  // partition -> total resource
   Resource defaultPartitionResource_;
+  bool noPartitionDivisor_ = true;  // defaultPartitionResource_ is an invalid divisor
 
   // Child-ordering scratch space per tree depth (capacity_allocation.cc).
   std::vector<std::vector<QueueSortEntry>> sortScratch_;
+  std::vector<std::vector<uint8_t>> skipScratch_;
 
-  // Async node index: (-unallocated memory, node id) and each node's key in it.
+  // Async node index: (-unallocated memory, node id), and each node's key in it by node id
+  // value (kNotIndexed when the node is not in the index).
+  static constexpr int64_t kNotIndexed = 1;  // keys are <= 0
   std::set<std::pair<int64_t, NodeId>> nodeIndex_;
-  std::unordered_map<NodeId, int64_t> nodeKey_;
+  std::vector<int64_t> nodeKey_;
   // The node a global pass is visiting: it stays out of the index until the pass ends, so its
   // allocations skip the re-index (invalid outside a pass).
   NodeId visitingNode_;

@@ -269,6 +269,28 @@ TEST(CapacityOrdering, FifoPolicyServesHigherAppPriorityFirst) {
   EXPECT_EQ(cs.allocations(low), 0);
 }
 
+// The allocation path ranks children by a plain (used, capacity) order while the parent ignores
+// priorities (CsQueue::simpleChildOrder, derived on every cluster change); a refresh to
+// priority-utilization must bring priorities back into the order.
+TEST(CapacityOrdering, RefreshToPriorityUtilizationRanksByPriorityAgain) {
+  Cs cs(oneContainerPerHeartbeat(twoQueues()));
+  cs.node("h1", "/r1", 16 * GB);
+  AppId a = cs.submit("a", "u");
+  AppId b = cs.submit("b", "u");
+  cs.ask(a, 1, "*", GB, 10).ask(b, 1, "*", GB, 10);
+  EXPECT_EQ(cs.heartbeat("h1"), 1);
+  EXPECT_EQ(cs.allocations(a), 1) << "equal use and capacity: configured order";
+  EXPECT_EQ(cs.heartbeat("h1"), 1);
+  EXPECT_EQ(cs.allocations(b), 1) << "b is the less used";
+  Configuration next;
+  next.set("yarn.scheduler.capacity.root.ordering-policy", "priority-utilization");
+  next.set("yarn.scheduler.capacity.root.b.priority", "5");
+  ASSERT_TRUE(cs.sched().refreshConfiguration(next).isOk());
+  EXPECT_EQ(cs.heartbeat("h1"), 1);
+  EXPECT_EQ(cs.allocations(b), 2) << "equal use, both under their guarantee: b's priority wins";
+  EXPECT_EQ(cs.allocations(a), 1);
+}
+
 TEST(CapacityPartitions, DefaultPartitionAskWaitsClusterSizeOpportunitiesOnANonExclusiveNode) {
   CsConf c;
   c.queues("root", "a").cap("root.a", "100");

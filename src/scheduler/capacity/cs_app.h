@@ -48,6 +48,12 @@ struct CsApp {
   std::map<SchedulerKey, int64_t> reReservations;
   std::map<SchedulerKey, int64_t> missedNonPartitioned;
 
+  // Starts loading this record, its user and its leaf's hot group (see prefetchRange).
+  void prefetch() const {
+    prefetchRange(this, sizeof(CsApp));
+    prefetchRange(user, sizeof(CsUser));
+    leaf->prefetchHot();
+  }
   int reserved(const SchedulerKey& k) const {
     auto it = reservedCount.find(k);
     return it == reservedCount.end() ? 0 : it->second;

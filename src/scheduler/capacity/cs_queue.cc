@@ -13,16 +13,14 @@ const char* toString(QueueRunState s) {
   return "?";
 }
 
-const ResolvedCapacity& CsQueue::cap(const std::string& p) const {
+const ResolvedCapacity& CsQueue::noCapacity() {
   static const ResolvedCapacity kNone{0, 0, 0, 0, 0, -1, {}, {}};
-  auto it = caps.find(p);
-  return it == caps.end() ? kNone : it->second;
+  return kNone;
 }
 
-const QueueUsage& CsQueue::usage(const std::string& p) const {
+const QueueUsage& CsQueue::noUsage() {
   static const QueueUsage kZero;
-  auto it = usages.find(p);
-  return it == usages.end() ? kZero : it->second;
+  return kZero;
 }
 
 CsUser& CsQueue::user(const std::string& name) {

@@ -44,7 +44,9 @@
 namespace spindle {
 
 inline constexpr const char* kCapacityPrefix = "yarn.scheduler.capacity.";
-inline constexpr const char* kDefaultPartition = "";
+// A string, not a literal: the allocation path passes it where a const std::string& is
+// expected, and a literal would build a temporary string at every call.
+inline const std::string kDefaultPartition;
 
 struct NodeLabelInfo {
   bool exclusive = true;
