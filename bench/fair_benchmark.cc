@@ -151,6 +151,8 @@ void BM_FairSteadyShares(benchmark::State& state) {
     const int64_t mb = (i++ % 2) ? 8192 : 16384;
     benchmark::DoNotOptimize(
         s.sched->handle(NodeResourceUpdate{s.names[0], Resource::of(mb, 8)}));
+    // The steady shares are recomputed when next read (queues()), not by the event itself.
+    benchmark::DoNotOptimize(s.sched->queues().root().steadyFairShare);
   }
   state.counters["queues"] = leaves;
 }

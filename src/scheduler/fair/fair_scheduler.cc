@@ -120,6 +120,15 @@ FairScheduler::FairScheduler(SchedulerSettings settings, fair::FairSchedulerConf
   if (hb.isOk()) heartbeatIntervalMs_ = *hb;
 }
 
+const fair::FsQueueTree& FairScheduler::queues() const {
+  if (steadySharesStale_) {
+    // A cache of a pure function of the tree and the cluster: recomputing it does not change
+    // the scheduler's state as seen through any other accessor.
+    const_cast<FairScheduler*>(this)->computeSteadyShares();
+  }
+  return tree_;
+}
+
 const FsApp* FairScheduler::fsApp(AppId id) const {
   auto it = fsApps_.find(id);
   return it == fsApps_.end() ? nullptr : &it->second;
@@ -154,7 +163,7 @@ Result<FsQueue*> FairScheduler::placeApp(const Application& app,
         fmt::format("application {} submitted by user {}", id, app.user()));
   }
   // QueueManager.createQueue recomputes steady shares after adding queues.
-  if (!existed) computeSteadyShares();
+  if (!existed) steadySharesChanged();
   const FsQueue* configured = tree_.nearestConfigured(*leaf);
   if (configured == nullptr ||
       !config_.allocation.hasAccess(configured->path(), QueueAcl::kSubmitApplications,
@@ -278,7 +287,7 @@ bool FairScheduler::emptyHeartbeatIsNoop(NodeId node) const {
 
 void FairScheduler::onClusterChanged() {
   tree_.resolveShares(cluster().total(), settings().types.count());
-  computeSteadyShares();
+  steadySharesChanged();
   for (auto it = nodePreemption_.begin(); it != nodePreemption_.end();) {
     it = cluster().contains(it->first) ? std::next(it) : nodePreemption_.erase(it);
   }
@@ -413,7 +422,7 @@ Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
     }
   }
   maxRunning_.reload(tree_, fsApps_);
-  computeSteadyShares();
+  steadySharesChanged();
   update();
   return Status::ok();
 }

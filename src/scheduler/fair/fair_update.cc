@@ -123,7 +123,7 @@ void FairScheduler::maybeUpdate() {
 
 void FairScheduler::update() {
   lastUpdate_ = clock().nowMs();
-  if (tree_.removeEmptyDynamicQueues()) computeSteadyShares();
+  if (tree_.removeEmptyDynamicQueues()) steadySharesChanged();
   updateStarvationStats2x();  // before demand and shares, as 2.x's update() (the deficit view)
   updateDemand(tree_.root());
   tree_.root().fairShare = cluster().total();
@@ -192,6 +192,7 @@ void FairScheduler::computeShares(FsQueue& q, size_t depth) {
 }
 
 void FairScheduler::computeSteadyShares() {
+  steadySharesStale_ = false;
   tree_.root().steadyFairShare = cluster().total();
   splitSteadyShare(tree_.root(), 0);
 }

@@ -16,6 +16,11 @@ void FsQueue::removeChild(const FsQueue* child) {
                   children_.end());
 }
 
+bool FsQueue::sharesFollowCluster() const {
+  return (cfg_.minResources && cfg_.minResources->isPercentage()) ||
+         (cfg_.maxResources && cfg_.maxResources->isPercentage());
+}
+
 bool FsQueue::fitsInMaxShare(const Resource& additional) const {
   for (const FsQueue* q = this; q != nullptr; q = q->parent_) {
     if (!q->maxShare.allows(q->usage + additional)) return false;
@@ -42,12 +47,14 @@ FsQueueTree FsQueueTree::build(std::shared_ptr<const AllocationConfig> config) {
   t.config_ = std::move(config);
   t.root_ = std::make_unique<FsQueue>(t.config_->queue("root"), nullptr, false);
   t.byPath_["root"] = t.root_.get();
+  t.noteCreated(*t.root_);
   std::function<void(FsQueue&)> addChildren = [&](FsQueue& q) {
     for (const std::string& child : q.config().children) {
       const FairQueueConfig& c = t.config_->queue(child);
       if (!c.policyAllowed) continue;  // YARN does not create it (nor its subtree)
       FsQueue& added = q.addChild(c, /*dynamic=*/false);
       t.byPath_[child] = &added;
+      t.noteCreated(added);
       addChildren(added);
     }
   };
@@ -134,6 +141,7 @@ Result<FsQueue*> FsQueueTree::leafForPlacement(const std::string& path) {
       }
       next = &q->addChild(std::move(cfg), /*dynamic=*/true);
       byPath_[sub] = next;
+      noteCreated(*next);
       if (next->parent() != nullptr) resolveOne(*next);
     }
     if (last) return next;
@@ -147,9 +155,19 @@ void FsQueueTree::resolveOne(FsQueue& q) {
   q.maxShare = q.config().maxShare(cluster_, typeCount_);
 }
 
+void FsQueueTree::noteCreated(FsQueue& q) {
+  if (q.sharesFollowCluster()) followCluster_.push_back(&q);
+}
+
 void FsQueueTree::resolveShares(const Resource& cluster, int typeCount) {
+  const bool all = !resolved_ || typeCount != typeCount_;
   cluster_ = cluster;
   typeCount_ = typeCount;
+  resolved_ = true;
+  if (!all) {
+    for (FsQueue* q : followCluster_) resolveOne(*q);
+    return;
+  }
   for (FsQueue* q : preorder()) resolveOne(*q);
 }
 
@@ -164,6 +182,8 @@ bool FsQueueTree::removeEmptyDynamicQueues() {
                                      : c->children().empty();
       if (c->isDynamic() && empty) {
         byPath_.erase(c->path());
+        followCluster_.erase(std::remove(followCluster_.begin(), followCluster_.end(), c),
+                             followCluster_.end());
         q.removeChild(c);
         removed = true;
       }

@@ -80,6 +80,10 @@ class FsQueue {
   FsQueue& addChild(FairQueueConfig cfg, bool dynamic);
   void removeChild(const FsQueue* child);
 
+  // Whether minShare or maxShare is a percentage of the cluster (otherwise they never change
+  // once resolved).
+  bool sharesFollowCluster() const;
+
   PolicyKind policy() const { return cfg_.policy; }
   float weight() const { return cfg_.weight; }
   int32_t maxRunningApps() const { return cfg_.maxRunningApps; }
@@ -135,7 +139,9 @@ class FsQueueTree {
   QueueCatalog existing() const;
   // Root first, children in order.
   std::vector<FsQueue*> preorder() const;
-  // Resolves every queue's min and max share (percentages are of the cluster).
+  // Resolves every queue's min and max share (percentages are of the cluster). After the first
+  // call only the queues whose shares are percentages are re-resolved (the others do not depend
+  // on the cluster): a node added to a large cluster no longer walks every queue.
   void resolveShares(const Resource& cluster, int typeCount);
   // QueueManager.removeEmptyDynamicQueues (YARN-8191): dynamic leaves without apps and dynamic
   // parents without children are removed, bottom-up. Returns whether anything was removed.
@@ -149,9 +155,13 @@ class FsQueueTree {
 
   std::shared_ptr<const AllocationConfig> config_;
   std::unique_ptr<FsQueue> root_;
+  void noteCreated(FsQueue& q);
+
   std::map<std::string, FsQueue*> byPath_;
+  std::vector<FsQueue*> followCluster_;  // the queues whose sharesFollowCluster()
   Resource cluster_;
   int typeCount_ = 2;
+  bool resolved_ = false;  // every queue resolved once against cluster_ and typeCount_
 };
 
 }  // namespace spindle::fair
