@@ -54,7 +54,7 @@ void FairScheduler::attemptScheduling(NodeId nodeId) {
                                             static_cast<double>(0.5f)));
   }
   while (!node.reservation()) {
-    const Assignment a = assignQueue(tree_.root(), nodeId, 0);
+    const Assignment a = assignQueue(tree_.root(), nodeId);
     if (a.outcome != Outcome::kAllocated) break;
     ++assigned;
     assignedResource += a.resource;
@@ -70,74 +70,39 @@ bool FairScheduler::shouldContinueAssigning(int containers, const Resource& maxT
   return s.maxAssign <= 0 || containers < s.maxAssign;
 }
 
-// Tries s.sorted[0..n) in the policy's order (YARN sorts them with the policy's comparator) until
-// one yields an allocation or reservation. The comparators are strict weak orders (each stage
-// compares a key of the schedulable alone), so the first element of the stable sort is the
-// earliest of the minimal ones: it is found in one pass and tried alone, which is all a
-// heartbeat needs when it takes the container; only when it yields nothing are the rest sorted.
-// The order is the same as sorting all of them up front, with the views taken before any try.
-template <typename TryOne>
-FairScheduler::Assignment FairScheduler::tryInPolicyOrder(const fair::SchedulingPolicy& policy,
-                                                          LevelScratch& s, size_t n,
-                                                          TryOne&& tryOne) {
-  if (n == 0) return {};
-  size_t best = 0;
-  for (size_t i = 1; i < n; ++i) {
-    if (policy.compare(*s.sorted[i], *s.sorted[best]) < 0) best = i;
-  }
-  const Assignment first = tryOne(best);
-  if (first.outcome != Outcome::kNone || n == 1) return first;
-  s.order.clear();
-  for (size_t i = 0; i < n; ++i) {
-    if (i != best) s.order.push_back(static_cast<uint32_t>(i));
-  }
-  std::stable_sort(s.order.begin(), s.order.end(), [&](uint32_t a, uint32_t b) {
-    return policy.compare(*s.sorted[a], *s.sorted[b]) < 0;
-  });
-  for (uint32_t i : s.order) {
-    const Assignment a = tryOne(i);
+FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node) {
+  // assignContainerPreCheck: a reserved node or a queue over its max share takes nothing.
+  if (cluster().node(node).reservation() || !q.maxShare.allows(q.usage)) return {};
+  if (q.isLeaf()) return assignLeaf(q, node);
+  // The children in the policy's order (fair_order.cc), tried until one yields an allocation or
+  // a reservation. A try that yields nothing changes no comparator input, so the order stays
+  // the one this level started with, as YARN's sorted copy does.
+  ensureOrder(q);
+  for (size_t i = 0; i < q.childOrder.size(); ++i) {
+    const Assignment a = assignQueue(*q.childOrder[i], node);
     if (a.outcome != Outcome::kNone) return a;
   }
   return {};
 }
 
-FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node, size_t depth) {
-  // assignContainerPreCheck: a reserved node or a queue over its max share takes nothing.
-  if (cluster().node(node).reservation() || !q.maxShare.allows(q.usage)) return {};
-  if (q.isLeaf()) return assignLeaf(q, node, depth);
-  const fair::SchedulingPolicy policy = policyOf(q);
-  LevelScratch& s = scratchAt(depth);
-  const size_t n = q.children().size();
-  s.sorted.resize(n);
-  for (size_t i = 0; i < n; ++i) s.sorted[i] = &refreshedView(*q.children()[i]);
-  return tryInPolicyOrder(policy, s, n, [&](size_t i) {
-    return assignQueue(*q.children()[i], node, depth + 1);
-  });
-}
-
-FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId, size_t depth) {
+FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId) {
   // fetchAppsWithDemand: runnable apps with outstanding asks, in the policy's order.
-  const fair::SchedulingPolicy policy = policyOf(leaf);
-  LevelScratch& s = scratchAt(depth);
-  s.apps.clear();
-  for (AppId id : leaf.runnableApps) {
-    FsApp& fa = fsAppAt(id);
-    if (fa.app->asks().hasPending()) s.apps.push_back(&fa);
-  }
-  const size_t n = s.apps.size();
-  s.sorted.resize(n);
-  for (size_t i = 0; i < n; ++i) s.sorted[i] = &refreshedView(*s.apps[i]);
+  ensureOrder(leaf);
   const Node& node = cluster().node(nodeId);
-  return tryInPolicyOrder(policy, s, n, [&](size_t i) -> Assignment {
-    FsApp& fa = *s.apps[i];
+  for (size_t i = 0; i < leaf.appOrder.size(); ++i) {
+    FsApp& fa = *leaf.appOrder[i];
     const Application& a = *fa.app;
-    if (a.blacklist().count(node.name()) || a.blacklist().count(node.rack())) {
+    if (!a.asks().hasPending()) continue;
+    if (!a.blacklist().empty() &&
+        (a.blacklist().count(node.name()) || a.blacklist().count(node.rack()))) {
       recordSkip(a, nodeId, {}, SkipReason::kBlacklisted,
                  fmt::format("node {} or its rack {} is blacklisted", node.name(), node.rack()));
-      return {};
+      continue;
     }
-    return assignApp(fa, nodeId, /*reserved=*/false);
-  });
+    const Assignment r = assignApp(fa, nodeId, /*reserved=*/false);
+    if (r.outcome != Outcome::kNone) return r;
+  }
+  return {};
 }
 
 Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {

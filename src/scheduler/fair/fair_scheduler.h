@@ -29,7 +29,9 @@
 //     node's unallocated resource at the start of the heartbeat).
 //  4. assignContainer descends: a queue over its max share or a reserved node yields nothing;
 //     a parent tries children in its policy's order; a leaf tries its runnable apps with
-//     pending asks in its policy's order (fair_assign.cc has the per-app steps).
+//     pending asks in its policy's order (fair_assign.cc has the per-app steps). The orders are
+//     kept sorted between heartbeats rather than sorted at every level of every descent
+//     (fair_order.cc); they equal YARN's sorts.
 //  5. With yarn.scheduler.fair.preemption (and utilisation above its threshold), the update pass
 //     also preempts, in the design spindle.scheduler.fair.preemption.design names: 3.x (default)
 //     finds starved apps and preempts for them (fair_preemption.cc), room freed on a node is
@@ -38,9 +40,11 @@
 //     (fair_preemption_2x.cc).
 //  6. With continuous scheduling, every MonitorTick also runs attemptScheduling on each node
 //     (largest unallocated memory first) and delay scheduling uses the time thresholds.
-// Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every live app has
-// FS state; every reservation an app records is on a node reserved for that app; every
-// container awaiting a preemption kill (3.x) or warned (2.x) is live and marked in its app.
+// Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every current policy
+// order holds exactly its queue's children or runnable apps, with up-to-date views, sorted by
+// the queue's policy (fair_order.cc); every live app has FS state; every reservation an app
+// records is on a node reserved for that app; every container awaiting a preemption kill (3.x)
+// or warned (2.x) is live and marked in its app.
 // Single-threaded; deterministic given the clock and events.
 #pragma once
 
@@ -170,14 +174,11 @@ class FairScheduler final : public Scheduler {
     Resource resource;
   };
 
-  // Reused buffers for one level of the tree (the update pass and the assignment descent recurse;
-  // level d uses scratch_[d], so no call clobbers its caller's).
+  // Reused buffers for one level of the tree (the update pass recurses; level d uses
+  // scratch_[d], so no call clobbers its caller's).
   struct LevelScratch {
-    std::vector<fair::Schedulable> views;         // the update pass's share inputs
+    std::vector<fair::Schedulable> views;  // the update pass's share inputs
     std::vector<Resource> shares;
-    std::vector<const fair::Schedulable*> sorted;  // the descent's views (FsQueue/FsApp::view)
-    std::vector<uint32_t> order;
-    std::vector<fair::FsApp*> apps;
   };
   LevelScratch& scratchAt(size_t depth);
   fair::FsApp& fsAppAt(AppId id) { return *appIndex_[id.value()]; }
@@ -190,7 +191,7 @@ class FairScheduler final : public Scheduler {
   // Only what computeShares reads (weight, min, max, active, start time): no name, usage, demand.
   void fillQueueShareView(fair::Schedulable& v, const fair::FsQueue& q) const;
   void fillAppShareView(fair::Schedulable& v, const fair::FsApp& a) const;
-  // The persistent views, with the name set once.
+  // The persistent views the orders are sorted by (FsQueue/FsApp::view), with the name set once.
   const fair::Schedulable& refreshedView(fair::FsQueue& q) const;
   const fair::Schedulable& refreshedView(fair::FsApp& a) const;
   void computeSteadyShares();
@@ -208,11 +209,8 @@ class FairScheduler final : public Scheduler {
   void attemptScheduling(NodeId node);
   bool shouldContinueAssigning(int containers, const Resource& maxToAssign,
                                const Resource& assigned) const;
-  Assignment assignQueue(fair::FsQueue& q, NodeId node, size_t depth);
-  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node, size_t depth);
-  template <typename TryOne>
-  Assignment tryInPolicyOrder(const fair::SchedulingPolicy& policy, LevelScratch& s, size_t n,
-                              TryOne&& tryOne);
+  Assignment assignQueue(fair::FsQueue& q, NodeId node);
+  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node);
   Assignment assignApp(fair::FsApp& fa, NodeId node, bool reserved);
   Assignment assignAt(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality locality,
                       bool reserved);
@@ -226,6 +224,22 @@ class FairScheduler final : public Scheduler {
   bool reserve(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality type,
                bool alreadyReserved);
   void unreserve(fair::FsApp& fa, NodeId node, std::string reason);
+
+  // fair_order.cc: the policy orders of the descent.
+  int comparePolicy(fair::PolicyKind kind, const fair::Schedulable& a,
+                    const fair::Schedulable& b) const;
+  bool orderCurrent(const fair::FsQueue& q) const {
+    return !q.orderStale && q.orderEpoch == ordersEpoch_;
+  }
+  // Rebuilds q's order (its children, or for a leaf its runnable apps) when stale.
+  void ensureOrder(fair::FsQueue& q);
+  // A container of `fa` allocated (sign +1) or finished (-1): usage of its leaf and ancestors,
+  // and the app and those queues moved to their new places in the orders.
+  void chargeContainer(fair::FsApp& fa, const Resource& r, int sign);
+  // Every order stale (every demand, min/max share or the cluster changed).
+  void allOrdersChanged() { ++ordersEpoch_; }
+  // A current order holds exactly the members, with up-to-date views, sorted.
+  Status checkOrder(const fair::FsQueue& q) const;
 
   // fair_preemption.cc
   struct NodePreemption {
@@ -290,6 +304,7 @@ class FairScheduler final : public Scheduler {
   std::shared_ptr<const ResourceCalculator> dominant_;
   std::optional<TimeMs> lastUpdate_;
   mutable bool steadySharesStale_ = true;  // see steadySharesChanged()
+  uint64_t ordersEpoch_ = 1;  // fair_order.cc: an order built in an older epoch is stale
   std::map<NodeId, NodePreemption> nodePreemption_;
   std::map<ContainerId, TimeMs> killAt_;  // marked containers and when they are killed
   std::unique_ptr<fair::AllocationReloadWatcher> watcher_;  // fair_reload.cc

@@ -126,6 +126,7 @@ void FairScheduler::update() {
   if (tree_.removeEmptyDynamicQueues()) steadySharesChanged();
   updateStarvationStats2x();  // before demand and shares, as 2.x's update() (the deficit view)
   updateDemand(tree_.root());
+  allOrdersChanged();  // every demand (and a size-based app weight) may have changed
   tree_.root().fairShare = cluster().total();
   computeShares(tree_.root(), 0);
   if (config_.site.preemptionDesign == fair::PreemptionDesign::k2x) {

@@ -6,11 +6,13 @@
 namespace spindle::fair {
 
 FsQueue& FsQueue::addChild(FairQueueConfig cfg, bool dynamic) {
+  orderStale = true;
   children_.push_back(std::make_unique<FsQueue>(std::move(cfg), this, dynamic));
   return *children_.back();
 }
 
 void FsQueue::removeChild(const FsQueue* child) {
+  orderStale = true;
   children_.erase(std::remove_if(children_.begin(), children_.end(),
                                  [&](const auto& c) { return c.get() == child; }),
                   children_.end());
@@ -28,8 +30,13 @@ bool FsQueue::fitsInMaxShare(const Resource& additional) const {
   return true;
 }
 
+void FsQueue::ordersChanged() {
+  for (FsQueue* q = this; q != nullptr; q = q->parent_) q->orderStale = true;
+}
+
 void FsQueue::addUsage(const Resource& delta, int sign) {
   for (FsQueue* q = this; q != nullptr; q = q->parent_) {
+    q->orderStale = true;
     if (sign > 0) {
       q->usage += delta;
     } else {
@@ -39,7 +46,10 @@ void FsQueue::addUsage(const Resource& delta, int sign) {
 }
 
 void FsQueue::addRunnable(int delta) {
-  for (FsQueue* q = this; q != nullptr; q = q->parent_) q->numRunnable += delta;
+  for (FsQueue* q = this; q != nullptr; q = q->parent_) {
+    q->orderStale = true;
+    q->numRunnable += delta;
+  }
 }
 
 FsQueueTree FsQueueTree::build(std::shared_ptr<const AllocationConfig> config) {

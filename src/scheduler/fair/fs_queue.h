@@ -60,9 +60,10 @@ struct FsApp {
   TimeMs nextStarvationCheck = 0;
   std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
   Resource markedResource;                    // their sum
-  // The policy view the assignment descent sorts by, refreshed before each use (kept here so
-  // that its name is copied once, not on every heartbeat).
+  // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc), and this
+  // app's index in that order while the app is runnable and the order is current.
   Schedulable view;
+  uint32_t orderPos = 0;
 };
 
 class FsQueue {
@@ -77,6 +78,7 @@ class FsQueue {
   bool isDynamic() const { return dynamic_; }
   FsQueue* parent() const { return parent_; }
   const std::vector<std::unique_ptr<FsQueue>>& children() const { return children_; }
+  // Both leave this queue's child order stale.
   FsQueue& addChild(FairQueueConfig cfg, bool dynamic);
   void removeChild(const FsQueue* child);
 
@@ -102,16 +104,30 @@ class FsQueue {
   std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
   std::vector<AppId> runnableApps;     // leaves: in the order they became runnable
   std::vector<AppId> nonRunnableApps;  // leaves: in submission order
-  Schedulable view;  // as FsApp::view: the parent's descent refreshes and sorts by it
+  // The policy orders the assignment descent walks (kept by FairScheduler, fair_order.cc):
+  // a parent's children, a leaf's runnable apps, each sorted by the members' views with the
+  // queue's policy. An order is rebuilt before use when stale; the scheduler moves a member
+  // whose usage changed by one container in place.
+  Schedulable view;  // this queue's view in its parent's order
+  uint32_t orderPos = 0;  // this queue's index in its parent's order (while that is current)
+  std::vector<FsQueue*> childOrder;  // parents
+  std::vector<FsApp*> appOrder;      // leaves
+  bool orderStale = true;
+  uint64_t orderEpoch = 0;  // FairScheduler's epoch the order was built in
 
   int32_t numApps() const {
     return static_cast<int32_t>(runnableApps.size() + nonRunnableApps.size());
   }
   // FSQueue.fitsInMaxShare: usage + additional within the max share here and at every ancestor.
   bool fitsInMaxShare(const Resource& additional) const;
-  // Adds `delta` (may be negative) to usage here and at every ancestor.
+  // Adds `delta` (may be negative) to usage here and at every ancestor, and leaves the orders
+  // of this queue and its ancestors stale (FairScheduler's per-container path updates usage and
+  // the orders itself).
   void addUsage(const Resource& delta, int sign);
+  // As addUsage for numRunnable (a leaf's runnable apps change with it).
   void addRunnable(int delta);
+  // Marks the orders of this queue and of every ancestor stale.
+  void ordersChanged();
 
  private:
   FairQueueConfig cfg_;
