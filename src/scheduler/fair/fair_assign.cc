@@ -114,15 +114,21 @@ Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
 bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
   const Application& a = *fa.app;
   if (a.amRunning() || a.submission().amResource.isZero()) return false;
-  const std::vector<SchedulerKey> keys = a.asks().activeKeys();
-  if (keys.empty()) return true;
-  const Resource amResource = a.asks().find(keys.front(), kAnyResourceName)->capability;
+  // The AM ask is the first active key's ANY request.
+  const SchedulerKey* first = nullptr;
+  Resource amResource;
+  a.asks().forEachActiveKey([&](const SchedulerKey& key, const ResourceRequest& any) {
+    first = &key;
+    amResource = any.capability;
+    return false;
+  });
+  if (first == nullptr) return true;
   const FsQueue& leaf = *fa.leaf;
   const Resource limit = maxAmResource(leaf);
   if (fair::canRunAppAm(policyOf(leaf), leaf.amUsage, amResource, limit, leaf.maxAMShare())) {
     return false;
   }
-  recordSkip(a, node, keys.front(), SkipReason::kAmLimit,
+  recordSkip(a, node, *first, SkipReason::kAmLimit,
              fmt::format("queue {} AM usage {} plus AM {} exceeds its AM limit {} "
                          "(maxAMShare {})",
                          leaf.path(), leaf.amUsage.toString(), amResource.toString(),
@@ -164,37 +170,50 @@ Locality FairScheduler::allowedLocality(FsApp& fa, const SchedulerKey& key) {
 
 FairScheduler::Assignment FairScheduler::assignApp(FsApp& fa, NodeId nodeId, bool reserved) {
   if (isOverAmShareLimit(fa, nodeId)) return {};
+  if (reserved) {
+    // A copy: fulfilling the reservation erases it from reservedOn.
+    const SchedulerKey key = fa.reservedOn.at(nodeId);
+    return assignAtKey(fa, key, nodeId, /*reserved=*/true).value_or(Assignment{});
+  }
+  // The active keys ascending; the first that decides ends the walk (the asks change only then).
+  Assignment result;
+  fa.app->asks().forEachActiveKey([&](const SchedulerKey& key, const ResourceRequest&) {
+    if (std::optional<Assignment> r = assignAtKey(fa, key, nodeId, /*reserved=*/false)) {
+      result = *r;
+      return false;
+    }
+    return true;
+  });
+  return result;
+}
+
+std::optional<FairScheduler::Assignment> FairScheduler::assignAtKey(FsApp& fa,
+                                                                    const SchedulerKey& key,
+                                                                    NodeId nodeId,
+                                                                    bool reserved) {
   const Application& a = *fa.app;
   const Node& node = cluster().node(nodeId);
-  std::vector<SchedulerKey> keys;
-  if (reserved) {
-    keys.push_back(fa.reservedOn.at(nodeId));
-  } else {
-    keys = a.asks().activeKeys();
+  if (!reserved && !hasContainerForNode(fa, key, nodeId)) return std::nullopt;
+  fa.locality.addOpportunity(key);
+  const int32_t rack = a.asks().count(key, node.rack());
+  const int32_t host = a.asks().count(key, node.name());
+  const Locality allowed = allowedLocality(fa, key);
+  if (rack > 0 && host > 0) return assignAt(fa, key, nodeId, Locality::kNodeLocal, reserved);
+  if (!a.asks().canDelayTo(key, node.rack())) return std::nullopt;
+  if (rack > 0 && allowed != Locality::kNodeLocal) {
+    return assignAt(fa, key, nodeId, Locality::kRackLocal, reserved);
   }
-  for (const SchedulerKey& key : keys) {
-    if (!reserved && !hasContainerForNode(fa, key, nodeId)) continue;
-    fa.locality.addOpportunity(key);
-    const int32_t rack = a.asks().count(key, node.rack());
-    const int32_t host = a.asks().count(key, node.name());
-    const Locality allowed = allowedLocality(fa, key);
-    if (rack > 0 && host > 0) return assignAt(fa, key, nodeId, Locality::kNodeLocal, reserved);
-    if (!a.asks().canDelayTo(key, node.rack())) continue;
-    if (rack > 0 && allowed != Locality::kNodeLocal) {
-      return assignAt(fa, key, nodeId, Locality::kRackLocal, reserved);
-    }
-    if (!a.asks().canDelayTo(key, kAnyResourceName)) continue;
-    if (a.asks().count(key, kAnyResourceName) > 0 &&
-        (a.asks().uniqueLocations(key) <= 1 || allowed == Locality::kOffSwitch)) {
-      return assignAt(fa, key, nodeId, Locality::kOffSwitch, reserved);
-    }
-    recordSkip(a, nodeId, key, SkipReason::kLocalityDelay,
-               fmt::format("waiting for a better locality than {} for priority {} (allowed {})",
-                           node.name(), key.priority, toString(allowed)),
-               {{"schedulingOpportunities", double(fa.locality.opportunities(key))},
-                {"numNodes", double(cluster().numNodes())}});
+  if (!a.asks().canDelayTo(key, kAnyResourceName)) return std::nullopt;
+  if (a.asks().count(key, kAnyResourceName) > 0 &&
+      (a.asks().uniqueLocations(key) <= 1 || allowed == Locality::kOffSwitch)) {
+    return assignAt(fa, key, nodeId, Locality::kOffSwitch, reserved);
   }
-  return {};
+  recordSkip(a, nodeId, key, SkipReason::kLocalityDelay,
+             fmt::format("waiting for a better locality than {} for priority {} (allowed {})",
+                         node.name(), key.priority, toString(allowed)),
+             {{"schedulingOpportunities", double(fa.locality.opportunities(key))},
+              {"numNodes", double(cluster().numNodes())}});
+  return std::nullopt;
 }
 
 FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey& key,

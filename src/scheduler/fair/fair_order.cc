@@ -66,6 +66,24 @@ bool sameView(const fair::Schedulable& a, const fair::Schedulable& b) {
          a.priority == b.priority;
 }
 
+// Rebuilds `order` for new member views: with new members, ranks their names first (the
+// comparators' last tie-break then compares integers); otherwise the order is usually still
+// sorted (the update pass changes demands, which rarely reorders anything) and one pass checks
+// that before sorting.
+template <typename T, typename Less>
+void resort(std::vector<T*>& order, bool newMembers, Less&& less) {
+  if (newMembers) {
+    std::vector<T*> byName(order.begin(), order.end());
+    std::sort(byName.begin(), byName.end(),
+              [](const T* x, const T* y) { return x->view.name < y->view.name; });
+    for (size_t i = 0; i < byName.size(); ++i) byName[i]->view.nameRank = static_cast<int64_t>(i);
+    std::sort(order.begin(), order.end(), less);
+  } else if (!std::is_sorted(order.begin(), order.end(), less)) {
+    std::sort(order.begin(), order.end(), less);
+  }
+  for (size_t i = 0; i < order.size(); ++i) order[i]->orderPos = static_cast<uint32_t>(i);
+}
+
 }  // namespace
 
 int FairScheduler::comparePolicy(fair::PolicyKind kind, const fair::Schedulable& a,
@@ -85,26 +103,30 @@ void FairScheduler::ensureOrder(FsQueue& q) {
     return;
   }
   const fair::PolicyKind kind = q.policy();
+  const bool newMembers = q.membersChanged;
   if (q.isLeaf()) {
     std::vector<FsApp*>& order = q.appOrder;
-    order.clear();
-    for (AppId id : q.runnableApps) order.push_back(&fsAppAt(id));
+    if (newMembers) {
+      order.clear();
+      for (AppId id : q.runnableApps) order.push_back(&fsAppAt(id));
+    }
     for (FsApp* a : order) refreshedView(*a);
-    std::sort(order.begin(), order.end(), [&](const FsApp* x, const FsApp* y) {
+    resort(order, newMembers, [&](const FsApp* x, const FsApp* y) {
       return comparePolicy(kind, x->view, y->view) < 0;
     });
-    for (size_t i = 0; i < order.size(); ++i) order[i]->orderPos = static_cast<uint32_t>(i);
   } else {
     std::vector<FsQueue*>& order = q.childOrder;
-    order.clear();
-    for (const auto& c : q.children()) order.push_back(c.get());
+    if (newMembers) {
+      order.clear();
+      for (const auto& c : q.children()) order.push_back(c.get());
+    }
     for (FsQueue* c : order) refreshedView(*c);
-    std::sort(order.begin(), order.end(), [&](const FsQueue* x, const FsQueue* y) {
+    resort(order, newMembers, [&](const FsQueue* x, const FsQueue* y) {
       return comparePolicy(kind, x->view, y->view) < 0;
     });
-    for (size_t i = 0; i < order.size(); ++i) order[i]->orderPos = static_cast<uint32_t>(i);
   }
   q.orderStale = false;
+  q.membersChanged = false;
   q.orderEpoch = ordersEpoch_;
 }
 
@@ -142,13 +164,15 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
 Status FairScheduler::checkOrder(const FsQueue& q) const {
   if (!orderCurrent(q)) return Status::ok();
   const fair::PolicyKind kind = q.policy();
-  auto checkSorted = [&](const auto& order) -> Status {
+  // Sorted by the kept views (name ranks included) and by fresh views (names compared).
+  auto checkSorted = [&](const auto& order, auto&& freshView) -> Status {
     for (size_t i = 0; i < order.size(); ++i) {
       if (order[i]->orderPos != i) {
         return internalError("FS: member {} of the order of {} records position {}", i,
                              q.path(), order[i]->orderPos);
       }
-      if (i > 0 && comparePolicy(kind, order[i - 1]->view, order[i]->view) >= 0) {
+      if (i > 0 && (comparePolicy(kind, order[i - 1]->view, order[i]->view) >= 0 ||
+                    comparePolicy(kind, freshView(*order[i - 1]), freshView(*order[i])) >= 0)) {
         return internalError("FS: the order of {} is not sorted at {} ({} before {})", q.path(),
                              i, order[i - 1]->view.name, order[i]->view.name);
       }
@@ -171,7 +195,7 @@ Status FairScheduler::checkOrder(const FsQueue& q) const {
                              q.path());
       }
     }
-    return checkSorted(q.appOrder);
+    return checkSorted(q.appOrder, [&](const FsApp& a) { return appView(a); });
   }
   if (q.childOrder.size() != q.children().size()) {
     return internalError("FS: the order of {} has {} queues, the queue {} children", q.path(),
@@ -186,7 +210,7 @@ Status FairScheduler::checkOrder(const FsQueue& q) const {
                            c->path(), q.path());
     }
   }
-  return checkSorted(q.childOrder);
+  return checkSorted(q.childOrder, [&](const FsQueue& c) { return queueView(c); });
 }
 
 }  // namespace spindle

@@ -212,6 +212,9 @@ class FairScheduler final : public Scheduler {
   Assignment assignQueue(fair::FsQueue& q, NodeId node);
   Assignment assignLeaf(fair::FsQueue& leaf, NodeId node);
   Assignment assignApp(fair::FsApp& fa, NodeId node, bool reserved);
+  // One key of assignApp (step 2): nullopt when the next key is to be tried.
+  std::optional<Assignment> assignAtKey(fair::FsApp& fa, const SchedulerKey& key, NodeId node,
+                                        bool reserved);
   Assignment assignAt(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality locality,
                       bool reserved);
   Locality allowedLocality(fair::FsApp& fa, const SchedulerKey& key);

@@ -7,12 +7,14 @@ namespace spindle::fair {
 
 FsQueue& FsQueue::addChild(FairQueueConfig cfg, bool dynamic) {
   orderStale = true;
+  membersChanged = true;
   children_.push_back(std::make_unique<FsQueue>(std::move(cfg), this, dynamic));
   return *children_.back();
 }
 
 void FsQueue::removeChild(const FsQueue* child) {
   orderStale = true;
+  membersChanged = true;
   children_.erase(std::remove_if(children_.begin(), children_.end(),
                                  [&](const auto& c) { return c.get() == child; }),
                   children_.end());
@@ -46,6 +48,7 @@ void FsQueue::addUsage(const Resource& delta, int sign) {
 }
 
 void FsQueue::addRunnable(int delta) {
+  membersChanged = true;
   for (FsQueue* q = this; q != nullptr; q = q->parent_) {
     q->orderStale = true;
     q->numRunnable += delta;

@@ -78,7 +78,7 @@ class FsQueue {
   bool isDynamic() const { return dynamic_; }
   FsQueue* parent() const { return parent_; }
   const std::vector<std::unique_ptr<FsQueue>>& children() const { return children_; }
-  // Both leave this queue's child order stale.
+  // Both leave this queue's child order stale, with new members.
   FsQueue& addChild(FairQueueConfig cfg, bool dynamic);
   void removeChild(const FsQueue* child);
 
@@ -113,6 +113,7 @@ class FsQueue {
   std::vector<FsQueue*> childOrder;  // parents
   std::vector<FsApp*> appOrder;      // leaves
   bool orderStale = true;
+  bool membersChanged = true;  // children or runnable apps changed since the order was built
   uint64_t orderEpoch = 0;  // FairScheduler's epoch the order was built in
 
   int32_t numApps() const {
@@ -124,7 +125,8 @@ class FsQueue {
   // of this queue and its ancestors stale (FairScheduler's per-container path updates usage and
   // the orders itself).
   void addUsage(const Resource& delta, int sign);
-  // As addUsage for numRunnable (a leaf's runnable apps change with it).
+  // As addUsage for numRunnable; the leaf's order also has new members (its runnable apps
+  // change with it).
   void addRunnable(int delta);
   // Marks the orders of this queue and of every ancestor stale.
   void ordersChanged();

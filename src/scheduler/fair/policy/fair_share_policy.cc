@@ -54,7 +54,7 @@ int fairShareCompare(const Schedulable& s1, const Schedulable& s2) {
   if (res == 0) res = compareMinShareUsage(s1, s2);
   if (res == 0) res = compareFairShareUsage(s1, s2);
   if (res == 0) res = signum(s1.startTime, s2.startTime);
-  if (res == 0) res = compareNames(s1.name, s2.name);
+  if (res == 0) res = compareNames(s1, s2);
   return res;
 }
 

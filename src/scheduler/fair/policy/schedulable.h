@@ -13,6 +13,7 @@
 #include <string>
 
 #include "resource/resource.h"
+#include "scheduler/fair/policy/java_math.h"
 
 namespace spindle::fair {
 
@@ -28,6 +29,9 @@ struct Schedulable {
   Resource usage;
   int64_t startTime = 0;     // queues: 0
   int32_t priority = 1;      // FS fixes app priority at 1
+  // The rank of `name` among a fixed set of schedulables compared with one another (the
+  // Fair Scheduler's kept policy orders), or -1. See compareNames below.
+  int64_t nameRank = -1;
 
   static Schedulable queue(std::string name) {
     Schedulable s;
@@ -51,5 +55,13 @@ struct Schedulable {
   Schedulable& withStartTime(int64_t t) { startTime = t; return *this; }
   Schedulable& withPriority(int32_t p) { priority = p; return *this; }
 };
+
+// The comparators' last tie-break, String.compareTo on the names. Two views ranked within the same
+// set (both nameRank >= 0) compare their ranks, which give the same answer without reading the
+// strings; a view with no rank compares names.
+inline int compareNames(const Schedulable& s1, const Schedulable& s2) {
+  if (s1.nameRank >= 0 && s2.nameRank >= 0) return signum(s1.nameRank, s2.nameRank);
+  return compareNames(s1.name, s2.name);
+}
 
 }  // namespace spindle::fair
