@@ -79,7 +79,7 @@ FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node) {
   // the one this level started with, as YARN's sorted copy does.
   ensureOrder(q);
   for (size_t i = 0; i < q.childOrder.size(); ++i) {
-    const Assignment a = assignQueue(*q.childOrder[i], node);
+    const Assignment a = assignQueue(*q.childOrder[i].member, node);
     if (a.outcome != Outcome::kNone) return a;
   }
   return {};
@@ -90,7 +90,7 @@ FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId
   ensureOrder(leaf);
   const Node& node = cluster().node(nodeId);
   for (size_t i = 0; i < leaf.appOrder.size(); ++i) {
-    FsApp& fa = *leaf.appOrder[i];
+    FsApp& fa = *leaf.appOrder[i].member;
     const Application& a = *fa.app;
     if (!a.asks().hasPending()) continue;
     if (!a.blacklist().empty() &&

@@ -31,22 +31,22 @@ using fair::FsQueue;
 
 namespace {
 
-// Moves order[pos], whose key changed, to its place among the others (which are sorted) and
-// renumbers the members it passed. `less` is a strict total order.
-template <typename T, typename Less>
-void moveToSortedPlace(std::vector<T*>& order, size_t pos, Less&& less) {
-  T* const x = order[pos];
+// Moves order[pos], whose key changed, to its place among the others (which are sorted).
+// `less` is a strict total order. Members hold no index into the order: writing one into every
+// member passed would touch as many scattered objects as the move passes.
+template <typename Entry, typename Less>
+void moveToSortedPlace(std::vector<Entry>& order, size_t pos, Less&& less) {
   const auto begin = order.begin();
-  if (pos > 0 && less(x, order[pos - 1])) {
+  if (pos > 0 && less(order[pos], order[pos - 1])) {
+    const Entry x = order[pos];
     const size_t to =
         static_cast<size_t>(std::upper_bound(begin, begin + pos, x, less) - begin);
     std::rotate(begin + to, begin + pos, begin + pos + 1);
-    for (size_t k = to; k <= pos; ++k) order[k]->orderPos = static_cast<uint32_t>(k);
-  } else if (pos + 1 < order.size() && less(order[pos + 1], x)) {
+  } else if (pos + 1 < order.size() && less(order[pos + 1], order[pos])) {
+    const Entry x = order[pos];
     const size_t end =
         static_cast<size_t>(std::lower_bound(begin + pos + 1, order.end(), x, less) - begin);
     std::rotate(begin + pos, begin + pos + 1, begin + end);
-    for (size_t k = pos; k < end; ++k) order[k]->orderPos = static_cast<uint32_t>(k);
   }
 }
 
@@ -66,22 +66,27 @@ bool sameView(const fair::Schedulable& a, const fair::Schedulable& b) {
          a.priority == b.priority;
 }
 
-// Rebuilds `order` for new member views: with new members, ranks their names first (the
-// comparators' last tie-break then compares integers); otherwise the order is usually still
-// sorted (the update pass changes demands, which rarely reorders anything) and one pass checks
-// that before sorting.
-template <typename T, typename Less>
-void resort(std::vector<T*>& order, bool newMembers, Less&& less) {
+// Re-sorts `order` after its members' views (and keys) were refreshed: with new members, ranks
+// their names first (the comparators' last tie-break then compares integers); otherwise the
+// order is usually still sorted (the update pass changes demands, which rarely reorders
+// anything) and one pass checks that before sorting.
+template <typename Entry, typename Less>
+void resort(std::vector<Entry>& order, bool newMembers, Less&& less) {
   if (newMembers) {
-    std::vector<T*> byName(order.begin(), order.end());
-    std::sort(byName.begin(), byName.end(),
-              [](const T* x, const T* y) { return x->view.name < y->view.name; });
-    for (size_t i = 0; i < byName.size(); ++i) byName[i]->view.nameRank = static_cast<int64_t>(i);
+    std::vector<Entry*> byName;
+    byName.reserve(order.size());
+    for (Entry& e : order) byName.push_back(&e);
+    std::sort(byName.begin(), byName.end(), [](const Entry* x, const Entry* y) {
+      return x->member->view.name < y->member->view.name;
+    });
+    for (size_t i = 0; i < byName.size(); ++i) {
+      byName[i]->member->view.nameRank = static_cast<int64_t>(i);
+      byName[i]->key.nameRank = static_cast<int64_t>(i);
+    }
     std::sort(order.begin(), order.end(), less);
   } else if (!std::is_sorted(order.begin(), order.end(), less)) {
     std::sort(order.begin(), order.end(), less);
   }
-  for (size_t i = 0; i < order.size(); ++i) order[i]->orderPos = static_cast<uint32_t>(i);
 }
 
 }  // namespace
@@ -104,26 +109,26 @@ void FairScheduler::ensureOrder(FsQueue& q) {
   }
   const fair::PolicyKind kind = q.policy();
   const bool newMembers = q.membersChanged;
+  auto refresh = [&](auto& order) {
+    for (auto& e : order) {
+      refreshedView(*e.member);
+      if (kind == fair::PolicyKind::kFair) e.key = fair::fairShareKey(e.member->view);
+    }
+  };
   if (q.isLeaf()) {
-    std::vector<FsApp*>& order = q.appOrder;
     if (newMembers) {
-      order.clear();
-      for (AppId id : q.runnableApps) order.push_back(&fsAppAt(id));
+      q.appOrder.clear();
+      for (AppId id : q.runnableApps) q.appOrder.push_back({{}, &fsAppAt(id)});
     }
-    for (FsApp* a : order) refreshedView(*a);
-    resort(order, newMembers, [&](const FsApp* x, const FsApp* y) {
-      return comparePolicy(kind, x->view, y->view) < 0;
-    });
+    refresh(q.appOrder);
+    resort(q.appOrder, newMembers, orderLess(kind));
   } else {
-    std::vector<FsQueue*>& order = q.childOrder;
     if (newMembers) {
-      order.clear();
-      for (const auto& c : q.children()) order.push_back(c.get());
+      q.childOrder.clear();
+      for (const auto& c : q.children()) q.childOrder.push_back({{}, c.get()});
     }
-    for (FsQueue* c : order) refreshedView(*c);
-    resort(order, newMembers, [&](const FsQueue* x, const FsQueue* y) {
-      return comparePolicy(kind, x->view, y->view) < 0;
-    });
+    refresh(q.childOrder);
+    resort(q.childOrder, newMembers, orderLess(kind));
   }
   q.orderStale = false;
   q.membersChanged = false;
@@ -140,41 +145,53 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
   }
   // The app's usage (Application::used) has already changed; only a runnable app is in its
   // leaf's order.
+  auto move = [&](auto& order, auto& member, fair::PolicyKind kind) {
+    // Where the member is: under the fair policy its kept key is still the one of its view
+    // (not yet refreshed), found by binary search; under the others, by a scan.
+    size_t pos;
+    if (kind == fair::PolicyKind::kFair) {
+      const fair::FairShareKey placed = fair::fairShareKey(member.view);
+      pos = static_cast<size_t>(
+          std::lower_bound(order.begin(), order.end(), placed,
+                           [](const auto& e, const fair::FairShareKey& k) {
+                             return fair::compareFairShareKeys(e.key, k) < 0;
+                           }) -
+          order.begin());
+    } else {
+      pos = 0;
+      while (pos < order.size() && order[pos].member != &member) ++pos;
+    }
+    assert(pos < order.size() && order[pos].member == &member);
+    refreshedView(member);
+    if (kind == fair::PolicyKind::kFair) order[pos].key = fair::fairShareKey(member.view);
+    moveToSortedPlace(order, pos, orderLess(kind));
+  };
   FsQueue& leaf = *fa.leaf;
-  if (fa.runnable && orderCurrent(leaf)) {
-    assert(fa.orderPos < leaf.appOrder.size() && leaf.appOrder[fa.orderPos] == &fa);
-    refreshedView(fa);
-    const fair::PolicyKind kind = leaf.policy();
-    moveToSortedPlace(leaf.appOrder, fa.orderPos, [&](const FsApp* x, const FsApp* y) {
-      return comparePolicy(kind, x->view, y->view) < 0;
-    });
-  }
+  if (fa.runnable && orderCurrent(leaf)) move(leaf.appOrder, fa, leaf.policy());
   for (FsQueue* q = &leaf; q->parent() != nullptr; q = q->parent()) {
     FsQueue& parent = *q->parent();
-    if (!orderCurrent(parent)) continue;
-    assert(q->orderPos < parent.childOrder.size() && parent.childOrder[q->orderPos] == q);
-    refreshedView(*q);
-    const fair::PolicyKind kind = parent.policy();
-    moveToSortedPlace(parent.childOrder, q->orderPos, [&](const FsQueue* x, const FsQueue* y) {
-      return comparePolicy(kind, x->view, y->view) < 0;
-    });
+    if (orderCurrent(parent)) move(parent.childOrder, *q, parent.policy());
   }
 }
 
 Status FairScheduler::checkOrder(const FsQueue& q) const {
   if (!orderCurrent(q)) return Status::ok();
   const fair::PolicyKind kind = q.policy();
-  // Sorted by the kept views (name ranks included) and by fresh views (names compared).
+  // Sorted by the kept entries (keys, name ranks) and by fresh views (names compared).
+  const auto less = orderLess(kind);
   auto checkSorted = [&](const auto& order, auto&& freshView) -> Status {
     for (size_t i = 0; i < order.size(); ++i) {
-      if (order[i]->orderPos != i) {
-        return internalError("FS: member {} of the order of {} records position {}", i,
-                             q.path(), order[i]->orderPos);
+      const auto& e = order[i];
+      if (kind == fair::PolicyKind::kFair &&
+          fair::compareFairShareKeys(e.key, fair::fairShareKey(e.member->view)) != 0) {
+        return internalError("FS: the key of {} in the order of {} is out of date",
+                             e.member->view.name, q.path());
       }
-      if (i > 0 && (comparePolicy(kind, order[i - 1]->view, order[i]->view) >= 0 ||
-                    comparePolicy(kind, freshView(*order[i - 1]), freshView(*order[i])) >= 0)) {
+      if (i > 0 &&
+          (!less(order[i - 1], e) ||
+           comparePolicy(kind, freshView(*order[i - 1].member), freshView(*e.member)) >= 0)) {
         return internalError("FS: the order of {} is not sorted at {} ({} before {})", q.path(),
-                             i, order[i - 1]->view.name, order[i]->view.name);
+                             i, order[i - 1].member->view.name, e.member->view.name);
       }
     }
     return Status::ok();
@@ -184,12 +201,15 @@ Status FairScheduler::checkOrder(const FsQueue& q) const {
       return internalError("FS: the app order of {} has {} apps, the queue {} runnable",
                            q.path(), q.appOrder.size(), q.runnableApps.size());
     }
-    for (AppId id : q.runnableApps) {
-      const FsApp* a = appIndex_[id.value()];
-      if (a->orderPos >= q.appOrder.size() || q.appOrder[a->orderPos] != a) {
-        return internalError("FS: runnable app {} is missing from the order of {}", a->name,
-                             q.path());
-      }
+    std::vector<const FsApp*> members, runnable;
+    for (const auto& e : q.appOrder) members.push_back(e.member);
+    for (AppId id : q.runnableApps) runnable.push_back(appIndex_[id.value()]);
+    std::sort(members.begin(), members.end());
+    std::sort(runnable.begin(), runnable.end());
+    if (members != runnable) {
+      return internalError("FS: the app order of {} does not hold its runnable apps", q.path());
+    }
+    for (const FsApp* a : runnable) {
       if (!sameView(a->view, appView(*a))) {
         return internalError("FS: the view of app {} in the order of {} is out of date", a->name,
                              q.path());
@@ -201,10 +221,15 @@ Status FairScheduler::checkOrder(const FsQueue& q) const {
     return internalError("FS: the order of {} has {} queues, the queue {} children", q.path(),
                          q.childOrder.size(), q.children().size());
   }
+  std::vector<const FsQueue*> members, children;
+  for (const auto& e : q.childOrder) members.push_back(e.member);
+  for (const auto& c : q.children()) children.push_back(c.get());
+  std::sort(members.begin(), members.end());
+  std::sort(children.begin(), children.end());
+  if (members != children) {
+    return internalError("FS: the order of {} does not hold its children", q.path());
+  }
   for (const auto& c : q.children()) {
-    if (c->orderPos >= q.childOrder.size() || q.childOrder[c->orderPos] != c.get()) {
-      return internalError("FS: queue {} is missing from the order of {}", c->path(), q.path());
-    }
     if (!sameView(c->view, queueView(*c))) {
       return internalError("FS: the view of queue {} in the order of {} is out of date",
                            c->path(), q.path());

@@ -231,6 +231,14 @@ class FairScheduler final : public Scheduler {
   // fair_order.cc: the policy orders of the descent.
   int comparePolicy(fair::PolicyKind kind, const fair::Schedulable& a,
                     const fair::Schedulable& b) const;
+  // The order of members (OrderEntry) under `kind`: the fair policy compares the kept keys,
+  // the others the members' views.
+  auto orderLess(fair::PolicyKind kind) const {
+    return [this, kind](const auto& x, const auto& y) {
+      if (kind == fair::PolicyKind::kFair) return fair::compareFairShareKeys(x.key, y.key) < 0;
+      return comparePolicy(kind, x.member->view, y.member->view) < 0;
+    };
+  }
   bool orderCurrent(const fair::FsQueue& q) const {
     return !q.orderStale && q.orderEpoch == ordersEpoch_;
   }

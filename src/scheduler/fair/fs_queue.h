@@ -29,6 +29,7 @@
 #include "resource/resource.h"
 #include "scheduler/fair/config/allocation_config.h"
 #include "scheduler/fair/locality_delay.h"
+#include "scheduler/fair/policy/fair_share_policy.h"
 #include "scheduler/fair/policy/schedulable.h"
 
 namespace spindle {
@@ -38,6 +39,14 @@ class Application;
 namespace spindle::fair {
 
 class FsQueue;
+
+// One member of a kept policy order (FairScheduler's fair_order.cc): the member and, under the
+// fair policy, its comparator key, kept next to it so that a comparison reads one cache line.
+template <typename T>
+struct OrderEntry {
+  FairShareKey key;
+  T* member = nullptr;
+};
 
 // FSAppAttempt's scheduler-side fields.
 struct FsApp {
@@ -60,10 +69,8 @@ struct FsApp {
   TimeMs nextStarvationCheck = 0;
   std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
   Resource markedResource;                    // their sum
-  // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc), and this
-  // app's index in that order while the app is runnable and the order is current.
+  // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc).
   Schedulable view;
-  uint32_t orderPos = 0;
 };
 
 class FsQueue {
@@ -109,9 +116,8 @@ class FsQueue {
   // queue's policy. An order is rebuilt before use when stale; the scheduler moves a member
   // whose usage changed by one container in place.
   Schedulable view;  // this queue's view in its parent's order
-  uint32_t orderPos = 0;  // this queue's index in its parent's order (while that is current)
-  std::vector<FsQueue*> childOrder;  // parents
-  std::vector<FsApp*> appOrder;      // leaves
+  std::vector<OrderEntry<FsQueue>> childOrder;  // parents
+  std::vector<OrderEntry<FsApp>> appOrder;      // leaves
   bool orderStale = true;
   bool membersChanged = true;  // children or runnable apps changed since the order was built
   uint64_t orderEpoch = 0;  // FairScheduler's epoch the order was built in
