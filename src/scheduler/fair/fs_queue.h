@@ -50,14 +50,19 @@ struct OrderEntry {
 
 // FSAppAttempt's scheduler-side fields.
 struct FsApp {
+  // First, together, what every container reads (allocation and completion, the leaf's order);
+  // the rest is in other cache lines.
   AppId id;
-  std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
-  std::string user;
+  bool runnable = false;
+  bool hasPendingAsks = false;  // counted in FairScheduler's apps-with-pending-asks aggregate
   FsQueue* leaf = nullptr;
   Application* app = nullptr;  // the core's application (stable while the app is live)
   TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
-  bool runnable = false;
-  bool hasPendingAsks = false;  // counted in FairScheduler's apps-with-pending-asks aggregate
+  std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
+  // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc).
+  Schedulable view;
+  std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
+  std::string user;
   Resource demand;       // used + pending, refreshed by the update pass
   Resource fairShare;    // instantaneous, from the leaf's policy
   LocalityDelay locality;
@@ -67,16 +72,13 @@ struct FsApp {
   Resource fairshareStarvation;
   Resource minshareStarvation;
   TimeMs nextStarvationCheck = 0;
-  std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
-  Resource markedResource;                    // their sum
-  // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc).
-  Schedulable view;
+  Resource markedResource;                    // the sum of markedForPreemption
 };
 
 class FsQueue {
  public:
   FsQueue(FairQueueConfig cfg, FsQueue* parent, bool dynamic)
-      : cfg_(std::move(cfg)), parent_(parent), dynamic_(dynamic) {}
+      : parent_(parent), policy_(cfg.policy), cfg_(std::move(cfg)), dynamic_(dynamic) {}
 
   const std::string& path() const { return cfg_.path; }
   const std::string& name() const { return cfg_.name; }
@@ -93,16 +95,27 @@ class FsQueue {
   // once resolved).
   bool sharesFollowCluster() const;
 
-  PolicyKind policy() const { return cfg_.policy; }
+  PolicyKind policy() const { return policy_; }
   float weight() const { return cfg_.weight; }
   int32_t maxRunningApps() const { return cfg_.maxRunningApps; }
   float maxAMShare() const { return cfg_.maxAMShare; }
 
-  // Resolved against the cluster by FsQueueTree::resolveShares.
-  Resource minShare;
-  ResourceLimit maxShare = ResourceLimit::unbounded();
+  // The fields every container reads or writes (usage charged up the path, orders checked,
+  // the descent's max-share check) come first, together: the queue's other fields are in other
+  // cache lines.
+ private:
+  FsQueue* parent_;
+  PolicyKind policy_;  // cfg_.policy
+
+ public:
   // Aggregates (see the invariants above).
   Resource usage;
+  bool orderStale = true;
+  bool membersChanged = true;  // children or runnable apps changed since the order was built
+  uint64_t orderEpoch = 0;  // FairScheduler's epoch the order was built in
+  // Resolved against the cluster by FsQueueTree::resolveShares.
+  ResourceLimit maxShare = ResourceLimit::unbounded();
+  Resource minShare;
   Resource amUsage;            // leaves only
   Resource demand;             // refreshed by the update pass, capped at maxShare
   Resource fairShare;          // instantaneous
@@ -118,9 +131,7 @@ class FsQueue {
   Schedulable view;  // this queue's view in its parent's order
   std::vector<OrderEntry<FsQueue>> childOrder;  // parents
   std::vector<OrderEntry<FsApp>> appOrder;      // leaves
-  bool orderStale = true;
-  bool membersChanged = true;  // children or runnable apps changed since the order was built
-  uint64_t orderEpoch = 0;  // FairScheduler's epoch the order was built in
+  // (orderStale, membersChanged and orderEpoch are with usage above.)
 
   int32_t numApps() const {
     return static_cast<int32_t>(runnableApps.size() + nonRunnableApps.size());
@@ -139,7 +150,6 @@ class FsQueue {
 
  private:
   FairQueueConfig cfg_;
-  FsQueue* parent_;
   bool dynamic_;
   std::vector<std::unique_ptr<FsQueue>> children_;  // in file (then creation) order
 };
