@@ -14,8 +14,12 @@
 //    demand; node changes, which re-resolve min/max shares and move DRF's cluster ratios).
 // The comparators are total orders (their last stage compares unique names, and each stage
 // compares a key of each schedulable alone), so "sorted" is one order however it is reached:
-// the order walked equals YARN's sort of the views at that moment. checkOrders() (part of the
+// the order walked equals YARN's sort of the views at that moment. checkOrder() (part of the
 // scheduler invariants) and, in debug builds, every use of an order verify exactly that.
+// Cheaper comparisons, same answers: the names of an order's members are ranked once when its
+// members change (Schedulable::nameRank, compared instead of the strings), and under the fair
+// policy each entry carries the comparator's key (FairShareKey), so that a comparison reads the
+// order's contiguous entries rather than two views in scattered queue and app objects.
 #include <algorithm>
 #include <cassert>
 
@@ -31,23 +35,53 @@ using fair::FsQueue;
 
 namespace {
 
-// Moves order[pos], whose key changed, to its place among the others (which are sorted).
-// `less` is a strict total order. Members hold no index into the order: writing one into every
-// member passed would touch as many scattered objects as the move passes.
+// Moves order[pos], whose key changed, to its place among the others (which are sorted) and
+// returns that place. `less` is a strict total order. One container moves a member a few places
+// at most, so the search gallops outwards from where it was (neighbouring cache lines first).
+// Members only keep a hint of their place (FsQueue/FsApp::orderHint): renumbering every member
+// passed would touch as many scattered objects as the move passes.
 template <typename Entry, typename Less>
-void moveToSortedPlace(std::vector<Entry>& order, size_t pos, Less&& less) {
+size_t moveToSortedPlace(std::vector<Entry>& order, size_t pos, Less&& less) {
   const auto begin = order.begin();
+  const size_t n = order.size();
   if (pos > 0 && less(order[pos], order[pos - 1])) {
     const Entry x = order[pos];
-    const size_t to =
-        static_cast<size_t>(std::upper_bound(begin, begin + pos, x, less) - begin);
+    // The first member in [0, pos) that x goes before; x goes before order[hi].
+    size_t hi = pos - 1;
+    size_t to;
+    for (size_t step = 1;; step *= 2) {
+      if (hi < step) {
+        to = static_cast<size_t>(std::upper_bound(begin, begin + hi, x, less) - begin);
+        break;
+      }
+      const size_t lo = hi - step;
+      if (!less(x, order[lo])) {
+        to = static_cast<size_t>(std::upper_bound(begin + lo + 1, begin + hi, x, less) - begin);
+        break;
+      }
+      hi = lo;
+    }
     std::rotate(begin + to, begin + pos, begin + pos + 1);
-  } else if (pos + 1 < order.size() && less(order[pos + 1], order[pos])) {
-    const Entry x = order[pos];
-    const size_t end =
-        static_cast<size_t>(std::lower_bound(begin + pos + 1, order.end(), x, less) - begin);
-    std::rotate(begin + pos, begin + pos + 1, begin + end);
+    return to;
   }
+  if (pos + 1 < n && less(order[pos + 1], order[pos])) {
+    const Entry x = order[pos];
+    // The first member in (pos, n) that does not go before x; order[lo] goes before x.
+    size_t lo = pos + 1;
+    size_t hi = n;
+    for (size_t step = 1; lo + step < n; step *= 2) {
+      if (!less(order[lo + step], x)) {
+        hi = lo + step;
+        break;
+      }
+      lo += step;
+    }
+    const size_t end =
+        static_cast<size_t>(std::lower_bound(begin + lo + 1, begin + hi, x, less) - begin);
+    std::rotate(begin + pos, begin + pos + 1, begin + end);
+    return end - 1;
+  }
+  return pos;
 }
 
 bool sameLimit(const ResourceLimit& a, const ResourceLimit& b) {
@@ -87,6 +121,7 @@ void resort(std::vector<Entry>& order, bool newMembers, Less&& less) {
   } else if (!std::is_sorted(order.begin(), order.end(), less)) {
     std::sort(order.begin(), order.end(), less);
   }
+  for (size_t i = 0; i < order.size(); ++i) order[i].member->orderHint = static_cast<uint32_t>(i);
 }
 
 }  // namespace
@@ -146,25 +181,33 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
   // The app's usage (Application::used) has already changed; only a runnable app is in its
   // leaf's order.
   auto move = [&](auto& order, auto& member, fair::PolicyKind kind) {
-    // Where the member is: under the fair policy its kept key is still the one of its view
-    // (not yet refreshed), found by binary search; under the others, by a scan.
-    size_t pos;
-    if (kind == fair::PolicyKind::kFair) {
-      const fair::FairShareKey placed = fair::fairShareKey(member.view);
-      pos = static_cast<size_t>(
-          std::lower_bound(order.begin(), order.end(), placed,
-                           [](const auto& e, const fair::FairShareKey& k) {
-                             return fair::compareFairShareKeys(e.key, k) < 0;
-                           }) -
-          order.begin());
-    } else {
-      pos = 0;
-      while (pos < order.size() && order[pos].member != &member) ++pos;
+    // Where the member is: at its hint or next to it (other members' moves shift it by one),
+    // else, under the fair policy, by binary search on its kept key (still the one of its view,
+    // not yet refreshed); under the others by a scan.
+    auto at = [&](size_t i) { return i < order.size() && order[i].member == &member; };
+    size_t pos = member.orderHint;
+    if (!at(pos)) {
+      if (pos > 0 && at(pos - 1)) {
+        --pos;
+      } else if (at(pos + 1)) {
+        ++pos;
+      } else if (kind == fair::PolicyKind::kFair) {
+        const fair::FairShareKey placed = fair::fairShareKey(member.view);
+        pos = static_cast<size_t>(
+            std::lower_bound(order.begin(), order.end(), placed,
+                             [](const auto& e, const fair::FairShareKey& k) {
+                               return fair::compareFairShareKeys(e.key, k) < 0;
+                             }) -
+            order.begin());
+      } else {
+        pos = 0;
+        while (pos < order.size() && order[pos].member != &member) ++pos;
+      }
     }
     assert(pos < order.size() && order[pos].member == &member);
     refreshedView(member);
     if (kind == fair::PolicyKind::kFair) order[pos].key = fair::fairShareKey(member.view);
-    moveToSortedPlace(order, pos, orderLess(kind));
+    member.orderHint = static_cast<uint32_t>(moveToSortedPlace(order, pos, orderLess(kind)));
   };
   FsQueue& leaf = *fa.leaf;
   if (fa.runnable && orderCurrent(leaf)) move(leaf.appOrder, fa, leaf.policy());

@@ -58,6 +58,7 @@ struct FsApp {
   FsQueue* leaf = nullptr;
   Application* app = nullptr;  // the core's application (stable while the app is live)
   TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
+  uint32_t orderHint = 0;  // where the leaf's order last placed it (fair_order.cc)
   std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
   // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc).
   Schedulable view;
@@ -113,6 +114,13 @@ class FsQueue {
   bool orderStale = true;
   bool membersChanged = true;  // children or runnable apps changed since the order was built
   uint64_t orderEpoch = 0;  // FairScheduler's epoch the order was built in
+  uint32_t orderHint = 0;   // where the parent's order last placed this queue
+  // The policy orders the assignment descent walks (kept by FairScheduler, fair_order.cc):
+  // a parent's children, a leaf's runnable apps, each sorted by the members' views with the
+  // queue's policy. An order is rebuilt before use when stale; the scheduler moves a member
+  // whose usage changed by one container in place.
+  std::vector<OrderEntry<FsQueue>> childOrder;  // parents
+  std::vector<OrderEntry<FsApp>> appOrder;      // leaves
   // Resolved against the cluster by FsQueueTree::resolveShares.
   ResourceLimit maxShare = ResourceLimit::unbounded();
   Resource minShare;
@@ -124,14 +132,7 @@ class FsQueue {
   std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
   std::vector<AppId> runnableApps;     // leaves: in the order they became runnable
   std::vector<AppId> nonRunnableApps;  // leaves: in submission order
-  // The policy orders the assignment descent walks (kept by FairScheduler, fair_order.cc):
-  // a parent's children, a leaf's runnable apps, each sorted by the members' views with the
-  // queue's policy. An order is rebuilt before use when stale; the scheduler moves a member
-  // whose usage changed by one container in place.
-  Schedulable view;  // this queue's view in its parent's order
-  std::vector<OrderEntry<FsQueue>> childOrder;  // parents
-  std::vector<OrderEntry<FsApp>> appOrder;      // leaves
-  // (orderStale, membersChanged and orderEpoch are with usage above.)
+  Schedulable view;  // this queue's view in its parent's order (see childOrder above)
 
   int32_t numApps() const {
     return static_cast<int32_t>(runnableApps.size() + nonRunnableApps.size());
