@@ -179,8 +179,9 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
     }
   }
   // The app's usage (Application::used) has already changed; only a runnable app is in its
-  // leaf's order.
-  auto move = [&](auto& order, auto& member, fair::PolicyKind kind) {
+  // leaf's order. In a current order every other input of a member's view is up to date (any
+  // change to one stales the order), so only the view's usage is refreshed.
+  auto move = [&](auto& order, auto& member, const Resource& usage, fair::PolicyKind kind) {
     // Where the member is: at its hint or next to it (other members' moves shift it by one),
     // else, under the fair policy, by binary search on its kept key (still the one of its view,
     // not yet refreshed); under the others by a scan.
@@ -205,15 +206,15 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
       }
     }
     assert(pos < order.size() && order[pos].member == &member);
-    refreshedView(member);
+    member.view.usage = usage;
     if (kind == fair::PolicyKind::kFair) order[pos].key = fair::fairShareKey(member.view);
     member.orderHint = static_cast<uint32_t>(moveToSortedPlace(order, pos, orderLess(kind)));
   };
   FsQueue& leaf = *fa.leaf;
-  if (fa.runnable && orderCurrent(leaf)) move(leaf.appOrder, fa, leaf.policy());
+  if (fa.runnable && orderCurrent(leaf)) move(leaf.appOrder, fa, fa.app->used(), leaf.policy());
   for (FsQueue* q = &leaf; q->parent() != nullptr; q = q->parent()) {
     FsQueue& parent = *q->parent();
-    if (orderCurrent(parent)) move(parent.childOrder, *q, parent.policy());
+    if (orderCurrent(parent)) move(parent.childOrder, *q, q->usage, parent.policy());
   }
 }
 
