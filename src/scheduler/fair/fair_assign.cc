@@ -138,16 +138,27 @@ bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
   return true;
 }
 
+FairScheduler::KeyAsks FairScheduler::keyAsks(const Application& a, const SchedulerKey& key,
+                                              const Node& node) const {
+  return {a.asks().find(key, kAnyResourceName), a.asks().find(key, node.rack()),
+          a.asks().find(key, node.name())};
+}
+
 bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key,
                                         NodeId nodeId) {
+  return hasContainerForNode(fa, key, nodeId, keyAsks(*fa.app, key, cluster().node(nodeId)));
+}
+
+bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key, NodeId nodeId,
+                                        const KeyAsks& asks) {
   const Application& a = *fa.app;
   const Node& node = cluster().node(nodeId);
-  const ResourceRequest* any = a.asks().find(key, kAnyResourceName);
+  const ResourceRequest* any = asks.any;
   if (any == nullptr || any->numContainers <= 0) return false;
-  const bool forRack = a.asks().count(key, node.rack()) > 0;
-  const bool forNode = a.asks().count(key, node.name()) > 0;
-  if (!a.asks().canDelayTo(key, kAnyResourceName) && !forRack) return false;
-  if (forRack && !a.asks().canDelayTo(key, node.rack()) && !forNode) return false;
+  const bool forRack = KeyAsks::count(asks.rack) > 0;
+  const bool forNode = KeyAsks::count(asks.host) > 0;
+  if (!KeyAsks::canDelayTo(any) && !forRack) return false;
+  if (forRack && !KeyAsks::canDelayTo(asks.rack) && !forNode) return false;
   if (!any->capability.fitsIn(node.total())) return false;
   if (!fa.leaf->fitsInMaxShare(any->capability)) {
     recordSkip(a, nodeId, key, SkipReason::kQueueMaxCapacity,
@@ -193,18 +204,21 @@ std::optional<FairScheduler::Assignment> FairScheduler::assignAtKey(FsApp& fa,
                                                                     bool reserved) {
   const Application& a = *fa.app;
   const Node& node = cluster().node(nodeId);
-  if (!reserved && !hasContainerForNode(fa, key, nodeId)) return std::nullopt;
+  // The key's ANY, rack and host requests, looked up once (nothing below changes the asks
+  // before assignAt).
+  const KeyAsks asks = keyAsks(a, key, node);
+  if (!reserved && !hasContainerForNode(fa, key, nodeId, asks)) return std::nullopt;
   fa.locality.addOpportunity(key);
-  const int32_t rack = a.asks().count(key, node.rack());
-  const int32_t host = a.asks().count(key, node.name());
+  const int32_t rack = KeyAsks::count(asks.rack);
+  const int32_t host = KeyAsks::count(asks.host);
   const Locality allowed = allowedLocality(fa, key);
   if (rack > 0 && host > 0) return assignAt(fa, key, nodeId, Locality::kNodeLocal, reserved);
-  if (!a.asks().canDelayTo(key, node.rack())) return std::nullopt;
+  if (!KeyAsks::canDelayTo(asks.rack)) return std::nullopt;
   if (rack > 0 && allowed != Locality::kNodeLocal) {
     return assignAt(fa, key, nodeId, Locality::kRackLocal, reserved);
   }
-  if (!a.asks().canDelayTo(key, kAnyResourceName)) return std::nullopt;
-  if (a.asks().count(key, kAnyResourceName) > 0 &&
+  if (!KeyAsks::canDelayTo(asks.any)) return std::nullopt;
+  if (KeyAsks::count(asks.any) > 0 &&
       (a.asks().uniqueLocations(key) <= 1 || allowed == Locality::kOffSwitch)) {
     return assignAt(fa, key, nodeId, Locality::kOffSwitch, reserved);
   }

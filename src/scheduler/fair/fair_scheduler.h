@@ -219,6 +219,18 @@ class FairScheduler final : public Scheduler {
                       bool reserved);
   Locality allowedLocality(fair::FsApp& fa, const SchedulerKey& key);
   bool hasContainerForNode(const fair::FsApp& fa, const SchedulerKey& key, NodeId node);
+  // One key's ANY, rack and host requests for a node (null when absent): what AskTable's
+  // count and canDelayTo look up, looked up once.
+  struct KeyAsks {
+    const ResourceRequest* any;
+    const ResourceRequest* rack;
+    const ResourceRequest* host;
+    static int32_t count(const ResourceRequest* r) { return r ? r->numContainers : 0; }
+    static bool canDelayTo(const ResourceRequest* r) { return r == nullptr || r->relaxLocality; }
+  };
+  KeyAsks keyAsks(const Application& a, const SchedulerKey& key, const Node& node) const;
+  bool hasContainerForNode(const fair::FsApp& fa, const SchedulerKey& key, NodeId node,
+                           const KeyAsks& asks);
   bool isOverAmShareLimit(const fair::FsApp& fa, NodeId node);
   bool assignReservedContainer(NodeId node);
   bool isReservable(const fair::FsApp& fa, const Resource& capability) const;
