@@ -4,6 +4,9 @@
 // after every change gives.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "scheduler/fair/fs_test_fixture.h"
 
 namespace spindle {

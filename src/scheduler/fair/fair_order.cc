@@ -10,8 +10,11 @@
 //    rebuilt (every member's view refreshed, then sorted) when the descent next reaches it:
 //    FsQueue::addUsage / addRunnable / addChild / removeChild mark the queue and its
 //    ancestors (moves, reloads, apps becoming runnable or leaving, queues created or removed),
-//    and allOrdersChanged() stales every order at once (the update pass, which sets every
-//    demand; node changes, which re-resolve min/max shares and move DRF's cluster ratios).
+//    and allOrdersChanged() stales every order at once (node changes, which re-resolve min/max
+//    shares and move DRF's cluster ratios; reloads);
+//  - the update pass sets every demand (and a size-based app weight): as it goes, each current
+//    order gets its members' new demands and is re-sorted if that moved anything (rarely), while
+//    the members are still in cache (demandsChanged).
 // The comparators are total orders (their last stage compares unique names, and each stage
 // compares a key of each schedulable alone), so "sorted" is one order however it is reached:
 // the order walked equals YARN's sort of the views at that moment. checkOrder() (part of the
@@ -24,6 +27,7 @@
 #include <cassert>
 
 #include "scheduler/fair/fair_scheduler.h"
+#include "scheduler/fair/policy/app_weight.h"
 #include "scheduler/fair/policy/drf_policy.h"
 #include "scheduler/fair/policy/fair_share_policy.h"
 #include "scheduler/fair/policy/fifo_policy.h"
@@ -215,6 +219,28 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
   for (FsQueue* q = &leaf; q->parent() != nullptr; q = q->parent()) {
     FsQueue& parent = *q->parent();
     if (orderCurrent(parent)) move(parent.childOrder, *q, q->usage, parent.policy());
+  }
+}
+
+void FairScheduler::demandsChanged(FsQueue& q) {
+  if (!orderCurrent(q)) return;
+  const fair::PolicyKind kind = q.policy();
+  // Demand (and an app's size-based weight) is the only input of a member's view the update
+  // pass changes; the rest are current in a current order.
+  auto refresh = [&](auto& order, auto&& setDemand) {
+    for (auto& e : order) {
+      setDemand(*e.member);
+      if (kind == fair::PolicyKind::kFair) e.key = fair::fairShareKey(e.member->view);
+    }
+    resort(order, /*newMembers=*/false, orderLess(kind));
+  };
+  if (q.isLeaf()) {
+    refresh(q.appOrder, [&](FsApp& a) {
+      a.view.demand = a.demand;
+      a.view.weight = fair::appWeight(a.demand.memoryMb(), config_.site.sizeBasedWeight);
+    });
+  } else {
+    refresh(q.childOrder, [](FsQueue& c) { c.view.demand = c.demand; });
   }
 }
 

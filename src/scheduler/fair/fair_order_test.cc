@@ -6,6 +6,10 @@
 // order again whenever the descent uses it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "base/rng.h"
 #include "scheduler/fair/fs_test_fixture.h"
 

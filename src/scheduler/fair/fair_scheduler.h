@@ -259,8 +259,11 @@ class FairScheduler final : public Scheduler {
   // A container of `fa` allocated (sign +1) or finished (-1): usage of its leaf and ancestors,
   // and the app and those queues moved to their new places in the orders.
   void chargeContainer(fair::FsApp& fa, const Resource& r, int sign);
-  // Every order stale (every demand, min/max share or the cluster changed).
+  // Every order stale (min/max shares or the cluster changed).
   void allOrdersChanged() { ++ordersEpoch_; }
+  // The update pass set the demands of q's children (or apps): q's order, when current, takes
+  // them and stays current.
+  void demandsChanged(fair::FsQueue& q);
   // A current order holds exactly the members, with up-to-date views, sorted.
   Status checkOrder(const fair::FsQueue& q) const;
 

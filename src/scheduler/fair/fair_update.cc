@@ -125,8 +125,7 @@ void FairScheduler::update() {
   lastUpdate_ = clock().nowMs();
   if (tree_.removeEmptyDynamicQueues()) steadySharesChanged();
   updateStarvationStats2x();  // before demand and shares, as 2.x's update() (the deficit view)
-  updateDemand(tree_.root());
-  allOrdersChanged();  // every demand (and a size-based app weight) may have changed
+  updateDemand(tree_.root());  // keeps the current policy orders current (demandsChanged)
   tree_.root().fairShare = cluster().total();
   computeShares(tree_.root(), 0);
   if (config_.site.preemptionDesign == fair::PreemptionDesign::k2x) {
@@ -158,6 +157,7 @@ void FairScheduler::updateDemand(FsQueue& q) {
       demand += c->demand;
     }
   }
+  demandsChanged(q);  // the apps' or children's demands are final now
   q.demand = q.maxShare.clamp(demand);
 }
 
