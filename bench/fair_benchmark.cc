@@ -11,8 +11,9 @@
 // BM_FairUpdate: one FairScheduler::update() (demand bottom-up, instantaneous fair shares top-down
 // with 25-iteration bisections), on a cluster of 1,000 8 GB nodes after one round of heartbeats
 // gave every node 5 containers (apps have usage, so comparators and shares are not all zero).
-// BM_FairSteadyShares: a node's capacity update (NodeResourceUpdate), which re-resolves min/max
-// shares and recomputes steady fair shares over the whole tree.
+// BM_FairSteadyShares: a node's capacity update (NodeResourceUpdate) and then a read of the
+// steady fair shares (queues()), which recomputes them over the whole tree (they are recomputed
+// lazily since fs-perf3; the event alone only marks them stale).
 // BM_FairAllocation: steady-state allocation throughput as in capacity_benchmark.cc: each
 // iteration is one node heartbeat that completes the containers the node received last time;
 // the scheduler then refills it (assignmultiple on; dynamic.max.assign, YARN's default, stops at
@@ -36,6 +37,28 @@
 // Branch core-perf (flat per-node container set, inline Resource arithmetic), idle machine but a
 // VM that swings up to 2x between runs: 10k nodes 231k-281k -> 237k-292k (+5-20 % in every
 // paired run); 1k nodes 189k-207k -> 155k-216k; 50k nodes 239k -> 264k-272k. See bench/README.md.
+// Branch fs-perf3 (paired, interleaved runs of the base 8cae1ee and the branch, 3 rounds each,
+// machine shared with the other helpers, load 5-9; medians of items/s from CPU time, range in
+// brackets):
+//   allocations/s, 1,000 queues   1k nodes  217k [186-252] -> 243k [210-265]  x1.12
+//                                10k nodes  221k [212-239] -> 319k [280-322]  x1.44
+//                                50k nodes  212k [178-215] -> 335k [288-340]  x1.58
+//   allocations/s, 10k nodes     100 queues 530k [492-611] -> 575k [537-719]  x1.08
+//                                5,000 queues 135k [126-157] -> 214k [206-226] x1.59
+//   update pass      100 q 0.063-0.074 -> 0.063-0.079 ms; 1,000 q 1.5-2.2 -> 1.7-2.3 ms (now
+//                    includes keeping the policy orders current, work the descent used to do on
+//                    every container); 5,000 q 17-19 -> 19 ms (one run)
+//   steady shares    1,000 q 0.29-0.35 -> 0.25-0.33 ms; 5,000 q 5.1-5.6 -> 4.2-4.9 ms
+//   setup (CPU)      10k nodes 1.7 s -> 0.2 s; 50k nodes 8.6 s -> 0.8 s (steady shares lazy,
+//                    percentage min/max shares alone re-resolved per NodeAdded)
+// What changed: the descent walks policy orders kept sorted between heartbeats (fair_order.cc:
+// a container moves its app and the queues above it a few places; name ranks instead of string
+// tie-breaks; the fair comparator's key stored next to each member) instead of refreshing and
+// comparing ~40 views per container. What remains per container (perf, 10k nodes): ~18 % the
+// order moves (cache misses on the queue path and order entries), ~30 % the core's container
+// bookkeeping (Application::removeContainer, the live-container map, allocate/finish), ~15 %
+// the per-app steps (AskTable lookups, AM limit), ~5 % the update pass. The 500k/s target needs
+// the core's per-container cost cut as well (core-perf2).
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -151,6 +174,8 @@ void BM_FairSteadyShares(benchmark::State& state) {
     const int64_t mb = (i++ % 2) ? 8192 : 16384;
     benchmark::DoNotOptimize(
         s.sched->handle(NodeResourceUpdate{s.names[0], Resource::of(mb, 8)}));
+    // The steady shares are recomputed when next read (queues()), not by the event itself.
+    benchmark::DoNotOptimize(s.sched->queues().root().steadyFairShare);
   }
   state.counters["queues"] = leaves;
 }

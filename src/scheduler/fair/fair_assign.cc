@@ -54,7 +54,7 @@ void FairScheduler::attemptScheduling(NodeId nodeId) {
                                             static_cast<double>(0.5f)));
   }
   while (!node.reservation()) {
-    const Assignment a = assignQueue(tree_.root(), nodeId, 0);
+    const Assignment a = assignQueue(tree_.root(), nodeId);
     if (a.outcome != Outcome::kAllocated) break;
     ++assigned;
     assignedResource += a.resource;
@@ -70,74 +70,39 @@ bool FairScheduler::shouldContinueAssigning(int containers, const Resource& maxT
   return s.maxAssign <= 0 || containers < s.maxAssign;
 }
 
-// Tries s.sorted[0..n) in the policy's order (YARN sorts them with the policy's comparator) until
-// one yields an allocation or reservation. The comparators are strict weak orders (each stage
-// compares a key of the schedulable alone), so the first element of the stable sort is the
-// earliest of the minimal ones: it is found in one pass and tried alone, which is all a
-// heartbeat needs when it takes the container; only when it yields nothing are the rest sorted.
-// The order is the same as sorting all of them up front, with the views taken before any try.
-template <typename TryOne>
-FairScheduler::Assignment FairScheduler::tryInPolicyOrder(const fair::SchedulingPolicy& policy,
-                                                          LevelScratch& s, size_t n,
-                                                          TryOne&& tryOne) {
-  if (n == 0) return {};
-  size_t best = 0;
-  for (size_t i = 1; i < n; ++i) {
-    if (policy.compare(*s.sorted[i], *s.sorted[best]) < 0) best = i;
-  }
-  const Assignment first = tryOne(best);
-  if (first.outcome != Outcome::kNone || n == 1) return first;
-  s.order.clear();
-  for (size_t i = 0; i < n; ++i) {
-    if (i != best) s.order.push_back(static_cast<uint32_t>(i));
-  }
-  std::stable_sort(s.order.begin(), s.order.end(), [&](uint32_t a, uint32_t b) {
-    return policy.compare(*s.sorted[a], *s.sorted[b]) < 0;
-  });
-  for (uint32_t i : s.order) {
-    const Assignment a = tryOne(i);
+FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node) {
+  // assignContainerPreCheck: a reserved node or a queue over its max share takes nothing.
+  if (cluster().node(node).reservation() || !q.maxShare.allows(q.usage)) return {};
+  if (q.isLeaf()) return assignLeaf(q, node);
+  // The children in the policy's order (fair_order.cc), tried until one yields an allocation or
+  // a reservation. A try that yields nothing changes no comparator input, so the order stays
+  // the one this level started with, as YARN's sorted copy does.
+  ensureOrder(q);
+  for (size_t i = 0; i < q.childOrder.size(); ++i) {
+    const Assignment a = assignQueue(*q.childOrder[i].member, node);
     if (a.outcome != Outcome::kNone) return a;
   }
   return {};
 }
 
-FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node, size_t depth) {
-  // assignContainerPreCheck: a reserved node or a queue over its max share takes nothing.
-  if (cluster().node(node).reservation() || !q.maxShare.allows(q.usage)) return {};
-  if (q.isLeaf()) return assignLeaf(q, node, depth);
-  const fair::SchedulingPolicy policy = policyOf(q);
-  LevelScratch& s = scratchAt(depth);
-  const size_t n = q.children().size();
-  s.sorted.resize(n);
-  for (size_t i = 0; i < n; ++i) s.sorted[i] = &refreshedView(*q.children()[i]);
-  return tryInPolicyOrder(policy, s, n, [&](size_t i) {
-    return assignQueue(*q.children()[i], node, depth + 1);
-  });
-}
-
-FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId, size_t depth) {
+FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId) {
   // fetchAppsWithDemand: runnable apps with outstanding asks, in the policy's order.
-  const fair::SchedulingPolicy policy = policyOf(leaf);
-  LevelScratch& s = scratchAt(depth);
-  s.apps.clear();
-  for (AppId id : leaf.runnableApps) {
-    FsApp& fa = fsAppAt(id);
-    if (fa.app->asks().hasPending()) s.apps.push_back(&fa);
-  }
-  const size_t n = s.apps.size();
-  s.sorted.resize(n);
-  for (size_t i = 0; i < n; ++i) s.sorted[i] = &refreshedView(*s.apps[i]);
+  ensureOrder(leaf);
   const Node& node = cluster().node(nodeId);
-  return tryInPolicyOrder(policy, s, n, [&](size_t i) -> Assignment {
-    FsApp& fa = *s.apps[i];
+  for (size_t i = 0; i < leaf.appOrder.size(); ++i) {
+    FsApp& fa = *leaf.appOrder[i].member;
     const Application& a = *fa.app;
-    if (a.blacklist().count(node.name()) || a.blacklist().count(node.rack())) {
+    if (!a.asks().hasPending()) continue;
+    if (!a.blacklist().empty() &&
+        (a.blacklist().count(node.name()) || a.blacklist().count(node.rack()))) {
       recordSkip(a, nodeId, {}, SkipReason::kBlacklisted,
                  fmt::format("node {} or its rack {} is blacklisted", node.name(), node.rack()));
-      return {};
+      continue;
     }
-    return assignApp(fa, nodeId, /*reserved=*/false);
-  });
+    const Assignment r = assignApp(fa, nodeId, /*reserved=*/false);
+    if (r.outcome != Outcome::kNone) return r;
+  }
+  return {};
 }
 
 Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
@@ -149,15 +114,21 @@ Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
 bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
   const Application& a = *fa.app;
   if (a.amRunning() || a.submission().amResource.isZero()) return false;
-  const std::vector<SchedulerKey> keys = a.asks().activeKeys();
-  if (keys.empty()) return true;
-  const Resource amResource = a.asks().find(keys.front(), kAnyResourceName)->capability;
+  // The AM ask is the first active key's ANY request.
+  const SchedulerKey* first = nullptr;
+  Resource amResource;
+  a.asks().forEachActiveKey([&](const SchedulerKey& key, const ResourceRequest& any) {
+    first = &key;
+    amResource = any.capability;
+    return false;
+  });
+  if (first == nullptr) return true;
   const FsQueue& leaf = *fa.leaf;
   const Resource limit = maxAmResource(leaf);
   if (fair::canRunAppAm(policyOf(leaf), leaf.amUsage, amResource, limit, leaf.maxAMShare())) {
     return false;
   }
-  recordSkip(a, node, keys.front(), SkipReason::kAmLimit,
+  recordSkip(a, node, *first, SkipReason::kAmLimit,
              fmt::format("queue {} AM usage {} plus AM {} exceeds its AM limit {} "
                          "(maxAMShare {})",
                          leaf.path(), leaf.amUsage.toString(), amResource.toString(),
@@ -167,16 +138,27 @@ bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
   return true;
 }
 
+FairScheduler::KeyAsks FairScheduler::keyAsks(const Application& a, const SchedulerKey& key,
+                                              const Node& node) const {
+  return {a.asks().find(key, kAnyResourceName), a.asks().find(key, node.rack()),
+          a.asks().find(key, node.name())};
+}
+
 bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key,
                                         NodeId nodeId) {
+  return hasContainerForNode(fa, key, nodeId, keyAsks(*fa.app, key, cluster().node(nodeId)));
+}
+
+bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key, NodeId nodeId,
+                                        const KeyAsks& asks) {
   const Application& a = *fa.app;
   const Node& node = cluster().node(nodeId);
-  const ResourceRequest* any = a.asks().find(key, kAnyResourceName);
+  const ResourceRequest* any = asks.any;
   if (any == nullptr || any->numContainers <= 0) return false;
-  const bool forRack = a.asks().count(key, node.rack()) > 0;
-  const bool forNode = a.asks().count(key, node.name()) > 0;
-  if (!a.asks().canDelayTo(key, kAnyResourceName) && !forRack) return false;
-  if (forRack && !a.asks().canDelayTo(key, node.rack()) && !forNode) return false;
+  const bool forRack = KeyAsks::count(asks.rack) > 0;
+  const bool forNode = KeyAsks::count(asks.host) > 0;
+  if (!KeyAsks::canDelayTo(any) && !forRack) return false;
+  if (forRack && !KeyAsks::canDelayTo(asks.rack) && !forNode) return false;
   if (!any->capability.fitsIn(node.total())) return false;
   if (!fa.leaf->fitsInMaxShare(any->capability)) {
     recordSkip(a, nodeId, key, SkipReason::kQueueMaxCapacity,
@@ -199,37 +181,53 @@ Locality FairScheduler::allowedLocality(FsApp& fa, const SchedulerKey& key) {
 
 FairScheduler::Assignment FairScheduler::assignApp(FsApp& fa, NodeId nodeId, bool reserved) {
   if (isOverAmShareLimit(fa, nodeId)) return {};
+  if (reserved) {
+    // A copy: fulfilling the reservation erases it from reservedOn.
+    const SchedulerKey key = fa.reservedOn.at(nodeId);
+    return assignAtKey(fa, key, nodeId, /*reserved=*/true).value_or(Assignment{});
+  }
+  // The active keys ascending; the first that decides ends the walk (the asks change only then).
+  Assignment result;
+  fa.app->asks().forEachActiveKey([&](const SchedulerKey& key, const ResourceRequest&) {
+    if (std::optional<Assignment> r = assignAtKey(fa, key, nodeId, /*reserved=*/false)) {
+      result = *r;
+      return false;
+    }
+    return true;
+  });
+  return result;
+}
+
+std::optional<FairScheduler::Assignment> FairScheduler::assignAtKey(FsApp& fa,
+                                                                    const SchedulerKey& key,
+                                                                    NodeId nodeId,
+                                                                    bool reserved) {
   const Application& a = *fa.app;
   const Node& node = cluster().node(nodeId);
-  std::vector<SchedulerKey> keys;
-  if (reserved) {
-    keys.push_back(fa.reservedOn.at(nodeId));
-  } else {
-    keys = a.asks().activeKeys();
+  // The key's ANY, rack and host requests, looked up once (nothing below changes the asks
+  // before assignAt).
+  const KeyAsks asks = keyAsks(a, key, node);
+  if (!reserved && !hasContainerForNode(fa, key, nodeId, asks)) return std::nullopt;
+  fa.locality.addOpportunity(key);
+  const int32_t rack = KeyAsks::count(asks.rack);
+  const int32_t host = KeyAsks::count(asks.host);
+  const Locality allowed = allowedLocality(fa, key);
+  if (rack > 0 && host > 0) return assignAt(fa, key, nodeId, Locality::kNodeLocal, reserved);
+  if (!KeyAsks::canDelayTo(asks.rack)) return std::nullopt;
+  if (rack > 0 && allowed != Locality::kNodeLocal) {
+    return assignAt(fa, key, nodeId, Locality::kRackLocal, reserved);
   }
-  for (const SchedulerKey& key : keys) {
-    if (!reserved && !hasContainerForNode(fa, key, nodeId)) continue;
-    fa.locality.addOpportunity(key);
-    const int32_t rack = a.asks().count(key, node.rack());
-    const int32_t host = a.asks().count(key, node.name());
-    const Locality allowed = allowedLocality(fa, key);
-    if (rack > 0 && host > 0) return assignAt(fa, key, nodeId, Locality::kNodeLocal, reserved);
-    if (!a.asks().canDelayTo(key, node.rack())) continue;
-    if (rack > 0 && allowed != Locality::kNodeLocal) {
-      return assignAt(fa, key, nodeId, Locality::kRackLocal, reserved);
-    }
-    if (!a.asks().canDelayTo(key, kAnyResourceName)) continue;
-    if (a.asks().count(key, kAnyResourceName) > 0 &&
-        (a.asks().uniqueLocations(key) <= 1 || allowed == Locality::kOffSwitch)) {
-      return assignAt(fa, key, nodeId, Locality::kOffSwitch, reserved);
-    }
-    recordSkip(a, nodeId, key, SkipReason::kLocalityDelay,
-               fmt::format("waiting for a better locality than {} for priority {} (allowed {})",
-                           node.name(), key.priority, toString(allowed)),
-               {{"schedulingOpportunities", double(fa.locality.opportunities(key))},
-                {"numNodes", double(cluster().numNodes())}});
+  if (!KeyAsks::canDelayTo(asks.any)) return std::nullopt;
+  if (KeyAsks::count(asks.any) > 0 &&
+      (a.asks().uniqueLocations(key) <= 1 || allowed == Locality::kOffSwitch)) {
+    return assignAt(fa, key, nodeId, Locality::kOffSwitch, reserved);
   }
-  return {};
+  recordSkip(a, nodeId, key, SkipReason::kLocalityDelay,
+             fmt::format("waiting for a better locality than {} for priority {} (allowed {})",
+                         node.name(), key.priority, toString(allowed)),
+             {{"schedulingOpportunities", double(fa.locality.opportunities(key))},
+              {"numNodes", double(cluster().numNodes())}});
+  return std::nullopt;
 }
 
 FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey& key,

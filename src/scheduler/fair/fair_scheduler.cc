@@ -120,6 +120,15 @@ FairScheduler::FairScheduler(SchedulerSettings settings, fair::FairSchedulerConf
   if (hb.isOk()) heartbeatIntervalMs_ = *hb;
 }
 
+const fair::FsQueueTree& FairScheduler::queues() const {
+  if (steadySharesStale_) {
+    // A cache of a pure function of the tree and the cluster: recomputing it does not change
+    // the scheduler's state as seen through any other accessor.
+    const_cast<FairScheduler*>(this)->computeSteadyShares();
+  }
+  return tree_;
+}
+
 const FsApp* FairScheduler::fsApp(AppId id) const {
   auto it = fsApps_.find(id);
   return it == fsApps_.end() ? nullptr : &it->second;
@@ -154,7 +163,7 @@ Result<FsQueue*> FairScheduler::placeApp(const Application& app,
         fmt::format("application {} submitted by user {}", id, app.user()));
   }
   // QueueManager.createQueue recomputes steady shares after adding queues.
-  if (!existed) computeSteadyShares();
+  if (!existed) steadySharesChanged();
   const FsQueue* configured = tree_.nearestConfigured(*leaf);
   if (configured == nullptr ||
       !config_.allocation.hasAccess(configured->path(), QueueAcl::kSubmitApplications,
@@ -223,22 +232,21 @@ void FairScheduler::onAppRemoved(Application& app) {
 
 void FairScheduler::onContainerAllocated(Application& app, const Container& c) {
   FsApp& fa = fsAppAt(app.id());
-  FsQueue* leaf = fa.leaf;
-  leaf->addUsage(c.resource, +1);
-  if (c.isAm) leaf->amUsage += c.resource;
+  chargeContainer(fa, c.resource, +1);
+  if (c.isAm) fa.leaf->amUsage += c.resource;
   syncPendingAsks(fa, app);  // the allocation took one container off the asks
 }
 
 void FairScheduler::onContainerFinished(Application& app, const Container& c) {
   const size_t index = app.id().value();
   if (index >= appIndex_.size() || appIndex_[index] == nullptr) return;
-  FsQueue* leaf = appIndex_[index]->leaf;
-  leaf->addUsage(c.resource, -1);
-  if (c.isAm) leaf->amUsage -= c.resource;
+  FsApp& fa = *appIndex_[index];
+  chargeContainer(fa, c.resource, -1);
+  if (c.isAm) fa.leaf->amUsage -= c.resource;
   // Nothing to forget while preemption has never marked anything (the common case; the lookup
   // of the app by id in forgetPreemptedContainer was a tenth of a heartbeat).
   if (!killAt_.empty() || !nodePreemption_.empty() || !warnedAt2x_.empty() ||
-      !appIndex_[index]->markedForPreemption.empty()) {
+      !fa.markedForPreemption.empty()) {
     forgetPreemptedContainer(c);
   }
 }
@@ -278,7 +286,8 @@ bool FairScheduler::emptyHeartbeatIsNoop(NodeId node) const {
 
 void FairScheduler::onClusterChanged() {
   tree_.resolveShares(cluster().total(), settings().types.count());
-  computeSteadyShares();
+  steadySharesChanged();
+  allOrdersChanged();  // min/max shares, and DRF's ratios of the cluster
   for (auto it = nodePreemption_.begin(); it != nodePreemption_.end();) {
     it = cluster().contains(it->first) ? std::next(it) : nodePreemption_.erase(it);
   }
@@ -413,7 +422,8 @@ Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
     }
   }
   maxRunning_.reload(tree_, fsApps_);
-  computeSteadyShares();
+  steadySharesChanged();
+  allOrdersChanged();
   update();
   return Status::ok();
 }
@@ -469,6 +479,7 @@ Status FairScheduler::checkSchedulerInvariants() const {
     }
   }
   for (const FsQueue* q : tree_.preorder()) {
+    SPINDLE_RETURN_IF_ERROR(checkOrder(*q));
     if (!(q->usage == usage[q])) {
       return internalError("FS: queue {} usage {} != sum of its apps {}", q->path(),
                            q->usage.toString(), usage[q].toString());

@@ -18,7 +18,10 @@
 //     at or after each yarn.scheduler.fair.update-interval-ms of injected-clock time:
 //     demand bottom-up (capped at max share), then instantaneous fair shares top-down with each
 //     parent's policy; leaves split among runnable apps only.
-//     Steady fair shares are recomputed on node changes and configuration reloads.
+//     Steady fair shares follow node changes, queue creation and removal, and configuration
+//     reloads; they are read only through queues(), which recomputes them when one of those
+//     left them stale (a pure function of the tree, the resolved min/max shares and the cluster
+//     total, so the value is the one an eager recomputation would have left).
 //  3. Node heartbeat (attemptScheduling): an existing reservation on the node is served or
 //     dropped first; otherwise root.assignContainer(node) repeats while the node is not
 //     reserved, once unless yarn.scheduler.fair.assignmultiple (then up to max.assign
@@ -26,7 +29,9 @@
 //     node's unallocated resource at the start of the heartbeat).
 //  4. assignContainer descends: a queue over its max share or a reserved node yields nothing;
 //     a parent tries children in its policy's order; a leaf tries its runnable apps with
-//     pending asks in its policy's order (fair_assign.cc has the per-app steps).
+//     pending asks in its policy's order (fair_assign.cc has the per-app steps). The orders are
+//     kept sorted between heartbeats rather than sorted at every level of every descent
+//     (fair_order.cc); they equal YARN's sorts.
 //  5. With yarn.scheduler.fair.preemption (and utilisation above its threshold), the update pass
 //     also preempts, in the design spindle.scheduler.fair.preemption.design names: 3.x (default)
 //     finds starved apps and preempts for them (fair_preemption.cc), room freed on a node is
@@ -35,9 +40,11 @@
 //     (fair_preemption_2x.cc).
 //  6. With continuous scheduling, every MonitorTick also runs attemptScheduling on each node
 //     (largest unallocated memory first) and delay scheduling uses the time thresholds.
-// Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every live app has
-// FS state; every reservation an app records is on a node reserved for that app; every
-// container awaiting a preemption kill (3.x) or warned (2.x) is live and marked in its app.
+// Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every current policy
+// order holds exactly its queue's children or runnable apps, with up-to-date views, sorted by
+// the queue's policy (fair_order.cc); every live app has FS state; every reservation an app
+// records is on a node reserved for that app; every container awaiting a preemption kill (3.x)
+// or warned (2.x) is live and marked in its app.
 // Single-threaded; deterministic given the clock and events.
 #pragma once
 
@@ -108,7 +115,8 @@ class FairScheduler final : public Scheduler {
   void setGroupsProvider(std::shared_ptr<const fair::GroupsProvider> groups) {
     groups_ = std::move(groups);
   }
-  const fair::FsQueueTree& queues() const { return tree_; }
+  // The queue tree, with its steady fair shares recomputed first when stale.
+  const fair::FsQueueTree& queues() const;
   const fair::FairSiteConfig& site() const { return config_.site; }
   const fair::FsApp* fsApp(AppId id) const;
   // FSLeafQueue.computeMaxAMResource for a leaf: its AM limit now.
@@ -166,14 +174,11 @@ class FairScheduler final : public Scheduler {
     Resource resource;
   };
 
-  // Reused buffers for one level of the tree (the update pass and the assignment descent recurse;
-  // level d uses scratch_[d], so no call clobbers its caller's).
+  // Reused buffers for one level of the tree (the update pass recurses; level d uses
+  // scratch_[d], so no call clobbers its caller's).
   struct LevelScratch {
-    std::vector<fair::Schedulable> views;         // the update pass's share inputs
+    std::vector<fair::Schedulable> views;  // the update pass's share inputs
     std::vector<Resource> shares;
-    std::vector<const fair::Schedulable*> sorted;  // the descent's views (FsQueue/FsApp::view)
-    std::vector<uint32_t> order;
-    std::vector<fair::FsApp*> apps;
   };
   LevelScratch& scratchAt(size_t depth);
   fair::FsApp& fsAppAt(AppId id) { return *appIndex_[id.value()]; }
@@ -186,10 +191,13 @@ class FairScheduler final : public Scheduler {
   // Only what computeShares reads (weight, min, max, active, start time): no name, usage, demand.
   void fillQueueShareView(fair::Schedulable& v, const fair::FsQueue& q) const;
   void fillAppShareView(fair::Schedulable& v, const fair::FsApp& a) const;
-  // The persistent views, with the name set once.
+  // The persistent views the orders are sorted by (FsQueue/FsApp::view), with the name set once.
   const fair::Schedulable& refreshedView(fair::FsQueue& q) const;
   const fair::Schedulable& refreshedView(fair::FsApp& a) const;
   void computeSteadyShares();
+  // Marks the steady shares for recomputation at the next queues() (YARN recomputes them
+  // eagerly on every node and queue change: at 10,000 nodes that was 0.4 ms per NodeAdded).
+  void steadySharesChanged() { steadySharesStale_ = true; }
   void splitSteadyShare(fair::FsQueue& q, size_t depth);
   fair::Schedulable queueView(const fair::FsQueue& q) const;
   fair::Schedulable appView(const fair::FsApp& a) const;
@@ -201,16 +209,28 @@ class FairScheduler final : public Scheduler {
   void attemptScheduling(NodeId node);
   bool shouldContinueAssigning(int containers, const Resource& maxToAssign,
                                const Resource& assigned) const;
-  Assignment assignQueue(fair::FsQueue& q, NodeId node, size_t depth);
-  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node, size_t depth);
-  template <typename TryOne>
-  Assignment tryInPolicyOrder(const fair::SchedulingPolicy& policy, LevelScratch& s, size_t n,
-                              TryOne&& tryOne);
+  Assignment assignQueue(fair::FsQueue& q, NodeId node);
+  Assignment assignLeaf(fair::FsQueue& leaf, NodeId node);
   Assignment assignApp(fair::FsApp& fa, NodeId node, bool reserved);
+  // One key of assignApp (step 2): nullopt when the next key is to be tried.
+  std::optional<Assignment> assignAtKey(fair::FsApp& fa, const SchedulerKey& key, NodeId node,
+                                        bool reserved);
   Assignment assignAt(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality locality,
                       bool reserved);
   Locality allowedLocality(fair::FsApp& fa, const SchedulerKey& key);
   bool hasContainerForNode(const fair::FsApp& fa, const SchedulerKey& key, NodeId node);
+  // One key's ANY, rack and host requests for a node (null when absent): what AskTable's
+  // count and canDelayTo look up, looked up once.
+  struct KeyAsks {
+    const ResourceRequest* any;
+    const ResourceRequest* rack;
+    const ResourceRequest* host;
+    static int32_t count(const ResourceRequest* r) { return r ? r->numContainers : 0; }
+    static bool canDelayTo(const ResourceRequest* r) { return r == nullptr || r->relaxLocality; }
+  };
+  KeyAsks keyAsks(const Application& a, const SchedulerKey& key, const Node& node) const;
+  bool hasContainerForNode(const fair::FsApp& fa, const SchedulerKey& key, NodeId node,
+                           const KeyAsks& asks);
   bool isOverAmShareLimit(const fair::FsApp& fa, NodeId node);
   bool assignReservedContainer(NodeId node);
   bool isReservable(const fair::FsApp& fa, const Resource& capability) const;
@@ -219,6 +239,33 @@ class FairScheduler final : public Scheduler {
   bool reserve(fair::FsApp& fa, const SchedulerKey& key, NodeId node, Locality type,
                bool alreadyReserved);
   void unreserve(fair::FsApp& fa, NodeId node, std::string reason);
+
+  // fair_order.cc: the policy orders of the descent.
+  int comparePolicy(fair::PolicyKind kind, const fair::Schedulable& a,
+                    const fair::Schedulable& b) const;
+  // The order of members (OrderEntry) under `kind`: the fair policy compares the kept keys,
+  // the others the members' views.
+  auto orderLess(fair::PolicyKind kind) const {
+    return [this, kind](const auto& x, const auto& y) {
+      if (kind == fair::PolicyKind::kFair) return fair::compareFairShareKeys(x.key, y.key) < 0;
+      return comparePolicy(kind, x.member->view, y.member->view) < 0;
+    };
+  }
+  bool orderCurrent(const fair::FsQueue& q) const {
+    return !q.orderStale && q.orderEpoch == ordersEpoch_;
+  }
+  // Rebuilds q's order (its children, or for a leaf its runnable apps) when stale.
+  void ensureOrder(fair::FsQueue& q);
+  // A container of `fa` allocated (sign +1) or finished (-1): usage of its leaf and ancestors,
+  // and the app and those queues moved to their new places in the orders.
+  void chargeContainer(fair::FsApp& fa, const Resource& r, int sign);
+  // Every order stale (min/max shares or the cluster changed).
+  void allOrdersChanged() { ++ordersEpoch_; }
+  // The update pass set the demands of q's children (or apps): q's order, when current, takes
+  // them and stays current.
+  void demandsChanged(fair::FsQueue& q);
+  // A current order holds exactly the members, with up-to-date views, sorted.
+  Status checkOrder(const fair::FsQueue& q) const;
 
   // fair_preemption.cc
   struct NodePreemption {
@@ -282,6 +329,8 @@ class FairScheduler final : public Scheduler {
   std::shared_ptr<const fair::GroupsProvider> groups_;
   std::shared_ptr<const ResourceCalculator> dominant_;
   std::optional<TimeMs> lastUpdate_;
+  mutable bool steadySharesStale_ = true;  // see steadySharesChanged()
+  uint64_t ordersEpoch_ = 1;  // fair_order.cc: an order built in an older epoch is stale
   std::map<NodeId, NodePreemption> nodePreemption_;
   std::map<ContainerId, TimeMs> killAt_;  // marked containers and when they are killed
   std::unique_ptr<fair::AllocationReloadWatcher> watcher_;  // fair_reload.cc

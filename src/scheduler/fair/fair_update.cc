@@ -123,9 +123,9 @@ void FairScheduler::maybeUpdate() {
 
 void FairScheduler::update() {
   lastUpdate_ = clock().nowMs();
-  if (tree_.removeEmptyDynamicQueues()) computeSteadyShares();
+  if (tree_.removeEmptyDynamicQueues()) steadySharesChanged();
   updateStarvationStats2x();  // before demand and shares, as 2.x's update() (the deficit view)
-  updateDemand(tree_.root());
+  updateDemand(tree_.root());  // keeps the current policy orders current (demandsChanged)
   tree_.root().fairShare = cluster().total();
   computeShares(tree_.root(), 0);
   if (config_.site.preemptionDesign == fair::PreemptionDesign::k2x) {
@@ -157,6 +157,7 @@ void FairScheduler::updateDemand(FsQueue& q) {
       demand += c->demand;
     }
   }
+  demandsChanged(q);  // the apps' or children's demands are final now
   q.demand = q.maxShare.clamp(demand);
 }
 
@@ -192,6 +193,7 @@ void FairScheduler::computeShares(FsQueue& q, size_t depth) {
 }
 
 void FairScheduler::computeSteadyShares() {
+  steadySharesStale_ = false;
   tree_.root().steadyFairShare = cluster().total();
   splitSteadyShare(tree_.root(), 0);
 }

@@ -6,14 +6,23 @@
 namespace spindle::fair {
 
 FsQueue& FsQueue::addChild(FairQueueConfig cfg, bool dynamic) {
+  orderStale = true;
+  membersChanged = true;
   children_.push_back(std::make_unique<FsQueue>(std::move(cfg), this, dynamic));
   return *children_.back();
 }
 
 void FsQueue::removeChild(const FsQueue* child) {
+  orderStale = true;
+  membersChanged = true;
   children_.erase(std::remove_if(children_.begin(), children_.end(),
                                  [&](const auto& c) { return c.get() == child; }),
                   children_.end());
+}
+
+bool FsQueue::sharesFollowCluster() const {
+  return (cfg_.minResources && cfg_.minResources->isPercentage()) ||
+         (cfg_.maxResources && cfg_.maxResources->isPercentage());
 }
 
 bool FsQueue::fitsInMaxShare(const Resource& additional) const {
@@ -23,8 +32,13 @@ bool FsQueue::fitsInMaxShare(const Resource& additional) const {
   return true;
 }
 
+void FsQueue::ordersChanged() {
+  for (FsQueue* q = this; q != nullptr; q = q->parent_) q->orderStale = true;
+}
+
 void FsQueue::addUsage(const Resource& delta, int sign) {
   for (FsQueue* q = this; q != nullptr; q = q->parent_) {
+    q->orderStale = true;
     if (sign > 0) {
       q->usage += delta;
     } else {
@@ -34,7 +48,11 @@ void FsQueue::addUsage(const Resource& delta, int sign) {
 }
 
 void FsQueue::addRunnable(int delta) {
-  for (FsQueue* q = this; q != nullptr; q = q->parent_) q->numRunnable += delta;
+  membersChanged = true;
+  for (FsQueue* q = this; q != nullptr; q = q->parent_) {
+    q->orderStale = true;
+    q->numRunnable += delta;
+  }
 }
 
 FsQueueTree FsQueueTree::build(std::shared_ptr<const AllocationConfig> config) {
@@ -42,12 +60,14 @@ FsQueueTree FsQueueTree::build(std::shared_ptr<const AllocationConfig> config) {
   t.config_ = std::move(config);
   t.root_ = std::make_unique<FsQueue>(t.config_->queue("root"), nullptr, false);
   t.byPath_["root"] = t.root_.get();
+  t.noteCreated(*t.root_);
   std::function<void(FsQueue&)> addChildren = [&](FsQueue& q) {
     for (const std::string& child : q.config().children) {
       const FairQueueConfig& c = t.config_->queue(child);
       if (!c.policyAllowed) continue;  // YARN does not create it (nor its subtree)
       FsQueue& added = q.addChild(c, /*dynamic=*/false);
       t.byPath_[child] = &added;
+      t.noteCreated(added);
       addChildren(added);
     }
   };
@@ -134,6 +154,7 @@ Result<FsQueue*> FsQueueTree::leafForPlacement(const std::string& path) {
       }
       next = &q->addChild(std::move(cfg), /*dynamic=*/true);
       byPath_[sub] = next;
+      noteCreated(*next);
       if (next->parent() != nullptr) resolveOne(*next);
     }
     if (last) return next;
@@ -147,9 +168,19 @@ void FsQueueTree::resolveOne(FsQueue& q) {
   q.maxShare = q.config().maxShare(cluster_, typeCount_);
 }
 
+void FsQueueTree::noteCreated(FsQueue& q) {
+  if (q.sharesFollowCluster()) followCluster_.push_back(&q);
+}
+
 void FsQueueTree::resolveShares(const Resource& cluster, int typeCount) {
+  const bool all = !resolved_ || typeCount != typeCount_;
   cluster_ = cluster;
   typeCount_ = typeCount;
+  resolved_ = true;
+  if (!all) {
+    for (FsQueue* q : followCluster_) resolveOne(*q);
+    return;
+  }
   for (FsQueue* q : preorder()) resolveOne(*q);
 }
 
@@ -164,6 +195,8 @@ bool FsQueueTree::removeEmptyDynamicQueues() {
                                      : c->children().empty();
       if (c->isDynamic() && empty) {
         byPath_.erase(c->path());
+        followCluster_.erase(std::remove(followCluster_.begin(), followCluster_.end(), c),
+                             followCluster_.end());
         q.removeChild(c);
         removed = true;
       }

@@ -29,6 +29,7 @@
 #include "resource/resource.h"
 #include "scheduler/fair/config/allocation_config.h"
 #include "scheduler/fair/locality_delay.h"
+#include "scheduler/fair/policy/fair_share_policy.h"
 #include "scheduler/fair/policy/schedulable.h"
 
 namespace spindle {
@@ -39,16 +40,30 @@ namespace spindle::fair {
 
 class FsQueue;
 
+// One member of a kept policy order (FairScheduler's fair_order.cc): the member and, under the
+// fair policy, its comparator key, kept next to it so that a comparison reads one cache line.
+template <typename T>
+struct OrderEntry {
+  FairShareKey key;
+  T* member = nullptr;
+};
+
 // FSAppAttempt's scheduler-side fields.
 struct FsApp {
+  // First, together, what every container reads (allocation and completion, the leaf's order);
+  // the rest is in other cache lines.
   AppId id;
-  std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
-  std::string user;
+  bool runnable = false;
+  bool hasPendingAsks = false;  // counted in FairScheduler's apps-with-pending-asks aggregate
   FsQueue* leaf = nullptr;
   Application* app = nullptr;  // the core's application (stable while the app is live)
   TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
-  bool runnable = false;
-  bool hasPendingAsks = false;  // counted in FairScheduler's apps-with-pending-asks aggregate
+  uint32_t orderHint = 0;  // where the leaf's order last placed it (fair_order.cc)
+  std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
+  // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc).
+  Schedulable view;
+  std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
+  std::string user;
   Resource demand;       // used + pending, refreshed by the update pass
   Resource fairShare;    // instantaneous, from the leaf's policy
   LocalityDelay locality;
@@ -58,17 +73,13 @@ struct FsApp {
   Resource fairshareStarvation;
   Resource minshareStarvation;
   TimeMs nextStarvationCheck = 0;
-  std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
-  Resource markedResource;                    // their sum
-  // The policy view the assignment descent sorts by, refreshed before each use (kept here so
-  // that its name is copied once, not on every heartbeat).
-  Schedulable view;
+  Resource markedResource;                    // the sum of markedForPreemption
 };
 
 class FsQueue {
  public:
   FsQueue(FairQueueConfig cfg, FsQueue* parent, bool dynamic)
-      : cfg_(std::move(cfg)), parent_(parent), dynamic_(dynamic) {}
+      : parent_(parent), policy_(cfg.policy), cfg_(std::move(cfg)), dynamic_(dynamic) {}
 
   const std::string& path() const { return cfg_.path; }
   const std::string& name() const { return cfg_.name; }
@@ -77,19 +88,42 @@ class FsQueue {
   bool isDynamic() const { return dynamic_; }
   FsQueue* parent() const { return parent_; }
   const std::vector<std::unique_ptr<FsQueue>>& children() const { return children_; }
+  // Both leave this queue's child order stale, with new members.
   FsQueue& addChild(FairQueueConfig cfg, bool dynamic);
   void removeChild(const FsQueue* child);
 
-  PolicyKind policy() const { return cfg_.policy; }
+  // Whether minShare or maxShare is a percentage of the cluster (otherwise they never change
+  // once resolved).
+  bool sharesFollowCluster() const;
+
+  PolicyKind policy() const { return policy_; }
   float weight() const { return cfg_.weight; }
   int32_t maxRunningApps() const { return cfg_.maxRunningApps; }
   float maxAMShare() const { return cfg_.maxAMShare; }
 
-  // Resolved against the cluster by FsQueueTree::resolveShares.
-  Resource minShare;
-  ResourceLimit maxShare = ResourceLimit::unbounded();
+  // The fields every container reads or writes (usage charged up the path, orders checked,
+  // the descent's max-share check) come first, together: the queue's other fields are in other
+  // cache lines.
+ private:
+  FsQueue* parent_;
+  PolicyKind policy_;  // cfg_.policy
+
+ public:
   // Aggregates (see the invariants above).
   Resource usage;
+  bool orderStale = true;
+  bool membersChanged = true;  // children or runnable apps changed since the order was built
+  uint64_t orderEpoch = 0;  // FairScheduler's epoch the order was built in
+  uint32_t orderHint = 0;   // where the parent's order last placed this queue
+  // The policy orders the assignment descent walks (kept by FairScheduler, fair_order.cc):
+  // a parent's children, a leaf's runnable apps, each sorted by the members' views with the
+  // queue's policy. An order is rebuilt before use when stale; the scheduler moves a member
+  // whose usage changed by one container in place.
+  std::vector<OrderEntry<FsQueue>> childOrder;  // parents
+  std::vector<OrderEntry<FsApp>> appOrder;      // leaves
+  // Resolved against the cluster by FsQueueTree::resolveShares.
+  ResourceLimit maxShare = ResourceLimit::unbounded();
+  Resource minShare;
   Resource amUsage;            // leaves only
   Resource demand;             // refreshed by the update pass, capped at maxShare
   Resource fairShare;          // instantaneous
@@ -98,20 +132,25 @@ class FsQueue {
   std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
   std::vector<AppId> runnableApps;     // leaves: in the order they became runnable
   std::vector<AppId> nonRunnableApps;  // leaves: in submission order
-  Schedulable view;  // as FsApp::view: the parent's descent refreshes and sorts by it
+  Schedulable view;  // this queue's view in its parent's order (see childOrder above)
 
   int32_t numApps() const {
     return static_cast<int32_t>(runnableApps.size() + nonRunnableApps.size());
   }
   // FSQueue.fitsInMaxShare: usage + additional within the max share here and at every ancestor.
   bool fitsInMaxShare(const Resource& additional) const;
-  // Adds `delta` (may be negative) to usage here and at every ancestor.
+  // Adds `delta` (may be negative) to usage here and at every ancestor, and leaves the orders
+  // of this queue and its ancestors stale (FairScheduler's per-container path updates usage and
+  // the orders itself).
   void addUsage(const Resource& delta, int sign);
+  // As addUsage for numRunnable; the leaf's order also has new members (its runnable apps
+  // change with it).
   void addRunnable(int delta);
+  // Marks the orders of this queue and of every ancestor stale.
+  void ordersChanged();
 
  private:
   FairQueueConfig cfg_;
-  FsQueue* parent_;
   bool dynamic_;
   std::vector<std::unique_ptr<FsQueue>> children_;  // in file (then creation) order
 };
@@ -135,7 +174,9 @@ class FsQueueTree {
   QueueCatalog existing() const;
   // Root first, children in order.
   std::vector<FsQueue*> preorder() const;
-  // Resolves every queue's min and max share (percentages are of the cluster).
+  // Resolves every queue's min and max share (percentages are of the cluster). After the first
+  // call only the queues whose shares are percentages are re-resolved (the others do not depend
+  // on the cluster): a node added to a large cluster no longer walks every queue.
   void resolveShares(const Resource& cluster, int typeCount);
   // QueueManager.removeEmptyDynamicQueues (YARN-8191): dynamic leaves without apps and dynamic
   // parents without children are removed, bottom-up. Returns whether anything was removed.
@@ -149,9 +190,13 @@ class FsQueueTree {
 
   std::shared_ptr<const AllocationConfig> config_;
   std::unique_ptr<FsQueue> root_;
+  void noteCreated(FsQueue& q);
+
   std::map<std::string, FsQueue*> byPath_;
+  std::vector<FsQueue*> followCluster_;  // the queues whose sharesFollowCluster()
   Resource cluster_;
   int typeCount_ = 2;
+  bool resolved_ = false;  // every queue resolved once against cluster_ and typeCount_
 };
 
 }  // namespace spindle::fair

@@ -71,7 +71,7 @@ int DrfComparator::compare(const Schedulable& s1, const Schedulable& s2) const {
     res = compareRatios(rows1, rows2, kDrfMinShare);
   }
   if (res == 0) res = signum(s1.startTime, s2.startTime);
-  if (res == 0) res = compareNames(s1.name, s2.name);
+  if (res == 0) res = compareNames(s1, s2);
   return res;
 }
 

@@ -1,6 +1,7 @@
 #include "scheduler/fair/policy/fair_share_policy.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "scheduler/fair/policy/java_math.h"
 
@@ -49,12 +50,40 @@ int compareFairShareUsage(const Schedulable& s1, const Schedulable& s2) {
 
 }  // namespace
 
+FairShareKey fairShareKey(const Schedulable& s) {
+  FairShareKey k;
+  k.noDemand = !hasDemand(s);
+  // compareMinShareUsage, one side at a time.
+  const int64_t min = std::min(s.minShare.memoryMb(), s.demand.memoryMb());
+  const int64_t use = s.usage.memoryMb();
+  k.notNeedy = !(use < min);
+  if (!k.notNeedy) {
+    k.needyRatio = min > 1 ? static_cast<double>(use) / static_cast<double>(min)
+                           : static_cast<double>(use);
+  }
+  // compareFairShareUsage: two positive weights compare usage / weight; a positive weight goes
+  // before any other (Double.compare(-w1, -w2) with -w1 < 0 <= -w2, NaN the greatest); two
+  // other weights that are equal (0 == -0) compare raw usage, unequal ones -weight (a NaN weight
+  // equals nothing, not even another NaN, so Double.compare(NaN, NaN) = 0 ends the stage).
+  const double w = s.weight;
+  if (w > 0.0) {
+    k.usageOverWeight = static_cast<double>(use) / w;
+  } else {
+    k.weightNotPositive = true;
+    k.usageOverWeight = w == 0.0 ? 0.0 : -w;
+    k.rawUsage = std::isnan(w) ? 0.0 : static_cast<double>(use);
+  }
+  k.startTime = s.startTime;
+  k.nameRank = s.nameRank;
+  return k;
+}
+
 int fairShareCompare(const Schedulable& s1, const Schedulable& s2) {
   int res = compareDemand(s1, s2);
   if (res == 0) res = compareMinShareUsage(s1, s2);
   if (res == 0) res = compareFairShareUsage(s1, s2);
   if (res == 0) res = signum(s1.startTime, s2.startTime);
-  if (res == 0) res = compareNames(s1.name, s2.name);
+  if (res == 0) res = compareNames(s1, s2);
   return res;
 }
 

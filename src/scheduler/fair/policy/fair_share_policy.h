@@ -14,12 +14,44 @@
 //     0): raw usage; exactly one weight 0: that one ranks after (ratios -weight, Double.compare).
 //  4. Start time (sign of the difference), then name (String.compareTo).
 // Returns -1, 0 or 1.
+//
+// FairShareKey is the same order as a precomputed value (the Fair Scheduler keeps one per member
+// of its sorted orders, next to the member, so that comparing touches one cache line):
+//   compareFairShareKeys(fairShareKey(a), fairShareKey(b)) == fairShareCompare(a, b)
+// for any two views, provided both have name ranks from the same set (nameRank >= 0; the last
+// stage compares ranks only).
 #pragma once
+
+#include <cstdint>
 
 #include "scheduler/fair/policy/schedulable.h"
 
 namespace spindle::fair {
 
 int fairShareCompare(const Schedulable& s1, const Schedulable& s2);
+
+// The comparator's stages as values, compared in this order (doubles with Double.compare).
+struct FairShareKey {
+  bool noDemand = false;     // stage 1: ranks after those with demand
+  bool notNeedy = false;     // stage 2: needy ones first...
+  bool weightNotPositive = false;  // stage 3: weight > 0 first
+  double needyRatio = 0;     // ...by usage / minShareX (0 when not needy)
+  double usageOverWeight = 0;  // weight > 0: usage / weight; else -weight (0 for +-0)
+  double rawUsage = 0;       // weight <= 0 (not NaN): usage, for equal weights; else 0
+  int64_t startTime = 0;     // stage 4
+  int64_t nameRank = -1;
+};
+FairShareKey fairShareKey(const Schedulable& s);
+
+inline int compareFairShareKeys(const FairShareKey& a, const FairShareKey& b) {
+  if (a.noDemand != b.noDemand) return a.noDemand ? 1 : -1;
+  if (a.notNeedy != b.notNeedy) return a.notNeedy ? 1 : -1;
+  if (const int c = javaDoubleCompare(a.needyRatio, b.needyRatio)) return c;
+  if (a.weightNotPositive != b.weightNotPositive) return a.weightNotPositive ? 1 : -1;
+  if (const int c = javaDoubleCompare(a.usageOverWeight, b.usageOverWeight)) return c;
+  if (const int c = javaDoubleCompare(a.rawUsage, b.rawUsage)) return c;
+  if (const int c = signum(a.startTime, b.startTime)) return c;
+  return signum(a.nameRank, b.nameRank);
+}
 
 }  // namespace spindle::fair

@@ -7,7 +7,7 @@ namespace spindle::fair {
 int fifoCompare(const Schedulable& s1, const Schedulable& s2) {
   int res = signum(s2.priority, s1.priority);
   if (res == 0) res = signum(s1.startTime, s2.startTime);
-  if (res == 0) res = compareNames(s1.name, s2.name);
+  if (res == 0) res = compareNames(s1, s2);
   return res;
 }
 

@@ -2,6 +2,10 @@
 // TestFairSharePolicyPendingApps, the FairSharePolicy doc example) and FIFO ordering.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <string>
+#include <vector>
+
 #include "scheduler/fair/policy/drf_policy.h"
 #include "scheduler/fair/policy/fair_share_policy.h"
 #include "scheduler/fair/policy/fifo_policy.h"
@@ -258,6 +262,48 @@ TEST(SchedulingPolicyTest, HeadroomAndOverShareChecks) {
   EXPECT_TRUE(drfP.isUsageOverFairShare(usage, share).value());
   EXPECT_FALSE(fairP.isAmUsageOverLimit(usage, share));
   EXPECT_TRUE(drfP.isAmUsageOverLimit(usage, share));
+}
+
+
+// FairShareKey orders exactly as fairShareCompare, over every stage and the weight edge cases
+// (zero of either sign, negative, NaN, infinite), with names ranked.
+TEST(FairShareKey, OrdersAsTheComparator) {
+  const float weights[] = {1.0f, 2.0f, 0.5f, 3.0f, 0.0f, -0.0f, -1.0f,
+                           std::numeric_limits<float>::quiet_NaN(),
+                           std::numeric_limits<float>::infinity()};
+  const int64_t amounts[] = {0, 1, 2, 1024, 2048, 3072};
+  std::vector<Schedulable> all;
+  uint64_t x = 12345;
+  auto next = [&](size_t n) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<size_t>((x >> 33) % n);
+  };
+  for (int i = 0; i < 400; ++i) {
+    Schedulable s =
+        Schedulable::app("app" + std::to_string(1000 + i), static_cast<int64_t>(next(2)));
+    s.weight = weights[next(std::size(weights))];
+    s.usage = Resource::of(amounts[next(std::size(amounts))], 1);
+    s.demand = Resource::of(amounts[next(std::size(amounts))], 1);
+    s.minShare = Resource::of(amounts[next(std::size(amounts))], 1);
+    s.numRunnableApps = static_cast<int32_t>(next(2));
+    s.nameRank = i;  // names increase with i
+    all.push_back(s);
+  }
+  for (const Schedulable& a : all) {
+    for (const Schedulable& b : all) {
+      ASSERT_EQ(compareFairShareKeys(fairShareKey(a), fairShareKey(b)), fairShareCompare(a, b))
+          << a.name << " w=" << a.weight << " vs " << b.name << " w=" << b.weight;
+    }
+  }
+  // Without ranks the comparator reads the names; with ranks it trusts them.
+  Schedulable p = all[0], q = all[0];
+  p.name = "b";
+  q.name = "a";
+  p.nameRank = q.nameRank = -1;
+  EXPECT_EQ(fairShareCompare(p, q), 1);
+  p.nameRank = 0;
+  q.nameRank = 1;
+  EXPECT_EQ(fairShareCompare(p, q), -1);
 }
 
 }  // namespace

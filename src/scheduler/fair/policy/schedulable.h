@@ -13,21 +13,26 @@
 #include <string>
 
 #include "resource/resource.h"
+#include "scheduler/fair/policy/java_math.h"
 
 namespace spindle::fair {
 
 struct Schedulable {
-  std::string name;          // app id string or full queue name; the last tie-break
+  // The comparators' scalars first, then the resources whose memory they read: few cache lines.
   bool isQueue = false;      // only queues can be inactive (instantaneous shares)
   bool isActive = true;      // queue: getNumRunnableApps() > 0 (including subqueues)
   int32_t numRunnableApps = 0;  // FairSharePolicy's demand stage (see fair_share_policy.h)
   float weight = 1.0f;
+  int32_t priority = 1;      // FS fixes app priority at 1
+  int64_t startTime = 0;     // queues: 0
+  // The rank of `name` among a fixed set of schedulables compared with one another (the
+  // Fair Scheduler's kept policy orders), or -1. See compareNames below.
+  int64_t nameRank = -1;
+  Resource usage;
+  Resource demand;           // usage plus outstanding asks, capped at maxShare
   Resource minShare;         // apps: 0
   ResourceLimit maxShare = ResourceLimit::unbounded();  // apps: unbounded
-  Resource demand;           // usage plus outstanding asks, capped at maxShare
-  Resource usage;
-  int64_t startTime = 0;     // queues: 0
-  int32_t priority = 1;      // FS fixes app priority at 1
+  std::string name;          // app id string or full queue name; the last tie-break
 
   static Schedulable queue(std::string name) {
     Schedulable s;
@@ -51,5 +56,13 @@ struct Schedulable {
   Schedulable& withStartTime(int64_t t) { startTime = t; return *this; }
   Schedulable& withPriority(int32_t p) { priority = p; return *this; }
 };
+
+// The comparators' last tie-break, String.compareTo on the names. Two views ranked within the same
+// set (both nameRank >= 0) compare their ranks, which give the same answer without reading the
+// strings; a view with no rank compares names.
+inline int compareNames(const Schedulable& s1, const Schedulable& s2) {
+  if (s1.nameRank >= 0 && s2.nameRank >= 0) return signum(s1.nameRank, s2.nameRank);
+  return compareNames(s1.name, s2.name);
+}
 
 }  // namespace spindle::fair
