@@ -5,6 +5,8 @@
 // The lifecycle follows container_state.h (RMContainerImpl's table).
 #pragma once
 
+#include <string>
+
 #include "app/asks.h"
 #include "app/container_state.h"
 #include "base/clock.h"
@@ -22,9 +24,17 @@ struct Container {
   bool isAm = false;
   ContainerState state = ContainerState::NEW;
   TimeMs allocatedAt = 0;
-  // The ANY request it was allocated against, so a container lost before it ran can be asked
-  // for again.
-  ResourceRequest origin;
+  // The ANY request it was allocated against (at `key`), so a container lost before it ran can
+  // be asked for again (origin() rebuilds it). Only the fields that differ between requests are
+  // kept: the resource name is always "*" and the count 1.
+  Resource askedCapability;
+  bool askedRelaxLocality = true;
+  std::string askedLabel;  // the request's node-label expression
+
+  ResourceRequest origin() const {
+    return {key, std::string(kAnyResourceName), askedCapability, 1, askedRelaxLocality,
+            askedLabel};
+  }
 };
 
 }  // namespace spindle

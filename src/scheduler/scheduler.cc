@@ -484,8 +484,9 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   c.isAm = e.isAm;
   c.state = ContainerState::RUNNING;
   c.allocatedAt = clock_.nowMs();
-  c.origin = ResourceRequest{c.key, std::string(kAnyResourceName), e.resource, 0, true,
-                             e.nodeLabel};
+  c.askedCapability = e.resource;
+  c.askedRelaxLocality = true;
+  c.askedLabel = e.nodeLabel;
   cluster_.allocate(node, c.id, c.resource);
   const uint32_t slot = containers_.acquire();
   a->addContainer(c.id, c.resource, c.isAm, slot);
@@ -582,8 +583,10 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   c.id = id;
   // The ANY request it was allocated against; allocate() above only lowered its count, which
   // the record keeps as 1.
-  c.origin = *app.asks().find(key, kAnyResourceName);
-  c.origin.numContainers = 1;
+  const ResourceRequest& any = *app.asks().find(key, kAnyResourceName);
+  c.askedCapability = any.capability;
+  c.askedRelaxLocality = any.relaxLocality;
+  c.askedLabel.assign(any.nodeLabelExpression);
   c.resource = resource;
   c.node = node;
   c.key = key;

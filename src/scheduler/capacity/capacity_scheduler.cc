@@ -669,19 +669,19 @@ void CapacityScheduler::onContainerAllocated(Application& app, const Container& 
   // drops by the capability; anything else (a placed container) recomputes from the asks.
   // Pending is lowered before addUsage so that each queue's ordering key is recomputed once,
   // from the final used and pending (the two updates touch different fields).
-  const std::string& p = !c.origin.nodeLabelExpression.empty() ? c.origin.nodeLabelExpression
+  const std::string& p = !c.askedLabel.empty() ? c.askedLabel
                          : c.isAm ? s.amPartition
                                   : unlabelledPartition(s);
   Resource before;
   for (const auto& [part, r] : s.pending) before += r;
   auto pit = s.pending.find(p);
   const bool fast = pit != s.pending.end() &&
-                    app.asks().pending() == before - c.origin.capability &&
-                    c.origin.capability.fitsIn(pit->second);
+                    app.asks().pending() == before - c.askedCapability &&
+                    c.askedCapability.fitsIn(pit->second);
   if (fast) {
-    pit->second -= c.origin.capability;
+    pit->second -= c.askedCapability;
     for (CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
-      q->usage(p).pending -= c.origin.capability;
+      q->usage(p).pending -= c.askedCapability;
     }
   }
   addUsage(s, nodePartition, c.resource, false, +1);  // updates keys on the default partition

@@ -152,7 +152,7 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
       for (ContainerId cid : app.liveContainers()) {
         const Container& c = *findContainer(cid);
         const std::string& nodePartition = cluster().node(c.node).partition();
-        const std::string asked = !c.origin.nodeLabelExpression.empty() ? c.origin.nodeLabelExpression
+        const std::string asked = !c.askedLabel.empty() ? c.askedLabel
                                   : c.isAm ? s->amPartition
                                            : leaf->config().defaultNodeLabelExpression;
         preemption::ContainerSnapshot cs;
