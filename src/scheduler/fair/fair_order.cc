@@ -211,7 +211,10 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
     }
     assert(pos < order.size() && order[pos].member == &member);
     member.view.usage = usage;
-    if (kind == fair::PolicyKind::kFair) order[pos].key = fair::fairShareKey(member.view);
+    // Re-keyed from the entry alone: its other inputs are the view's (current order).
+    if (kind == fair::PolicyKind::kFair) {
+      order[pos].key = fair::withUsage(order[pos].key, usage.memoryMb());
+    }
     member.orderHint = static_cast<uint32_t>(moveToSortedPlace(order, pos, orderLess(kind)));
   };
   FsQueue& leaf = *fa.leaf;

@@ -42,11 +42,13 @@ class FsQueue;
 
 // One member of a kept policy order (FairScheduler's fair_order.cc): the member and, under the
 // fair policy, its comparator key, kept next to it so that a comparison reads one cache line.
+// 64 bytes, aligned: one entry is one cache line.
 template <typename T>
-struct OrderEntry {
+struct alignas(64) OrderEntry {
   FairShareKey key;
   T* member = nullptr;
 };
+static_assert(sizeof(OrderEntry<FsQueue>) == 64);
 
 // FSAppAttempt's scheduler-side fields.
 struct FsApp {

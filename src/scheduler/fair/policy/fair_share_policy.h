@@ -30,8 +30,12 @@ namespace spindle::fair {
 
 int fairShareCompare(const Schedulable& s1, const Schedulable& s2);
 
-// The comparator's stages as values, compared in this order (doubles with Double.compare).
+// The comparator's stages as values, compared in this order (doubles with Double.compare),
+// with the two inputs besides usage that the usage stages read, so that a new usage re-keys a
+// member without its view (withUsage).
 struct FairShareKey {
+  int64_t minShareX = 0;     // min(minShare.mem, demand.mem)
+  float weight = 1.0f;
   bool noDemand = false;     // stage 1: ranks after those with demand
   bool notNeedy = false;     // stage 2: needy ones first...
   bool weightNotPositive = false;  // stage 3: weight > 0 first
@@ -42,6 +46,9 @@ struct FairShareKey {
   int64_t nameRank = -1;
 };
 FairShareKey fairShareKey(const Schedulable& s);
+// The key of the same view with usage.mem = usageMb:
+//   withUsage(fairShareKey(s), u) equals fairShareKey(s with usage.mem u) stage for stage.
+FairShareKey withUsage(FairShareKey k, int64_t usageMb);
 
 inline int compareFairShareKeys(const FairShareKey& a, const FairShareKey& b) {
   if (a.noDemand != b.noDemand) return a.noDemand ? 1 : -1;

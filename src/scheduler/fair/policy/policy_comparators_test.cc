@@ -295,6 +295,18 @@ TEST(FairShareKey, OrdersAsTheComparator) {
           << a.name << " w=" << a.weight << " vs " << b.name << " w=" << b.weight;
     }
   }
+  // Re-keying with a new usage gives the key of the view with that usage, stage for stage.
+  for (const Schedulable& a : all) {
+    for (int64_t use : amounts) {
+      Schedulable b = a;
+      b.usage.setMemoryMb(use);
+      const FairShareKey rekeyed = withUsage(fairShareKey(a), use);
+      for (const Schedulable& c : all) {
+        ASSERT_EQ(compareFairShareKeys(rekeyed, fairShareKey(c)), fairShareCompare(b, c))
+            << a.name << " at usage " << use << " vs " << c.name;
+      }
+    }
+  }
   // Without ranks the comparator reads the names; with ranks it trusts them.
   Schedulable p = all[0], q = all[0];
   p.name = "b";
