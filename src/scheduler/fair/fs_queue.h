@@ -61,14 +61,14 @@ struct FsApp {
   Application* app = nullptr;  // the core's application (stable while the app is live)
   TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
   uint32_t orderHint = 0;  // where the leaf's order last placed it (fair_order.cc)
-  std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
+  LocalityDelay locality;  // read at every scheduling opportunity
   // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc).
   Schedulable view;
   std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
   std::string user;
   Resource demand;       // used + pending, refreshed by the update pass
   Resource fairShare;    // instantaneous, from the leaf's policy
-  LocalityDelay locality;
+  std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
   std::map<NodeId, SchedulerKey> reservedOn;  // nodes this app holds a reservation on
   // 3.x starvation and preemption (fair_preemption.cc).
   TimeMs lastTimeAtFairShare = 0;     // starts at startTime

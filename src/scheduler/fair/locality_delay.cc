@@ -16,7 +16,7 @@ Locality LocalityDelay::allowedByCount(const SchedulerKey& key, int numNodes,
   const double nodeThr = std::min(static_cast<double>(nodeThreshold), 1.0);
   const double rackThr = std::min(static_cast<double>(rackThreshold), 1.0);
   if (nodeThr < 0.0 || rackThr < 0.0) return Locality::kOffSwitch;
-  KeyState& s = keys_[key];
+  KeyState& s = state(key);
   if (!s.allowed) {
     s.allowed = Locality::kNodeLocal;
     return *s.allowed;
@@ -33,7 +33,7 @@ Locality LocalityDelay::allowedByCount(const SchedulerKey& key, int numNodes,
 Locality LocalityDelay::allowedByTime(const SchedulerKey& key, int64_t nodeDelayMs,
                                       int64_t rackDelayMs, TimeMs now, TimeMs appStart) {
   if (nodeDelayMs < 0 || rackDelayMs < 0) return Locality::kOffSwitch;
-  KeyState& s = keys_[key];
+  KeyState& s = state(key);
   if (!s.allowed) {
     s.lastScheduled = now;
     s.allowed = Locality::kNodeLocal;
@@ -49,26 +49,39 @@ Locality LocalityDelay::allowedByTime(const SchedulerKey& key, int64_t nodeDelay
   return *s.allowed;
 }
 
+LocalityDelay::KeyState& LocalityDelay::state(const SchedulerKey& key) {
+  auto it = std::lower_bound(keys_.begin(), keys_.end(), key,
+                             [](const auto& e, const SchedulerKey& k) { return e.first < k; });
+  if (it == keys_.end() || it->first != key) it = keys_.insert(it, {key, KeyState{}});
+  return it->second;
+}
+
+const LocalityDelay::KeyState* LocalityDelay::find(const SchedulerKey& key) const {
+  auto it = std::lower_bound(keys_.begin(), keys_.end(), key,
+                             [](const auto& e, const SchedulerKey& k) { return e.first < k; });
+  return it != keys_.end() && it->first == key ? &it->second : nullptr;
+}
+
 int64_t LocalityDelay::opportunities(const SchedulerKey& key) const {
-  auto it = keys_.find(key);
-  return it == keys_.end() ? 0 : it->second.opportunities;
+  const KeyState* s = find(key);
+  return s == nullptr ? 0 : s->opportunities;
 }
 
 void LocalityDelay::resetOpportunities(const SchedulerKey& key, TimeMs now) {
-  KeyState& s = keys_[key];
+  KeyState& s = state(key);
   s.opportunities = 0;
   s.lastScheduled = now;
 }
 
 void LocalityDelay::onAllocated(const SchedulerKey& key, Locality achieved, TimeMs now) {
-  KeyState& s = keys_[key];
+  KeyState& s = state(key);
   if (s.allowed && achieved < *s.allowed) s.allowed = achieved;
   resetOpportunities(key, now);
 }
 
 std::optional<Locality> LocalityDelay::allowedLevel(const SchedulerKey& key) const {
-  auto it = keys_.find(key);
-  return it == keys_.end() ? std::nullopt : it->second.allowed;
+  const KeyState* s = find(key);
+  return s == nullptr ? std::nullopt : s->allowed;
 }
 
 }  // namespace spindle::fair

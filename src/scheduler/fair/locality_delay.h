@@ -21,8 +21,9 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "app/asks.h"
 #include "base/clock.h"
@@ -35,12 +36,12 @@ class LocalityDelay {
                           float rackThreshold);
   Locality allowedByTime(const SchedulerKey& key, int64_t nodeDelayMs, int64_t rackDelayMs,
                          TimeMs now, TimeMs appStart);
-  void addOpportunity(const SchedulerKey& key) { ++keys_[key].opportunities; }
+  void addOpportunity(const SchedulerKey& key) { ++state(key).opportunities; }
   int64_t opportunities(const SchedulerKey& key) const;
   // resetSchedulingOpportunities(key, now).
   void resetOpportunities(const SchedulerKey& key, TimeMs now);
   // resetAllowedLocalityLevel(key, level).
-  void resetAllowedLevel(const SchedulerKey& key, Locality level) { keys_[key].allowed = level; }
+  void resetAllowedLevel(const SchedulerKey& key, Locality level) { state(key).allowed = level; }
   // Called after a container of `key` was allocated at `achieved`.
   void onAllocated(const SchedulerKey& key, Locality achieved, TimeMs now);
   std::optional<Locality> allowedLevel(const SchedulerKey& key) const;
@@ -51,7 +52,13 @@ class LocalityDelay {
     int64_t opportunities = 0;
     std::optional<TimeMs> lastScheduled;
   };
-  std::map<SchedulerKey, KeyState> keys_;
+  // The key's state, created when missing.
+  KeyState& state(const SchedulerKey& key);
+  const KeyState* find(const SchedulerKey& key) const;
+
+  // Sorted by key. An app asks at one or two keys, so a flat vector (one allocation, read
+  // with the app's other hot fields) rather than a tree.
+  std::vector<std::pair<SchedulerKey, KeyState>> keys_;
 };
 
 }  // namespace spindle::fair
