@@ -47,7 +47,10 @@ struct AppAccounting {
 class Application {
  public:
   Application(AppId id, AppSubmission sub, TimeMs submitTime)
-      : id_(id), submitTime_(submitTime), sub_(std::move(sub)) {}
+      : id_(id),
+        managedAm_(!sub.amResource.isZero()),
+        submitTime_(submitTime),
+        sub_(std::move(sub)) {}
 
   AppId id() const { return id_; }
   const AppSubmission& submission() const { return sub_; }
@@ -81,6 +84,9 @@ class Application {
   const Resource& reserved() const { return reserved_; }
   std::optional<ContainerId> amContainer() const { return amContainer_; }
   bool amRunning() const { return amContainer_.has_value(); }
+  // The app asks for an AM container (submission().amResource is not zero); otherwise its AM
+  // is unmanaged.
+  bool managedAm() const { return managedAm_; }
   const Resource& headroom() const { return headroom_; }
   void setHeadroom(const Resource& h) { headroom_ = h; }
   AppAccounting& accounting() { return accounting_; }
@@ -90,7 +96,7 @@ class Application {
   // Starts loading the fields a container release touches (a hint for callers about to release
   // several containers of different apps).
   void prefetchHotFields() const {
-    // The first three cache lines: the fields declared before sub_ (id .. accounting_'s
+    // The first three cache lines: the fields declared before asks_ (id .. accounting_'s
     // counters).
     const char* p = reinterpret_cast<const char*>(this);
     for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
@@ -114,24 +120,26 @@ class Application {
  private:
   // What every allocation and release touches comes first, so that it shares cache lines
   // (10,000 apps do not stay in cache; each line is a miss per container).
+  // Then what every scheduling opportunity reads (the asks, the blacklist).
   AppId id_;
   uint32_t attempt_ = 0;
   AppState state_ = AppState::NEW;
+  bool managedAm_;  // fixed at submission
   uint64_t nextSeq_ = 1;
   TimeMs submitTime_;
   std::optional<ContainerId> amContainer_;
   ContainerIdMap<uint32_t> live_;  // live containers -> record slots
   Resource used_;
   AppAccounting accounting_;
+  AskTable asks_;
+  std::set<std::string> blacklist_;
+  Resource amUsed_;
   AppSubmission sub_;
   TimeMs launchTime_ = 0;
   TimeMs finishTime_ = 0;
-  AskTable asks_;
-  Resource amUsed_;
   Resource reserved_;
   Resource headroom_;
   std::map<SchedulerKey, int64_t> opportunities_;
-  std::set<std::string> blacklist_;
 };
 
 }  // namespace spindle

@@ -19,6 +19,7 @@
 // Invariant: pending() equals rule 3 recomputed (checkInvariants).
 #pragma once
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <map>
@@ -74,12 +75,16 @@ class AskTable {
   // or clear (copy it to iterate across an allocation).
   const std::vector<SchedulerKey>& activeKeys() const { return active_; }
   // Calls f(key, anyRequest) for each key with ANY count > 0, ascending, without allocating;
-  // stops when f returns false.
+  // stops when f returns false. f may change the table (an allocation): the walk goes on with
+  // the first active key after the one just visited, as a walk over all keys would.
   template <typename F>
   void forEachActiveKey(F&& f) const {
-    for (const auto& [key, byName] : keys_) {
-      auto it = byName.find(kAnyResourceName);
-      if (it != byName.end() && it->second.numContainers > 0 && !f(key, it->second)) return;
+    size_t i = 0;
+    while (i < active_.size()) {
+      const SchedulerKey key = active_[i];  // a copy: f may deactivate it
+      if (!f(key, *find(key, kAnyResourceName))) return;
+      i = static_cast<size_t>(std::upper_bound(active_.begin(), active_.end(), key) -
+                              active_.begin());
     }
   }
   bool hasPending() const { return !pending_.isZero(); }

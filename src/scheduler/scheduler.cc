@@ -574,7 +574,7 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   const Resource resource = app.asks().allocate(key, locality, n.name(), n.rack()).value();
   // The first container of a managed AM's attempt is its AM (FiCaSchedulerApp: AM container
   // is the one allocated while the AM is not running).
-  const bool isAm = !app.amRunning() && !app.submission().amResource.isZero() && key == kAmKey;
+  const bool isAm = !app.amRunning() && app.managedAm() && key == kAmKey;
   cluster_.allocate(node, id, resource);
   const uint32_t slot = containers_.acquire();
   app.addContainer(id, resource, isAm, slot);
@@ -586,7 +586,7 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   const ResourceRequest& any = *app.asks().find(key, kAnyResourceName);
   c.askedCapability = any.capability;
   c.askedRelaxLocality = any.relaxLocality;
-  c.askedLabel.assign(any.nodeLabelExpression);
+  if (c.askedLabel != any.nodeLabelExpression) c.askedLabel = any.nodeLabelExpression;
   c.resource = resource;
   c.node = node;
   c.key = key;
@@ -597,7 +597,7 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   if (c.isAm) app.setLaunchTime(clock_.nowMs());
   // The scheduler sees no AM registration call; an app counts as RUNNING once its AM container
   // is allocated (or, for an unmanaged AM, once it gets its first container).
-  if (app.state() == AppState::ACCEPTED && (c.isAm || app.submission().amResource.isZero())) {
+  if (app.state() == AppState::ACCEPTED && (c.isAm || !app.managedAm())) {
     (void)transitionApp(app, AppEvent::ATTEMPT_REGISTERED);
   }
   forgetSkip(app.id());

@@ -113,7 +113,7 @@ Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
 
 bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
   const Application& a = *fa.app;
-  if (a.amRunning() || a.submission().amResource.isZero()) return false;
+  if (a.amRunning() || !a.managedAm()) return false;
   // The AM ask is the first active key's ANY request.
   const SchedulerKey* first = nullptr;
   Resource amResource;

@@ -244,9 +244,10 @@ void FairScheduler::onContainerFinished(Application& app, const Container& c) {
   chargeContainer(fa, c.resource, -1);
   if (c.isAm) fa.leaf->amUsage -= c.resource;
   // Nothing to forget while preemption has never marked anything (the common case; the lookup
-  // of the app by id in forgetPreemptedContainer was a tenth of a heartbeat).
-  if (!killAt_.empty() || !nodePreemption_.empty() || !warnedAt2x_.empty() ||
-      !fa.markedForPreemption.empty()) {
+  // of the app by id in forgetPreemptedContainer was a tenth of a heartbeat). A marked
+  // container is always in warnedAt2x_ or on a node of nodePreemption_ (checked with the
+  // invariants), so the app's own marks need not be read.
+  if (!killAt_.empty() || !nodePreemption_.empty() || !warnedAt2x_.empty()) {
     forgetPreemptedContainer(c);
   }
 }
@@ -476,6 +477,18 @@ Status FairScheduler::checkSchedulerInvariants() const {
     if (findContainer(c) == nullptr || owner == nullptr || !owner->markedForPreemption.count(c)) {
       return internalError("FS: container {} was warned (2.x) but is not live and marked",
                            containerIdString(c));
+    }
+  }
+  for (const auto& [id, fa] : fsApps_) {
+    for (ContainerId c : fa.markedForPreemption) {
+      const Container* live = findContainer(c);
+      const auto np = live != nullptr ? nodePreemption_.find(live->node) : nodePreemption_.end();
+      const bool onNode = np != nodePreemption_.end() && np->second.containers.count(c);
+      if (!onNode && !warnedAt2x_.count(c)) {
+        return internalError("FS: container {} is marked but neither warned (2.x) nor held on "
+                             "its node (3.x)",
+                             containerIdString(c));
+      }
     }
   }
   for (const FsQueue* q : tree_.preorder()) {
