@@ -219,7 +219,10 @@ Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& co
   // The reported containers' apps are scattered in memory: start loading them all at once
   // instead of one cache miss after another.
   for (const auto& c : completed) {
-    if (const Application* a = liveAppOrNull(c.id.app())) a->prefetchHotFields();
+    if (const Application* a = liveAppOrNull(c.id.app())) {
+      a->prefetchHotFields();
+      prefetchRelease(*a);
+    }
   }
   for (const auto& c : completed) {
     const Container* live = findContainer(c.id);

@@ -178,6 +178,9 @@ class Scheduler {
   virtual void schedule(NodeId node) = 0;
   virtual void onContainerAllocated(Application& app, const Container& c) = 0;
   virtual void onContainerFinished(Application& app, const Container& c) = 0;
+  // A container of `app` is about to finish (one of several a node reported): the scheduler
+  // may start loading what onContainerFinished will read. A hint; nothing may change.
+  virtual void prefetchRelease(const Application& /*app*/) const {}
   virtual void onAsksChanged(Application& app) = 0;
   virtual void onClusterChanged() {}
   // Cluster node labels were added (AddNodeLabels); an error fails the event.

@@ -225,6 +225,25 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
   }
 }
 
+void FairScheduler::prefetchRelease(const Application& app) const {
+  // What chargeContainer will read for a finishing container of `app`: the app, its entry in
+  // its leaf's order, each queue up the path and its entry in its parent's order. Walking the
+  // path here for every container a node reported lets the misses of different containers
+  // overlap, where the releases themselves take them one after another.
+  const size_t index = app.id().value();
+  const FsApp* fa = index < appIndex_.size() ? appIndex_[index] : nullptr;
+  if (fa == nullptr) return;
+  const FsQueue* q = fa->leaf;
+  if (fa->orderHint < q->appOrder.size()) __builtin_prefetch(&q->appOrder[fa->orderHint]);
+  for (; q->parent() != nullptr; q = q->parent()) {
+    __builtin_prefetch(reinterpret_cast<const char*>(q) + 64);
+    const FsQueue& parent = *q->parent();
+    if (q->orderHint < parent.childOrder.size()) {
+      __builtin_prefetch(&parent.childOrder[q->orderHint]);
+    }
+  }
+}
+
 void FairScheduler::demandsChanged(FsQueue& q) {
   if (!orderCurrent(q)) return;
   const fair::PolicyKind kind = q.policy();

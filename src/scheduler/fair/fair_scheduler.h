@@ -158,6 +158,7 @@ class FairScheduler final : public Scheduler {
   void schedule(NodeId node) override;
   void onContainerAllocated(Application& app, const Container& c) override;
   void onContainerFinished(Application& app, const Container& c) override;
+  void prefetchRelease(const Application& app) const override;
   void onAsksChanged(Application& app) override;
   void onClusterChanged() override;
   void runMonitors() override;
