@@ -94,10 +94,16 @@ bool AskTable::canDelayTo(const SchedulerKey& key, std::string_view name) const 
 }
 
 int AskTable::uniqueLocations(const SchedulerKey& key) const {
-  auto k = keys_.find(key);
-  if (k == keys_.end()) return 0;
+  const ByName* byName = nullptr;
+  if (cachedAny(key) != nullptr) {
+    byName = anyCache_.names;
+  } else {
+    auto k = keys_.find(key);
+    if (k == keys_.end()) return 0;
+    byName = &k->second;
+  }
   int n = 0;
-  for (const auto& [name, rr] : k->second) n += rr.numContainers > 0 ? 1 : 0;
+  for (const auto& [name, rr] : *byName) n += rr.numContainers > 0 ? 1 : 0;
   return n;
 }
 

@@ -219,7 +219,7 @@ std::optional<FairScheduler::Assignment> FairScheduler::assignAtKey(FsApp& fa,
   }
   if (!KeyAsks::canDelayTo(asks.any)) return std::nullopt;
   if (KeyAsks::count(asks.any) > 0 &&
-      (a.asks().uniqueLocations(key) <= 1 || allowed == Locality::kOffSwitch)) {
+      (allowed == Locality::kOffSwitch || a.asks().uniqueLocations(key) <= 1)) {
     return assignAt(fa, key, nodeId, Locality::kOffSwitch, reserved);
   }
   recordSkip(a, nodeId, key, SkipReason::kLocalityDelay,
