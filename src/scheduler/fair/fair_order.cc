@@ -213,7 +213,7 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
     member.view.usage = usage;
     // Re-keyed from the entry alone: its other inputs are the view's (current order).
     if (kind == fair::PolicyKind::kFair) {
-      order[pos].key = fair::withUsage(order[pos].key, usage.memoryMb());
+      fair::setUsage(order[pos].key, usage.memoryMb());
     }
     member.orderHint = static_cast<uint32_t>(moveToSortedPlace(order, pos, orderLess(kind)));
   };

@@ -57,32 +57,7 @@ FairShareKey fairShareKey(const Schedulable& s) {
   k.weight = s.weight;
   k.startTime = s.startTime;
   k.nameRank = s.nameRank;
-  return withUsage(k, s.usage.memoryMb());
-}
-
-FairShareKey withUsage(FairShareKey k, int64_t use) {
-  // compareMinShareUsage, one side at a time.
-  const int64_t min = k.minShareX;
-  k.notNeedy = !(use < min);
-  k.needyRatio = 0;
-  if (!k.notNeedy) {
-    k.needyRatio = min > 1 ? static_cast<double>(use) / static_cast<double>(min)
-                           : static_cast<double>(use);
-  }
-  // compareFairShareUsage: two positive weights compare usage / weight; a positive weight goes
-  // before any other (Double.compare(-w1, -w2) with -w1 < 0 <= -w2, NaN the greatest); two
-  // other weights that are equal (0 == -0) compare raw usage, unequal ones -weight (a NaN weight
-  // equals nothing, not even another NaN, so Double.compare(NaN, NaN) = 0 ends the stage).
-  const double w = k.weight;
-  k.weightNotPositive = false;
-  k.rawUsage = 0;
-  if (w > 0.0) {
-    k.usageOverWeight = static_cast<double>(use) / w;
-  } else {
-    k.weightNotPositive = true;
-    k.usageOverWeight = w == 0.0 ? 0.0 : -w;
-    k.rawUsage = std::isnan(w) ? 0.0 : static_cast<double>(use);
-  }
+  setUsage(k, s.usage.memoryMb());
   return k;
 }
 

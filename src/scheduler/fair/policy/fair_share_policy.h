@@ -22,6 +22,7 @@
 // stage compares ranks only).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "scheduler/fair/policy/schedulable.h"
@@ -32,7 +33,7 @@ int fairShareCompare(const Schedulable& s1, const Schedulable& s2);
 
 // The comparator's stages as values, compared in this order (doubles with Double.compare),
 // with the two inputs besides usage that the usage stages read, so that a new usage re-keys a
-// member without its view (withUsage).
+// member without its view (setUsage).
 struct FairShareKey {
   int64_t minShareX = 0;     // min(minShare.mem, demand.mem)
   float weight = 1.0f;
@@ -46,9 +47,32 @@ struct FairShareKey {
   int64_t nameRank = -1;
 };
 FairShareKey fairShareKey(const Schedulable& s);
-// The key of the same view with usage.mem = usageMb:
-//   withUsage(fairShareKey(s), u) equals fairShareKey(s with usage.mem u) stage for stage.
-FairShareKey withUsage(FairShareKey k, int64_t usageMb);
+// Re-keys k for usage.mem = use, in place (every container moves a member's key; inline):
+//   FairShareKey k = fairShareKey(s); setUsage(k, u);   // fairShareKey(s with usage.mem u)
+inline void setUsage(FairShareKey& k, int64_t use) {
+  // compareMinShareUsage, one side at a time.
+  const int64_t min = k.minShareX;
+  k.notNeedy = !(use < min);
+  k.needyRatio = 0;
+  if (!k.notNeedy) {
+    k.needyRatio = min > 1 ? static_cast<double>(use) / static_cast<double>(min)
+                           : static_cast<double>(use);
+  }
+  // compareFairShareUsage: two positive weights compare usage / weight; a positive weight goes
+  // before any other (Double.compare(-w1, -w2) with -w1 < 0 <= -w2, NaN the greatest); two
+  // other weights that are equal (0 == -0) compare raw usage, unequal ones -weight (a NaN weight
+  // equals nothing, not even another NaN, so Double.compare(NaN, NaN) = 0 ends the stage).
+  const double w = k.weight;
+  k.weightNotPositive = false;
+  k.rawUsage = 0;
+  if (w > 0.0) {
+    k.usageOverWeight = static_cast<double>(use) / w;
+  } else {
+    k.weightNotPositive = true;
+    k.usageOverWeight = w == 0.0 ? 0.0 : -w;
+    k.rawUsage = std::isnan(w) ? 0.0 : static_cast<double>(use);
+  }
+}
 
 inline int compareFairShareKeys(const FairShareKey& a, const FairShareKey& b) {
   if (a.noDemand != b.noDemand) return a.noDemand ? 1 : -1;

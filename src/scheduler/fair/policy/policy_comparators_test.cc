@@ -295,12 +295,13 @@ TEST(FairShareKey, OrdersAsTheComparator) {
           << a.name << " w=" << a.weight << " vs " << b.name << " w=" << b.weight;
     }
   }
-  // Re-keying with a new usage gives the key of the view with that usage, stage for stage.
+  // Re-keying with a new usage (setUsage) gives the key of the view with that usage, stage for stage.
   for (const Schedulable& a : all) {
     for (int64_t use : amounts) {
       Schedulable b = a;
       b.usage.setMemoryMb(use);
-      const FairShareKey rekeyed = withUsage(fairShareKey(a), use);
+      FairShareKey rekeyed = fairShareKey(a);
+      setUsage(rekeyed, use);
       for (const Schedulable& c : all) {
         ASSERT_EQ(compareFairShareKeys(rekeyed, fairShareKey(c)), fairShareCompare(b, c))
             << a.name << " at usage " << use << " vs " << c.name;
