@@ -76,7 +76,8 @@ class AskTable {
   const std::vector<SchedulerKey>& activeKeys() const { return active_; }
   // Calls f(key, anyRequest) for each key with ANY count > 0, ascending, without allocating;
   // stops when f returns false. f may change the table (an allocation): the walk goes on with
-  // the first active key after the one just visited, as a walk over all keys would.
+  // the first active key after the one just visited, as a walk over all keys would. The key
+  // and request references are valid during the call only.
   template <typename F>
   void forEachActiveKey(F&& f) const {
     size_t i = 0;

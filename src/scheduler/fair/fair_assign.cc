@@ -115,14 +115,14 @@ bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
   const Application& a = *fa.app;
   if (a.amRunning() || !a.managedAm()) return false;
   // The AM ask is the first active key's ANY request.
-  const SchedulerKey* first = nullptr;
+  std::optional<SchedulerKey> first;
   Resource amResource;
   a.asks().forEachActiveKey([&](const SchedulerKey& key, const ResourceRequest& any) {
-    first = &key;
+    first = key;
     amResource = any.capability;
     return false;
   });
-  if (first == nullptr) return true;
+  if (!first) return true;
   const FsQueue& leaf = *fa.leaf;
   const Resource limit = maxAmResource(leaf);
   if (fair::canRunAppAm(policyOf(leaf), leaf.amUsage, amResource, limit, leaf.maxAMShare())) {
