@@ -9,10 +9,9 @@
 // Users have user-limit-factor -1 so that the tree, not the 8 GB per-leaf guarantee, bounds
 // usage. items/s = container allocations per second on one core.
 //
-// Measured: see bench/README.md. Latest (branch core-perf, idle machine, VM swinging up to 2x
-// between runs of one binary): heartbeat 10k nodes 386k-477k -> 338k-502k/s, async 10k nodes
-// 344k-438k -> 350k-421k/s; the core changes (flat per-node container set, inline Resource
-// arithmetic) are inside the noise here.
+// Measured: see bench/README.md (medians over several passes: this VM alternates between a
+// normal and a 1.5-2x slower phase). Session 5, 10,000 nodes: heartbeat median 674k/s (range
+// 367k-786k), async 686k/s (455k-778k); 1,000 -> 50,000 nodes within about 15 %.
 #include <benchmark/benchmark.h>
 
 #include <unordered_map>

@@ -59,6 +59,12 @@
 // bookkeeping (Application::removeContainer, the live-container map, allocate/finish), ~15 %
 // the per-app steps (AskTable lookups, AM limit), ~5 % the update pass. The 500k/s target needs
 // the core's per-container cost cut as well (core-perf2).
+// After core-perf2 + cs-perf3 + fs-perf3 merged: 10k nodes 326k-380k/s. Session 5 (order entries
+// re-keyed from themselves, one cache line each; delay state and asks next to the hot fields;
+// release paths prefetched for all of a heartbeat's completed containers; see bench/README.md):
+// 10k nodes median 509k/s over 6 passes (range 423k-527k; other series in the VM's slow phase
+// 407k, 434k), 1k nodes 315k, 50k nodes 533k, 100 queues 1.15M, 5,000 queues 340k/s; update
+// pass at 1,000 queues 1.5-2.0 ms.
 #include <benchmark/benchmark.h>
 
 #include <string>
