@@ -20,6 +20,9 @@
 // half of the node's free room, ~5 containers per heartbeat). The injected clock advances by one
 // heartbeat interval (1 s) per round over the nodes, so the lazy update pass runs every 500 ms of
 // simulated time as it would in the RM. items/s = container allocations per second on one core.
+// fill:1 runs the same with max.assign 8 and dynamic.max.assign off, so that each heartbeat fills
+// its node with 8 containers as capacity_benchmark.cc's heartbeats do (the per-heartbeat work is
+// then shared by 8 allocations instead of ~5); fill:0 is YARN's default.
 //
 // Measured (CPU time; 2 cores shared by 7 jobs, load ~12, so +-20 %), before the issue-6 work
 // (d3e2eb9) and after:
@@ -126,10 +129,17 @@ struct Setup {
   std::vector<std::string> names;
   std::vector<NodeId> ids;
 
-  Status build(int leaves, int nodes) {
+  // fillNode: max.assign 8 without dynamic.max.assign, so that a heartbeat fills its 8 GB node
+  // as capacity_benchmark.cc's do (8 containers); otherwise YARN's default dynamic max assign
+  // (half the node's free room, ~5 containers).
+  Status build(int leaves, int nodes, bool fillNode = false) {
     const TreeShape shape = shapeFor(leaves);
     Configuration conf;
     conf.set("yarn.scheduler.fair.assignmultiple", "true");
+    if (fillNode) {
+      conf.set("yarn.scheduler.fair.dynamic.max.assign", "false");
+      conf.set("yarn.scheduler.fair.max.assign", "8");
+    }
     SPINDLE_ASSIGN_OR_RETURN(sched,
                              FairScheduler::createWithAllocation(conf, allocationXml(shape),
                                                                  clock, rng));
@@ -189,8 +199,9 @@ void BM_FairSteadyShares(benchmark::State& state) {
 void BM_FairAllocation(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
   const int leaves = static_cast<int>(state.range(1));
+  const bool fillNode = state.range(2) != 0;
   Setup s;
-  if (Status st = s.build(leaves, nodes); !st.isOk()) {
+  if (Status st = s.build(leaves, nodes, fillNode); !st.isOk()) {
     state.SkipWithError(st.message().c_str());
     return;
   }
@@ -213,12 +224,15 @@ BENCHMARK(BM_FairUpdate)->ArgName("queues")->Arg(100)->Arg(1000)->Arg(5000)->Uni
 BENCHMARK(BM_FairSteadyShares)->ArgName("queues")->Arg(100)->Arg(1000)->Arg(5000)->Unit(
     benchmark::kMillisecond);
 BENCHMARK(BM_FairAllocation)
-    ->ArgNames({"nodes", "queues"})
-    ->Args({1000, 1000})
-    ->Args({10000, 1000})
-    ->Args({50000, 1000})
-    ->Args({10000, 100})
-    ->Args({10000, 5000})
+    ->ArgNames({"nodes", "queues", "fill"})
+    ->Args({1000, 1000, 0})
+    ->Args({10000, 1000, 0})
+    ->Args({50000, 1000, 0})
+    ->Args({10000, 100, 0})
+    ->Args({10000, 5000, 0})
+    ->Args({1000, 1000, 1})
+    ->Args({10000, 1000, 1})
+    ->Args({50000, 1000, 1})
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
