@@ -101,6 +101,15 @@ class Application {
     const char* p = reinterpret_cast<const char*>(this);
     for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
   }
+  // Starts loading what offering this app a node reads: its first line (AM state) and its
+  // asks, then the asks' active keys and cached request (a hint for a scheduler about to try
+  // the app).
+  void prefetchAsks() const {
+    __builtin_prefetch(this);
+    const char* p = reinterpret_cast<const char*>(&asks_);
+    for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
+    asks_.prefetchActive();
+  }
   // `slot`: where the scheduler keeps the container's record (see containerSlot).
   void addContainer(ContainerId c, const Resource& r, bool isAm, uint32_t slot);
   void removeContainer(ContainerId c, const Resource& r, bool isAm);

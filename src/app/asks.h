@@ -89,6 +89,11 @@ class AskTable {
     }
   }
   bool hasPending() const { return !pending_.isZero(); }
+  // Starts loading the active keys and the cached key's ANY request (a hint).
+  void prefetchActive() const {
+    if (!active_.empty()) __builtin_prefetch(active_.data());
+    if (anyCache_.request != nullptr) __builtin_prefetch(anyCache_.request);
+  }
   const Resource& pending() const { return pending_; }
   // Per rule 2. Returns the ANY request's capability; error when ANY has nothing outstanding.
   Result<Resource> allocate(const SchedulerKey& key, Locality locality, std::string_view host,

@@ -92,6 +92,9 @@ FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId
   for (size_t i = 0; i < leaf.appOrder.size(); ++i) {
     FsApp& fa = *leaf.appOrder[i].member;
     const Application& a = *fa.app;
+    // What assignApp reads lies in five places: start them all loading at once.
+    a.prefetchAsks();
+    fa.locality.prefetch();
     if (!a.asks().hasPending()) continue;
     if (!a.blacklist().empty() &&
         (a.blacklist().count(node.name()) || a.blacklist().count(node.rack()))) {

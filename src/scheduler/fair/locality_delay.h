@@ -45,6 +45,10 @@ class LocalityDelay {
   // Called after a container of `key` was allocated at `achieved`.
   void onAllocated(const SchedulerKey& key, Locality achieved, TimeMs now);
   std::optional<Locality> allowedLevel(const SchedulerKey& key) const;
+  // Starts loading the per-key states (a hint).
+  void prefetch() const {
+    if (!keys_.empty()) __builtin_prefetch(keys_.data());
+  }
 
  private:
   struct KeyState {
