@@ -276,6 +276,7 @@ class Scheduler {
   // The record of the per-container decisions (allocate, finish), reused so that its strings
   // keep their capacity; sinks receive it by const reference and copy what they keep.
   Decision scratch_;
+  std::vector<const Container*> reported_;  // heartbeat(): the reported containers, reused
 };
 
 // Reads yarn-site.xml keys shared by all schedulers: resource types, calculator (FIFO uses the
