@@ -65,9 +65,10 @@
 // After core-perf2 + cs-perf3 + fs-perf3 merged: 10k nodes 326k-380k/s. Session 5 (order entries
 // re-keyed from themselves, one cache line each; delay state and asks next to the hot fields;
 // release paths prefetched for all of a heartbeat's completed containers; see bench/README.md):
-// 10k nodes median 509k/s over 6 passes (range 423k-527k; other series in the VM's slow phase
-// 407k, 434k), 1k nodes 315k, 50k nodes 533k, 100 queues 1.15M, 5,000 queues 340k/s; update
-// pass at 1,000 queues 1.5-2.0 ms.
+// 10k nodes median 509k/s over 6 passes (range 423k-527k), 1k nodes 315k, 50k nodes 533k, 100
+// queues 1.15M, 5,000 queues 340k/s; update pass at 1,000 queues 1.5-2.0 ms. With the descent's
+// and the heartbeat's prefetches (final commit of session 5): 10k nodes median 538k (5 passes)
+// and 574k (8 passes), 560k-618k in the VM's normal phase, 370k-480k in its slow phase.
 #include <benchmark/benchmark.h>
 
 #include <string>
