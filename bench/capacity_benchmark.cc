@@ -68,8 +68,8 @@ void BM_CapacityAllocation(benchmark::State& state) {
   std::vector<NodeId> ids;
   for (int i = 0; i < nodes; ++i) {
     names.push_back(fmt::format("host{}", i));
-    (void)sched->handle(NodeAdded{names.back(), fmt::format("/rack{}", i % racks),
-                                  Resource::of(8192, 8), {}, {}});
+    (void)sched->handle(
+        NodeAdded{names.back(), fmt::format("/rack{}", i % racks), Resource::of(8192, 8), {}, {}});
     ids.push_back(*sched->cluster().findNode(names.back()));
   }
   for (int a = 0; a < kApps; ++a) {

@@ -116,7 +116,9 @@ std::string allocationXml(const TreeShape& s) {
     xml += "</queue>\n";
   }
   xml += "<defaultQueueSchedulingPolicy>fair</defaultQueueSchedulingPolicy>\n";
-  xml += "<queuePlacementPolicy><rule name=\"specified\"/><rule name=\"reject\"/></queuePlacementPolicy>\n";
+  xml +=
+      "<queuePlacementPolicy><rule name=\"specified\"/><rule "
+      "name=\"reject\"/></queuePlacementPolicy>\n";
   xml += "</allocations>\n";
   return xml;
 }
@@ -141,9 +143,8 @@ struct Setup {
       conf.set("yarn.scheduler.fair.dynamic.max.assign", "false");
       conf.set("yarn.scheduler.fair.max.assign", "8");
     }
-    SPINDLE_ASSIGN_OR_RETURN(sched,
-                             FairScheduler::createWithAllocation(conf, allocationXml(shape),
-                                                                 clock, rng));
+    SPINDLE_ASSIGN_OR_RETURN(
+        sched, FairScheduler::createWithAllocation(conf, allocationXml(shape), clock, rng));
     sched->setDecisionSink(&sink);
     const int racks = std::max(1, nodes / 40);
     for (int i = 0; i < nodes; ++i) {
@@ -189,8 +190,7 @@ void BM_FairSteadyShares(benchmark::State& state) {
   int64_t i = 0;
   for (auto _ : state) {
     const int64_t mb = (i++ % 2) ? 8192 : 16384;
-    benchmark::DoNotOptimize(
-        s.sched->handle(NodeResourceUpdate{s.names[0], Resource::of(mb, 8)}));
+    benchmark::DoNotOptimize(s.sched->handle(NodeResourceUpdate{s.names[0], Resource::of(mb, 8)}));
     // The steady shares are recomputed when next read (queues()), not by the event itself.
     benchmark::DoNotOptimize(s.sched->queues().root().steadyFairShare);
   }
@@ -220,10 +220,18 @@ void BM_FairAllocation(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(i), benchmark::Counter::kIsRate);
 }
 
-BENCHMARK(BM_FairUpdate)->ArgName("queues")->Arg(100)->Arg(1000)->Arg(5000)->Unit(
-    benchmark::kMillisecond);
-BENCHMARK(BM_FairSteadyShares)->ArgName("queues")->Arg(100)->Arg(1000)->Arg(5000)->Unit(
-    benchmark::kMillisecond);
+BENCHMARK(BM_FairUpdate)
+    ->ArgName("queues")
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FairSteadyShares)
+    ->ArgName("queues")
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FairAllocation)
     ->ArgNames({"nodes", "queues", "fill"})
     ->Args({1000, 1000, 0})

@@ -37,8 +37,8 @@ Trace dayLongWorkload(int nodes, double hours, uint64_t seed) {
   Rng rng(seed);
   Trace t;
   for (int i = 0; i < nodes; ++i) {
-    t.nodes.push_back(TraceNode{"node" + std::to_string(i), "/rack" + std::to_string(i / 40),
-                                Resource::of(10240, 10), {}});
+    t.nodes.push_back(TraceNode{
+        "node" + std::to_string(i), "/rack" + std::to_string(i / 40), Resource::of(10240, 10), {}});
   }
   const int64_t targetContainers = static_cast<int64_t>(100.0 * nodes * hours / 24.0);
   const double dayMs = hours * 3600'000.0;
@@ -139,8 +139,8 @@ int runOne(int nodes, double hours, bool naive, const std::string& scheduler) {
       static_cast<double>(st.heapEvents + st.heartbeats) / wall / 1e6,
       static_cast<long long>(st.heartbeats), static_cast<long long>(st.heartbeatsSkipped),
       static_cast<long long>(slots), static_cast<long long>(st.allocations),
-      static_cast<double>(st.allocations) / wall, static_cast<long long>(st.decisions),
-      peakRssMb(), scheduler.c_str(), naive ? "  (naive: no heartbeat skip)" : "");
+      static_cast<double>(st.allocations) / wall, static_cast<long long>(st.decisions), peakRssMb(),
+      scheduler.c_str(), naive ? "  (naive: no heartbeat skip)" : "");
   std::fflush(stdout);
   return 0;
 }

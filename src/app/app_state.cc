@@ -1,5 +1,5 @@
-#include "base/enum_names.h"
 #include "app/app_state.h"
+#include "base/enum_names.h"
 
 #include <array>
 #include <cstddef>
@@ -95,14 +95,26 @@ constexpr size_t kStateCount = static_cast<size_t>(S::KILLED) + 1;
 constexpr size_t kEventCount = static_cast<size_t>(E::APP_SAVE_FAILED) + 1;
 
 constexpr std::array<const char*, kStateCount> kStateNames = {
-    "NEW",      "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING", "FINAL_SAVING",
-    "FINISHING", "FINISHED",  "FAILED",    "KILLING",  "KILLED",
+    "NEW",       "NEW_SAVING", "SUBMITTED", "ACCEPTED", "RUNNING", "FINAL_SAVING",
+    "FINISHING", "FINISHED",   "FAILED",    "KILLING",  "KILLED",
 };
 constexpr std::array<const char*, kEventCount> kEventNames = {
-    "START",           "RECOVER",          "KILL",           "APP_REJECTED",
-    "APP_ACCEPTED",    "ATTEMPT_REGISTERED", "ATTEMPT_UNREGISTERED", "ATTEMPT_FINISHED",
-    "ATTEMPT_FAILED",  "ATTEMPT_KILLED",   "NODE_UPDATE",    "ATTEMPT_LAUNCHED",
-    "APP_RUNNING_ON_NODE", "APP_NEW_SAVED", "APP_UPDATE_SAVED", "APP_SAVE_FAILED",
+    "START",
+    "RECOVER",
+    "KILL",
+    "APP_REJECTED",
+    "APP_ACCEPTED",
+    "ATTEMPT_REGISTERED",
+    "ATTEMPT_UNREGISTERED",
+    "ATTEMPT_FINISHED",
+    "ATTEMPT_FAILED",
+    "ATTEMPT_KILLED",
+    "NODE_UPDATE",
+    "ATTEMPT_LAUNCHED",
+    "APP_RUNNING_ON_NODE",
+    "APP_NEW_SAVED",
+    "APP_UPDATE_SAVED",
+    "APP_SAVE_FAILED",
 };
 
 constexpr bool isFinalState(S s) { return s == S::FINISHED || s == S::FAILED || s == S::KILLED; }

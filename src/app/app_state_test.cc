@@ -125,8 +125,10 @@ TEST(AppState, FailedAttemptRetriesUntilAttemptsRunOut) {
 
 TEST(AppState, KillWhileRunningWaitsForTheAttempt) {
   AppWalk w(AppState::RUNNING);
-  w.on(AppEvent::KILL).on(AppEvent::KILL).on(AppEvent::ATTEMPT_KILLED).on(
-      AppEvent::APP_UPDATE_SAVED);
+  w.on(AppEvent::KILL)
+      .on(AppEvent::KILL)
+      .on(AppEvent::ATTEMPT_KILLED)
+      .on(AppEvent::APP_UPDATE_SAVED);
   EXPECT_EQ(w.path(), "RUNNING KILLING KILLING FINAL_SAVING KILLED");
 }
 
@@ -157,8 +159,8 @@ TEST(AppState, RejectionAndEarlyKillAreSavedBeforeTheyShow) {
 }
 
 TEST(AppState, RecoveryResumesTheStoredState) {
-  for (AppState s : {AppState::SUBMITTED, AppState::ACCEPTED, AppState::FINISHED,
-                     AppState::FAILED, AppState::KILLED}) {
+  for (AppState s : {AppState::SUBMITTED, AppState::ACCEPTED, AppState::FINISHED, AppState::FAILED,
+                     AppState::KILLED}) {
     EXPECT_EQ(*nextAppState(AppState::NEW, AppEvent::RECOVER, {.recoveredState = s}), s);
   }
   auto bad = nextAppState(AppState::NEW, AppEvent::RECOVER, {.recoveredState = AppState::RUNNING});
@@ -270,8 +272,7 @@ TEST(AttemptState, UnmanagedAmSkipsTheContainerAndFinishing) {
       .on(AttemptEvent::REGISTERED)
       .on(AttemptEvent::UNREGISTERED, unmanaged)
       .on(AttemptEvent::ATTEMPT_UPDATE_SAVED);
-  EXPECT_EQ(w.path(),
-            "SUBMITTED LAUNCHED_UNMANAGED_SAVING LAUNCHED RUNNING FINAL_SAVING FINISHED");
+  EXPECT_EQ(w.path(), "SUBMITTED LAUNCHED_UNMANAGED_SAVING LAUNCHED RUNNING FINAL_SAVING FINISHED");
 }
 
 TEST(AttemptState, AmContainerLossFailsTheAttempt) {
@@ -294,10 +295,10 @@ TEST(AttemptState, AmContainerLossFailsTheAttempt) {
 }
 
 TEST(AttemptState, KillFromEveryLiveStateSavesKilled) {
-  for (AttemptState s : {AttemptState::NEW, AttemptState::SUBMITTED, AttemptState::SCHEDULED,
-                         AttemptState::ALLOCATED_SAVING, AttemptState::ALLOCATED,
-                         AttemptState::LAUNCHED_UNMANAGED_SAVING, AttemptState::LAUNCHED,
-                         AttemptState::RUNNING}) {
+  for (AttemptState s :
+       {AttemptState::NEW, AttemptState::SUBMITTED, AttemptState::SCHEDULED,
+        AttemptState::ALLOCATED_SAVING, AttemptState::ALLOCATED,
+        AttemptState::LAUNCHED_UNMANAGED_SAVING, AttemptState::LAUNCHED, AttemptState::RUNNING}) {
     auto t = findAttemptTransition(s, AttemptEvent::KILL);
     ASSERT_TRUE(t.isOk()) << toString(s);
     EXPECT_EQ(t->to, AttemptState::FINAL_SAVING) << toString(s);
@@ -408,8 +409,7 @@ TEST(ContainerState, AmReleasesWhatItAcquired) {
 TEST(ContainerState, KillEndsEveryLiveState) {
   for (ContainerState s : allContainerStates()) {
     if (isFinal(s)) continue;
-    EXPECT_EQ(*nextContainerState(s, ContainerEvent::KILL), ContainerState::KILLED)
-        << toString(s);
+    EXPECT_EQ(*nextContainerState(s, ContainerEvent::KILL), ContainerState::KILLED) << toString(s);
   }
 }
 

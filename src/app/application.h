@@ -36,7 +36,7 @@ struct AppSubmission {
 
 // Usage accounting YARN reports per app (memorySeconds, preempted counts...).
 struct AppAccounting {
-  int64_t memoryMbMs = 0;   // MB x ms, shown as memorySeconds / 1000
+  int64_t memoryMbMs = 0;  // MB x ms, shown as memorySeconds / 1000
   int64_t vcoreMs = 0;
   int64_t containersAllocated = 0;
   int64_t numAmPreempted = 0;
@@ -123,8 +123,7 @@ class Application {
 
   // Hosts or racks this app must not be placed on (the AM's blacklist).
   const std::set<std::string>& blacklist() const { return blacklist_; }
-  void updateBlacklist(const std::vector<std::string>& add,
-                       const std::vector<std::string>& remove);
+  void updateBlacklist(const std::vector<std::string>& add, const std::vector<std::string>& remove);
 
  private:
   // What every allocation and release touches comes first, so that it shares cache lines

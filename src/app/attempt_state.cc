@@ -1,5 +1,5 @@
-#include "base/enum_names.h"
 #include "app/attempt_state.h"
+#include "base/enum_names.h"
 
 #include <array>
 #include <cstddef>
@@ -103,15 +103,30 @@ constexpr size_t kStateCount = static_cast<size_t>(S::KILLED) + 1;
 constexpr size_t kEventCount = static_cast<size_t>(E::RECOVER) + 1;
 
 constexpr std::array<const char*, kStateCount> kStateNames = {
-    "NEW",      "SUBMITTED", "SCHEDULED",    "ALLOCATED_SAVING", "ALLOCATED",
-    "LAUNCHED_UNMANAGED_SAVING", "LAUNCHED", "RUNNING", "FINAL_SAVING", "FINISHING",
-    "FINISHED", "FAILED",    "KILLED",
+    "NEW",          "SUBMITTED",
+    "SCHEDULED",    "ALLOCATED_SAVING",
+    "ALLOCATED",    "LAUNCHED_UNMANAGED_SAVING",
+    "LAUNCHED",     "RUNNING",
+    "FINAL_SAVING", "FINISHING",
+    "FINISHED",     "FAILED",
+    "KILLED",
 };
 constexpr std::array<const char*, kEventCount> kEventNames = {
-    "START",          "KILL",           "FAIL",          "LAUNCHED",
-    "LAUNCH_FAILED",  "EXPIRE",         "REGISTERED",    "STATUS_UPDATE",
-    "UNREGISTERED",   "CONTAINER_ALLOCATED", "CONTAINER_FINISHED", "ATTEMPT_NEW_SAVED",
-    "ATTEMPT_UPDATE_SAVED", "ATTEMPT_ADDED", "RECOVER",
+    "START",
+    "KILL",
+    "FAIL",
+    "LAUNCHED",
+    "LAUNCH_FAILED",
+    "EXPIRE",
+    "REGISTERED",
+    "STATUS_UPDATE",
+    "UNREGISTERED",
+    "CONTAINER_ALLOCATED",
+    "CONTAINER_FINISHED",
+    "ATTEMPT_NEW_SAVED",
+    "ATTEMPT_UPDATE_SAVED",
+    "ATTEMPT_ADDED",
+    "RECOVER",
 };
 
 constexpr bool isFinalState(S s) { return s == S::FINISHED || s == S::FAILED || s == S::KILLED; }

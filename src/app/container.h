@@ -32,8 +32,7 @@ struct Container {
   std::string askedLabel;  // the request's node-label expression
 
   ResourceRequest origin() const {
-    return {key, std::string(kAnyResourceName), askedCapability, 1, askedRelaxLocality,
-            askedLabel};
+    return {key, std::string(kAnyResourceName), askedCapability, 1, askedRelaxLocality, askedLabel};
   }
 };
 

@@ -1,5 +1,5 @@
-#include "base/enum_names.h"
 #include "app/container_state.h"
+#include "base/enum_names.h"
 
 #include <array>
 #include <cstddef>
@@ -57,8 +57,16 @@ constexpr std::array<const char*, kStateCount> kStateNames = {
     "COMPLETED", "EXPIRED",  "RELEASED",  "KILLED",
 };
 constexpr std::array<const char*, kEventCount> kEventNames = {
-    "START",    "ACQUIRED", "ACQUIRE_UPDATED_CONTAINER", "KILL",    "RESERVED",
-    "LAUNCHED", "FINISHED", "RELEASED",                  "EXPIRE", "RECOVER",
+    "START",
+    "ACQUIRED",
+    "ACQUIRE_UPDATED_CONTAINER",
+    "KILL",
+    "RESERVED",
+    "LAUNCHED",
+    "FINISHED",
+    "RELEASED",
+    "EXPIRE",
+    "RECOVER",
     "NM_DONE_CHANGE_RESOURCE",
 };
 
@@ -110,8 +118,8 @@ Result<ContainerTransition> findContainerTransition(ContainerState from, Contain
   }
   // Only kRecovered rows can all miss.
   return failedPrecondition(
-      "invalid transition: container in state {} cannot take event {} to state {}",
-      toString(from), toString(event), toString(context.recoveredState));
+      "invalid transition: container in state {} cannot take event {} to state {}", toString(from),
+      toString(event), toString(context.recoveredState));
 }
 
 Result<ContainerState> nextContainerState(ContainerState from, ContainerEvent event,

@@ -85,8 +85,8 @@ std::span<const ContainerTransition> containerTransitions();
 // The row taken by `event` in `from`. FailedPrecondition "invalid transition: container in state
 // X cannot take event Y" when the pair has no row, "... to state Z" when the recovered state is
 // not a target.
-Result<ContainerTransition> findContainerTransition(
-    ContainerState from, ContainerEvent event, const ContainerTransitionContext& context = {});
+Result<ContainerTransition> findContainerTransition(ContainerState from, ContainerEvent event,
+                                                    const ContainerTransitionContext& context = {});
 // findContainerTransition(...).to.
 Result<ContainerState> nextContainerState(ContainerState from, ContainerEvent event,
                                           const ContainerTransitionContext& context = {});

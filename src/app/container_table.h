@@ -108,8 +108,8 @@ class ContainerTable {
   static constexpr uint32_t kChunk = 256;  // records per chunk
 
   std::vector<std::unique_ptr<Container[]>> chunks_;
-  std::vector<uint8_t> live_;    // per slot
-  std::vector<uint32_t> free_;   // recycled slots, reused last first
+  std::vector<uint8_t> live_;   // per slot
+  std::vector<uint32_t> free_;  // recycled slots, reused last first
   size_t size_ = 0;
 };
 

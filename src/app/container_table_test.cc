@@ -68,8 +68,8 @@ TEST(ContainerTableTest, IteratesLiveRecordsInSlotOrder) {
   addOn(t, cid(6, 1, 1), 9);  // takes the freed second slot
   got.clear();
   for (const auto& [id, c] : t) got.push_back(id);
-  EXPECT_EQ(got, (std::vector<ContainerId>{cid(5, 1, 1), cid(6, 1, 1), cid(5, 1, 3),
-                                           cid(5, 1, 4)}));
+  EXPECT_EQ(got,
+            (std::vector<ContainerId>{cid(5, 1, 1), cid(6, 1, 1), cid(5, 1, 3), cid(5, 1, 4)}));
 }
 
 // The scheduler's use: a ContainerIdMap from id to slot as the index, under random churn

@@ -34,8 +34,7 @@ Result<Enum> parseEnumName(std::string_view name, const std::array<const char*, 
   for (size_t i = 0; i < N; ++i) {
     if (equalsIgnoreCase(name, names[i])) return static_cast<Enum>(i);
   }
-  return invalidArgument("unknown {} '{}'; expected one of {}", what, name,
-                         fmt::join(names, ", "));
+  return invalidArgument("unknown {} '{}'; expected one of {}", what, name, fmt::join(names, ", "));
 }
 
 // Every value of a dense enum 0..N-1.

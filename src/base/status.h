@@ -21,8 +21,8 @@ namespace spindle {
 
 enum class StatusCode {
   kOk,
-  kInvalidArgument,  // bad input: file, trace, request, argument
-  kNotFound,         // unknown queue, node, app, container
+  kInvalidArgument,     // bad input: file, trace, request, argument
+  kNotFound,            // unknown queue, node, app, container
   kFailedPrecondition,  // valid request the current state refuses (invalid transition, ...)
   kAlreadyExists,
   kResourceExhausted,
@@ -74,7 +74,7 @@ Status internalError(fmt::format_string<Args...> f, Args&&... args) {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT
     assert(!std::get<Status>(v_).isOk());
   }
@@ -100,9 +100,9 @@ class [[nodiscard]] Result {
 }  // namespace spindle
 
 // Propagates a non-OK Status from an expression returning Status.
-#define SPINDLE_RETURN_IF_ERROR(expr)            \
-  do {                                           \
-    ::spindle::Status spindle_status_ = (expr);  \
+#define SPINDLE_RETURN_IF_ERROR(expr)                    \
+  do {                                                   \
+    ::spindle::Status spindle_status_ = (expr);          \
     if (!spindle_status_.isOk()) return spindle_status_; \
   } while (0)
 

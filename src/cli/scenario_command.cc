@@ -9,7 +9,8 @@ namespace spindle::cli {
 void addScenarioCommand(CLI::App& app, ScenarioOptions& opts) {
   auto* scenario = app.add_subcommand("scenario", "Run or check scenario files");
   scenario->require_subcommand(1);
-  auto* run = scenario->add_subcommand("run", "Run one scenario and write its decision log and snapshots");
+  auto* run =
+      scenario->add_subcommand("run", "Run one scenario and write its decision log and snapshots");
   run->add_option("file", opts.files, "Scenario JSON file")->required()->expected(1);
   run->add_option("--out", opts.outDir, "Output directory")->required();
   run->add_flag("--summary", opts.summary, "Print a readable summary");

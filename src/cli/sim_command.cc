@@ -138,11 +138,12 @@ class ProgressBar {
     const double wall = seconds();
     if (wall < 2.0) return;  // short runs print nothing
     shown_ = true;
-    const double pct = totalMs_ > 0 ? 100.0 * static_cast<double>(p.simMs) / static_cast<double>(totalMs_) : 0;
-    std::cerr << fmt::format("\rsim {:>9.0f} s / {:.0f} s ({:5.1f}%)  jobs {}/{}  {:.2g} steps/s   ",
-                             static_cast<double>(p.simMs) / 1000.0,
-                             static_cast<double>(totalMs_) / 1000.0, std::min(pct, 100.0),
-                             p.jobsDone, p.jobsTotal, static_cast<double>(p.steps) / wall);
+    const double pct =
+        totalMs_ > 0 ? 100.0 * static_cast<double>(p.simMs) / static_cast<double>(totalMs_) : 0;
+    std::cerr << fmt::format(
+        "\rsim {:>9.0f} s / {:.0f} s ({:5.1f}%)  jobs {}/{}  {:.2g} steps/s   ",
+        static_cast<double>(p.simMs) / 1000.0, static_cast<double>(totalMs_) / 1000.0,
+        std::min(pct, 100.0), p.jobsDone, p.jobsTotal, static_cast<double>(p.steps) / wall);
   }
   void finish() {
     if (shown_) std::cerr << '\n';
@@ -230,7 +231,8 @@ int runSimCommand(const SimOptions& o) {
   ro.nodesFile = o.nodesFile;
   auto trace = readTrace(*traceType, files, ro);
   if (!trace) return fail(trace.status().message());
-  if (trace->skippedJobs > 0) std::cerr << fmt::format("skipped {} bad job(s)\n", trace->skippedJobs);
+  if (trace->skippedJobs > 0)
+    std::cerr << fmt::format("skipped {} bad job(s)\n", trace->skippedJobs);
   for (const std::string& w : trace->warnings) std::cerr << "note: " << w << '\n';
 
   std::error_code ec;

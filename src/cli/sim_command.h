@@ -34,8 +34,8 @@ struct SimOptions {
   bool quiet = false;
   bool noTimings = false;
   bool decisionLog = false;
-  bool progress = false;          // force the progress bar even when stderr is not a terminal
-  bool noHeartbeatSkip = false;   // process every NM heartbeat (for checking the skip rule)
+  bool progress = false;         // force the progress bar even when stderr is not a terminal
+  bool noHeartbeatSkip = false;  // process every NM heartbeat (for checking the skip rule)
 };
 
 void addSimCommand(CLI::App& app, SimOptions& opts);

@@ -6,8 +6,8 @@ namespace spindle {
 
 Result<NodeId> Cluster::addNode(std::string name, std::string rack, const Resource& total) {
   if (name.empty()) return invalidArgument("node name is empty");
-  if (byName_.count(name)) return Status(StatusCode::kAlreadyExists,
-                                         fmt::format("node '{}' already exists", name));
+  if (byName_.count(name))
+    return Status(StatusCode::kAlreadyExists, fmt::format("node '{}' already exists", name));
   if (!total.isNonNegative()) {
     return invalidArgument("node '{}': negative resource {}", name, total.toString());
   }
@@ -120,7 +120,8 @@ Status Cluster::checkInvariants() const {
     if (n->reservation()) reserved += n->reservation()->resource;
   }
   if (total != total_) {
-    return internalError("cluster total {} != sum of nodes {}", total_.toString(), total.toString());
+    return internalError("cluster total {} != sum of nodes {}", total_.toString(),
+                         total.toString());
   }
   if (allocated != allocated_) {
     return internalError("cluster allocated {} != sum of nodes {}", allocated_.toString(),

@@ -1,5 +1,5 @@
-#include "base/enum_names.h"
 #include "cluster/node_state.h"
+#include "base/enum_names.h"
 
 #include <array>
 #include <cstddef>
@@ -72,14 +72,25 @@ constexpr size_t kStateCount = static_cast<size_t>(S::SHUTDOWN) + 1;
 constexpr size_t kEventCount = static_cast<size_t>(E::EXPIRE) + 1;
 
 constexpr std::array<const char*, kStateCount> kStateNames = {
-    "NEW",      "RUNNING", "UNHEALTHY",       "DECOMMISSIONED",
-    "LOST",     "REBOOTED", "DECOMMISSIONING", "SHUTDOWN",
+    "NEW",  "RUNNING",  "UNHEALTHY",       "DECOMMISSIONED",
+    "LOST", "REBOOTED", "DECOMMISSIONING", "SHUTDOWN",
 };
 constexpr std::array<const char*, kEventCount> kEventNames = {
-    "STARTED",          "DECOMMISSION",     "GRACEFUL_DECOMMISSION", "RECOMMISSION",
-    "RESOURCE_UPDATE",  "STATUS_UPDATE",    "REBOOTING",             "RECONNECTED",
-    "SHUTDOWN",         "CLEANUP_APP",      "CLEANUP_CONTAINER",     "UPDATE_CONTAINER",
-    "SIGNAL_CONTAINER", "FINISHED_CONTAINERS_PULLED_BY_AM",          "EXPIRE",
+    "STARTED",
+    "DECOMMISSION",
+    "GRACEFUL_DECOMMISSION",
+    "RECOMMISSION",
+    "RESOURCE_UPDATE",
+    "STATUS_UPDATE",
+    "REBOOTING",
+    "RECONNECTED",
+    "SHUTDOWN",
+    "CLEANUP_APP",
+    "CLEANUP_CONTAINER",
+    "UPDATE_CONTAINER",
+    "SIGNAL_CONTAINER",
+    "FINISHED_CONTAINERS_PULLED_BY_AM",
+    "EXPIRE",
 };
 
 constexpr bool isFinalState(S s) {

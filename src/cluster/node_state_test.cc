@@ -101,8 +101,8 @@ TEST(NodeState, InvalidTransitionNamesStateAndEvent) {
 }
 
 TEST(NodeState, FinalStatesRejectEveryEvent) {
-  for (NodeState s : {NodeState::DECOMMISSIONED, NodeState::LOST, NodeState::REBOOTED,
-                      NodeState::SHUTDOWN}) {
+  for (NodeState s :
+       {NodeState::DECOMMISSIONED, NodeState::LOST, NodeState::REBOOTED, NodeState::SHUTDOWN}) {
     EXPECT_TRUE(isFinal(s));
     for (NodeEvent e : allNodeEvents()) {
       EXPECT_FALSE(nextNodeState(s, e).isOk()) << toString(s) << " took " << toString(e);

@@ -95,8 +95,7 @@ Result<int64_t> parseLong(std::string_view text, bool allowHex) {
 
 Result<int32_t> parseInt(std::string_view text, bool allowHex) {
   SPINDLE_ASSIGN_OR_RETURN(int64_t value, parseLong(text, allowHex));
-  if (value < std::numeric_limits<int32_t>::min() ||
-      value > std::numeric_limits<int32_t>::max()) {
+  if (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max()) {
     return invalidArgument("integer '{}' does not fit in 32 bits", text);
   }
   return static_cast<int32_t>(value);
@@ -139,8 +138,8 @@ struct DurationUnit {
 // Hadoop's ParsedTimeDuration, in its order: the first suffix the value ends with wins, so
 // "5ms" is milliseconds, not "5m" followed by a stray 's'.
 constexpr DurationUnit kDurationUnits[] = {
-    {"ns", 1, 1'000'000}, {"us", 1, 1'000},     {"ms", 1, 1},          {"s", 1'000, 1},
-    {"m", 60'000, 1},     {"h", 3'600'000, 1},  {"d", 86'400'000, 1},
+    {"ns", 1, 1'000'000}, {"us", 1, 1'000},    {"ms", 1, 1},         {"s", 1'000, 1},
+    {"m", 60'000, 1},     {"h", 3'600'000, 1}, {"d", 86'400'000, 1},
 };
 
 // Hadoop's getTimeDurationHelper with milliseconds as the return unit.
@@ -158,8 +157,7 @@ Result<int64_t> parseDurationMs(std::string_view text, int64_t bareUnitMs) {
   auto raw = parseLong(number, /*allowHex=*/false);
   if (!raw) {
     return invalidArgument(
-        "expected a duration such as 30s or 1500ms (units ns, us, ms, s, m, h, d), got '{}'",
-        text);
+        "expected a duration such as 30s or 1500ms (units ns, us, ms, s, m, h, d), got '{}'", text);
   }
   return saturatingMultiply(*raw, unit.multiplyToMs) / unit.divideToMs;
 }

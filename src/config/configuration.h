@@ -53,8 +53,7 @@ class Configuration {
   static Result<Configuration> parseString(std::string_view xml, std::string_view sourceName);
 
   // Sets a property programmatically (scenario property maps, tests); respects final.
-  void set(std::string_view name, std::string_view value,
-           PropertySource source = {"<set>", 0});
+  void set(std::string_view name, std::string_view value, PropertySource source = {"<set>", 0});
   void unset(std::string_view name);
   // Adds every property of `other` on top of this one (rule 2).
   void merge(const Configuration& other);

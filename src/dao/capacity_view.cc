@@ -84,20 +84,21 @@ class CapacityViewBuilder {
           configuredMax = pc->second.maximumCapacity.absolute;
         }
       }
-      list.push_back({{"partitionName", p},
-                      {"capacity", pct(c.capacity)},
-                      {"usedCapacity", usedCapacity(q, p)},
-                      {"maxCapacity", pct(c.maxCapacity)},
-                      {"absoluteCapacity", pct(c.absCapacity)},
-                      {"absoluteUsedCapacity", absUsedCapacity(q, p)},
-                      {"absoluteMaxCapacity", pct(c.absMaxCapacity)},
-                      {"maxAMLimitPercentage", pct(c.maxAmPercent)},
-                      {"weight", fl(static_cast<float>(c.weight))},
-                      {"normalizedWeight", c.weight >= 0 ? fl(static_cast<float>(c.capacity)) : 0.0},
-                      {"configuredMinResource", res(configuredMin)},
-                      {"configuredMaxResource", res(configuredMax)},
-                      {"effectiveMinResource", res(c.effectiveMin)},
-                      {"effectiveMaxResource", res(c.effectiveMax)}});
+      list.push_back(
+          {{"partitionName", p},
+           {"capacity", pct(c.capacity)},
+           {"usedCapacity", usedCapacity(q, p)},
+           {"maxCapacity", pct(c.maxCapacity)},
+           {"absoluteCapacity", pct(c.absCapacity)},
+           {"absoluteUsedCapacity", absUsedCapacity(q, p)},
+           {"absoluteMaxCapacity", pct(c.absMaxCapacity)},
+           {"maxAMLimitPercentage", pct(c.maxAmPercent)},
+           {"weight", fl(static_cast<float>(c.weight))},
+           {"normalizedWeight", c.weight >= 0 ? fl(static_cast<float>(c.capacity)) : 0.0},
+           {"configuredMinResource", res(configuredMin)},
+           {"configuredMaxResource", res(configuredMax)},
+           {"effectiveMinResource", res(c.effectiveMin)},
+           {"effectiveMaxResource", res(c.effectiveMax)}});
     }
     return list;
   }

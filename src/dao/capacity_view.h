@@ -1,7 +1,7 @@
 // The Capacity Scheduler's `/ws/v1/cluster/scheduler` schedulerInfo in YARN's JSON shape
 // (reference yarn/rest-cli-protocols.md §1.3; YARN's CapacitySchedulerInfo,
-// CapacitySchedulerQueueInfo, CapacitySchedulerLeafQueueInfo, UserInfo, PartitionQueueCapacitiesInfo,
-// PartitionResourcesInfo).
+// CapacitySchedulerQueueInfo, CapacitySchedulerLeafQueueInfo, UserInfo,
+// PartitionQueueCapacitiesInfo, PartitionResourcesInfo).
 //
 //   nlohmann::json info = capacitySchedulerInfo(cs);   // {"type": "capacityScheduler", ...}
 //   info["queues"]["queue"][0]["queuePath"];             // "root.a"

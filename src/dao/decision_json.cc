@@ -21,10 +21,8 @@ bool isContainerDecision(DecisionKind k) {
     case DecisionKind::kRelease:
     case DecisionKind::kComplete:
     case DecisionKind::kKill:
-    case DecisionKind::kPreemptMark:
-      return true;
-    default:
-      return false;
+    case DecisionKind::kPreemptMark: return true;
+    default: return false;
   }
 }
 

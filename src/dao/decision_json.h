@@ -1,6 +1,7 @@
 // The decision log's line format (docs/scenario-format.md, "Decision log fields").
 //
-//   for (const Decision& d : log.decisions()) out << decisionToJson(sched, d, seq++).dump() << '\n';
+//   for (const Decision& d : log.decisions()) out << decisionToJson(sched, d, seq++).dump() <<
+//   '\n';
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -34,25 +34,25 @@ json queueInfo(const FairScheduler& s, const fair::FsQueue& q) {
     }
     for (const auto& c : x->children()) stack.push_back(c.get());
   }
-  json j = {{"queueName", q.path()},
-            {"schedulingPolicy", fair::policyName(q.policy())},
-            {"maxApps", q.maxRunningApps()},
-            {"weight", q.weight()},
-            {"preemptable", q.config().allowPreemptionFrom},
-            {"minResources", resourceInfo(types, q.minShare)},
-            {"maxResources", resourceInfo(types, maxResources)},
-            {"usedResources", resourceInfo(types, q.usage)},
-            {"demandResources", resourceInfo(types, q.demand)},
-            {"steadyFairResources", resourceInfo(types, q.steadyFairShare)},
-            {"fairResources", resourceInfo(types, q.fairShare)},
-            {"clusterResources", resourceInfo(types, cluster)},
-            {"reservedResources", resourceInfo(types, reserved)},
-            {"fractionMemUsed", fraction(q.usage.memoryMb(), cluster.memoryMb())},
-            {"fractionMemSteadyFairShare",
-             fraction(q.steadyFairShare.memoryMb(), cluster.memoryMb())},
-            {"fractionMemFairShare", fraction(q.fairShare.memoryMb(), cluster.memoryMb())},
-            {"fractionMemMinShare", fraction(q.minShare.memoryMb(), cluster.memoryMb())},
-            {"fractionMemMaxShare", fraction(maxResources.memoryMb(), cluster.memoryMb())}};
+  json j = {
+      {"queueName", q.path()},
+      {"schedulingPolicy", fair::policyName(q.policy())},
+      {"maxApps", q.maxRunningApps()},
+      {"weight", q.weight()},
+      {"preemptable", q.config().allowPreemptionFrom},
+      {"minResources", resourceInfo(types, q.minShare)},
+      {"maxResources", resourceInfo(types, maxResources)},
+      {"usedResources", resourceInfo(types, q.usage)},
+      {"demandResources", resourceInfo(types, q.demand)},
+      {"steadyFairResources", resourceInfo(types, q.steadyFairShare)},
+      {"fairResources", resourceInfo(types, q.fairShare)},
+      {"clusterResources", resourceInfo(types, cluster)},
+      {"reservedResources", resourceInfo(types, reserved)},
+      {"fractionMemUsed", fraction(q.usage.memoryMb(), cluster.memoryMb())},
+      {"fractionMemSteadyFairShare", fraction(q.steadyFairShare.memoryMb(), cluster.memoryMb())},
+      {"fractionMemFairShare", fraction(q.fairShare.memoryMb(), cluster.memoryMb())},
+      {"fractionMemMinShare", fraction(q.minShare.memoryMb(), cluster.memoryMb())},
+      {"fractionMemMaxShare", fraction(maxResources.memoryMb(), cluster.memoryMb())}};
   if (q.isLeaf()) {
     int64_t active = 0, pending = static_cast<int64_t>(q.nonRunnableApps.size());
     for (AppId id : q.runnableApps) {

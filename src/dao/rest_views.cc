@@ -15,9 +15,8 @@ json resourceInfo(const ResourceTypes& types, const Resource& r) {
   if (types.count() > 2) {
     json infos = json::array();
     for (int i = 0; i < types.count(); ++i) {
-      infos.push_back({{"name", types.info(i).name},
-                       {"units", types.info(i).units},
-                       {"value", r.get(i)}});
+      infos.push_back(
+          {{"name", types.info(i).name}, {"units", types.info(i).units}, {"value", r.get(i)}});
     }
     j["resourceInformations"] = {{"resourceInformation", infos}};
   }
@@ -83,7 +82,10 @@ json metricsView(const Scheduler& s) {
   int64_t containersPending = 0;
   for (const auto& [id, a] : s.apps()) {
     ++submitted;
-    if (a->state() == AppState::RUNNING) ++running; else ++pending;
+    if (a->state() == AppState::RUNNING)
+      ++running;
+    else
+      ++pending;
     for (const SchedulerKey& k : a->asks().activeKeys()) {
       containersPending += a->asks().count(k, kAnyResourceName);
     }

@@ -29,9 +29,10 @@ Result<AmKind> amKindFor(const std::string& amType, const SlsSettings& sls) {
   // A registered yarn.sls.am.type.<name> wins over the built-in names (SLS looks names up there).
   if (auto it = sls.amTypes.find(amType); it != sls.amTypes.end()) {
     if (auto k = byName(it->second)) return *k;
-    return invalidArgument("am.type '{}' is registered as '{}', which is not an AM simulator "
-                           "Spindle has (MRAMSimulator, StreamAMSimulator, DAGAMSimulator)",
-                           amType, it->second);
+    return invalidArgument(
+        "am.type '{}' is registered as '{}', which is not an AM simulator "
+        "Spindle has (MRAMSimulator, StreamAMSimulator, DAGAMSimulator)",
+        amType, it->second);
   }
   if (auto k = byName(amType)) return *k;
   return invalidArgument("unknown am.type '{}'; known: mapreduce, stream, dag", amType);
@@ -164,8 +165,8 @@ void AmSimulator::notifyAllocated(const AllocatedContainer& c) {
 }
 
 void AmSimulator::notifyCompleted(ContainerId id, int32_t exitStatus, TimeMs at) {
-  inbox_.push_back(InboxItem{false, id, NodeId(), {}, {}, Locality::kOffSwitch, {}, false,
-                             exitStatus, at});
+  inbox_.push_back(
+      InboxItem{false, id, NodeId(), {}, {}, Locality::kOffSwitch, {}, false, exitStatus, at});
 }
 
 void AmSimulator::onAllocated(const InboxItem& c, TimeMs now, AmActions& out) {
@@ -276,8 +277,8 @@ void AmSimulator::emitAsks(AmActions& out) {
       auto s = g.sent.find(name);
       const int32_t sent = s == g.sent.end() ? 0 : s->second;
       if (want != sent) {
-        out.asks.push_back(ResourceRequest{g.key, name, g.resource, want, true,
-                                           job_.labelExpression});
+        out.asks.push_back(
+            ResourceRequest{g.key, name, g.resource, want, true, job_.labelExpression});
       }
       if (want == 0) {
         if (w != g.want.end()) g.want.erase(w);

@@ -30,8 +30,8 @@ struct AmFixture {
                         Locality::kOffSwitch, SchedulerKey{priority, 0}, false});
   }
   void startAm(uint32_t attempt = 1) {
-    am.notifyAllocated({cid(attempt, 1), NodeId(0), "node1", "/default-rack",
-                        Locality::kOffSwitch, kAmKey, true});
+    am.notifyAllocated(
+        {cid(attempt, 1), NodeId(0), "node1", "/default-rack", Locality::kOffSwitch, kAmKey, true});
   }
 };
 

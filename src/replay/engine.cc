@@ -46,7 +46,9 @@ TimerStats Engine::TimerWindow::stats() const {
   s.stddev = n > 1 ? std::sqrt(var / static_cast<double>(n - 1)) : 0;
   s.min = v.front();
   s.max = v.back();
-  auto q = [&](double p) { return v[std::min(n - 1, static_cast<size_t>(p * static_cast<double>(n)))]; };
+  auto q = [&](double p) {
+    return v[std::min(n - 1, static_cast<size_t>(p * static_cast<double>(n)))];
+  };
   s.p50 = q(0.5);
   s.p75 = q(0.75);
   s.p95 = q(0.95);
@@ -75,7 +77,10 @@ Status Engine::timed(TimerWindow* extra, F&& f) {
 // --- Set-up ---------------------------------------------------------------------------------
 
 Engine::Engine(const Trace& trace, EngineOptions options)
-    : trace_(trace), opt_(std::move(options)), clock_(0), rng_(opt_.seed),
+    : trace_(trace),
+      opt_(std::move(options)),
+      clock_(0),
+      rng_(opt_.seed),
       allocateTimer_(static_cast<size_t>(opt_.sls.metricsTimerWindow)),
       handleTimer_(static_cast<size_t>(opt_.sls.metricsTimerWindow)) {}
 
@@ -116,7 +121,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Trace& trace, EngineOptions
   std::map<std::string, uint32_t> tracked;
   for (const std::string& id : e->opt_.trackJobs) {
     auto it = e->tracked_.find(id);
-    if (it == e->tracked_.end()) return invalidArgument("--track-jobs: no job '{}' in the trace", id);
+    if (it == e->tracked_.end())
+      return invalidArgument("--track-jobs: no job '{}' in the trace", id);
     tracked.emplace(id, it->second);
   }
   e->tracked_ = std::move(tracked);
@@ -313,8 +319,8 @@ Status Engine::submit(uint32_t job) {
   results_[job].app = id;
   results_[job].state = "ACCEPTED";
   results_[job].queue = sched_->findApp(id)->queue();  // where the scheduler placed it
-  runs_[job].am = std::make_unique<AmSimulator>(tj, runs_[job].kind,
-                                                opt_.sls.amWorkPreservingPreemption);
+  runs_[job].am =
+      std::make_unique<AmSimulator>(tj, runs_[job].kind, opt_.sls.amWorkPreservingPreemption);
   scheduleBeat(job, clock_.nowMs() + opt_.sls.amHeartbeatMs);
   return s;
 }
@@ -323,8 +329,8 @@ Status Engine::amHeartbeat(uint32_t job) {
   JobRun& run = runs_[job];
   const AppId app = results_[job].app;
   const TimeMs now = clock_.nowMs();
-  AmActions act = run.am->heartbeat(now, sched_->preemptionMessage(app),
-                                    opt_.sls.amHonoursPreemption);
+  AmActions act =
+      run.am->heartbeat(now, sched_->preemptionMessage(app), opt_.sls.amHonoursPreemption);
   if (act.restart) {
     ++stats_.amRestarts;
     SPINDLE_RETURN_IF_ERROR(timed(nullptr, [&] { return sched_->restartAttempt(app); }));
@@ -537,8 +543,7 @@ void Engine::record(const Decision& d) {
       }
       return;
     }
-    default:
-      return;
+    default: return;
   }
 }
 
@@ -601,7 +606,8 @@ void Engine::sample() {
   s.availableVcores = c.total().vcores() - s.allocatedVcores;
   const TimeMs since = lastSampleMs_ < 0 ? 0 : s.timeMs - lastSampleMs_;
   const int64_t allocs = stats_.allocations - allocsAtLastSample_;
-  s.commitsPerSecond = since > 0 ? static_cast<double>(allocs) * 1000.0 / static_cast<double>(since) : 0;
+  s.commitsPerSecond =
+      since > 0 ? static_cast<double>(allocs) * 1000.0 / static_cast<double>(since) : 0;
   allocsAtLastSample_ = stats_.allocations;
   s.allocateOps = allocateTimer_.count();
   s.handleOps = handleTimer_.count();
@@ -617,7 +623,8 @@ void Engine::sample() {
   }
   for (const auto& [id, job] : tracked_) {
     int64_t live = 0, reserved = 0;
-    if (const Application* a = results_[job].app.valid() ? sched_->findApp(results_[job].app) : nullptr) {
+    if (const Application* a =
+            results_[job].app.valid() ? sched_->findApp(results_[job].app) : nullptr) {
       if (!isFinal(a->state())) {
         live = static_cast<int64_t>(a->liveContainers().size());
         for (NodeId n : c.nodeIds()) {

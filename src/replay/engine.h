@@ -42,13 +42,13 @@
 
 #include <array>
 #include <chrono>
-#include <map>
-#include <set>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <queue>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -79,10 +79,10 @@ struct EngineOptions {
   uint64_t seed = 1;
   std::optional<TimeMs> untilMs;
   bool heartbeatSkip = true;
-  bool timings = true;          // measure scheduler op wall time (metrics timecost keys)
-  std::string outputDir;        // realtimetrack.json and metrics/ when non-empty (and metrics on)
+  bool timings = true;    // measure scheduler op wall time (metrics timecost keys)
+  std::string outputDir;  // realtimetrack.json and metrics/ when non-empty (and metrics on)
   std::vector<std::string> trackJobs;
-  DecisionSink* decisionLog = nullptr;  // also receives every decision, in order
+  DecisionSink* decisionLog = nullptr;            // also receives every decision, in order
   std::function<void(const Progress&)> progress;  // called every 2^16 steps
 };
 
@@ -210,7 +210,7 @@ class Engine final : public DecisionSink {
   TimerWindow allocateTimer_, handleTimer_;
   std::map<std::string, uint32_t> tracked_;  // job id -> job index
   std::vector<std::function<Status(Scheduler&)>> actions_;
-  std::optional<TimeMs> lastRoundMs_;        // time of the last preemption round recorded
+  std::optional<TimeMs> lastRoundMs_;           // time of the last preemption round recorded
   std::optional<PreemptionSample> preemption_;  // totals and the last round's leaf figures
 
   RunStats stats_;

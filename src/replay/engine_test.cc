@@ -69,7 +69,8 @@ TEST(Engine, MapReduceJobTimesFollowTheHeartbeats) {
   // AM container at o; maps asked at 1000, allocated at 1000+o, started at 2000 (the AM's
   // next beat), end at 7000, reported at the node's beat >= 7000; the AM sees it at 8000 and asks
   // the reduce, which starts at 9000 and ends at 12000; seen at 13000: the job finishes.
-  auto r = runTrace(TraceBuilder().nodes(1).job(JobBuilder("j1").maps(2, 5000).reduces(1, 3000)).build());
+  auto r = runTrace(
+      TraceBuilder().nodes(1).job(JobBuilder("j1").maps(2, 5000).reduces(1, 3000)).build());
   const JobResult& j = r->engine->jobs().at(0);
   const TimeMs o = r->engine->sweep().offsetOf(0);
   EXPECT_EQ(j.state, "FINISHED");
@@ -125,7 +126,11 @@ Trace busyTrace() {
               .reduces(1 + i % 2, 1500)
               .task(TaskType::kMap, 3000, "", 0, 2048));
   }
-  b.job(JobBuilder("dag").type("dag").at(3000).task(TaskType::kMap, 2000, "", 0).task(TaskType::kMap, 1000, "", 4000));
+  b.job(JobBuilder("dag")
+            .type("dag")
+            .at(3000)
+            .task(TaskType::kMap, 2000, "", 0)
+            .task(TaskType::kMap, 1000, "", 4000));
   b.job(JobBuilder("stream").type("stream").at(2000).end(30000).maps(2, 7000));
   return b.build();
 }
@@ -157,8 +162,10 @@ TEST(Engine, SameSeedSameRunOtherSeedOtherOffsets) {
 TEST(Engine, DagTaskIsAskedItsDelayAfterTheAmStarted) {
   auto r = runTrace(TraceBuilder()
                         .nodes(1)
-                        .job(JobBuilder("d").type("dag").task(TaskType::kMap, 1000, "", 0).task(
-                            TaskType::kMap, 1000, "", 5000))
+                        .job(JobBuilder("d")
+                                 .type("dag")
+                                 .task(TaskType::kMap, 1000, "", 0)
+                                 .task(TaskType::kMap, 1000, "", 5000))
                         .build());
   auto allocs = ofKind(r->log, DecisionKind::kAllocate);
   ASSERT_EQ(allocs.size(), 3u);

@@ -59,9 +59,7 @@ class EventQueue {
 
  private:
   struct Later {
-    bool operator()(const SimEvent& x, const SimEvent& y) const {
-      return x.key() > y.key();
-    }
+    bool operator()(const SimEvent& x, const SimEvent& y) const { return x.key() > y.key(); }
   };
   std::priority_queue<SimEvent, std::vector<SimEvent>, Later> heap_;
   static bool isWork(EventType t) {

@@ -6,7 +6,10 @@
 namespace spindle::replay {
 
 HeartbeatSweep::HeartbeatSweep(TimeMs interval, Rng& rng, uint32_t numNodes)
-    : interval_(interval), offset_(numNodes), order_(numNodes), rank_(numNodes),
+    : interval_(interval),
+      offset_(numNodes),
+      order_(numNodes),
+      rank_(numNodes),
       sortedOffset_(numNodes) {
   for (uint32_t i = 0; i < numNodes; ++i) offset_[i] = rng.uniformInt(0, interval - 1);
   std::iota(order_.begin(), order_.end(), 0u);

@@ -43,10 +43,10 @@ class HeartbeatSweep {
 
  private:
   TimeMs interval_;
-  std::vector<TimeMs> offset_;       // by node index
-  std::vector<uint32_t> order_;      // node indexes sorted by (offset, index)
-  std::vector<uint32_t> rank_;       // inverse of order_
-  std::vector<TimeMs> sortedOffset_; // offset_[order_[r]]
+  std::vector<TimeMs> offset_;        // by node index
+  std::vector<uint32_t> order_;       // node indexes sorted by (offset, index)
+  std::vector<uint32_t> rank_;        // inverse of order_
+  std::vector<TimeMs> sortedOffset_;  // offset_[order_[r]]
 };
 
 }  // namespace spindle::replay

@@ -192,8 +192,7 @@ void MetricsWriter::write(const MetricsSample& s) {
   if (options_.timings) {
     row("sampler.scheduler.operation.allocate.timecost", kHistogram, t,
         histogramRow(s.allocateTimer));
-    row("sampler.scheduler.operation.handle.timecost", kHistogram, t,
-        histogramRow(s.handleTimer));
+    row("sampler.scheduler.operation.handle.timecost", kHistogram, t, histogramRow(s.handleTimer));
   }
 }
 

@@ -61,11 +61,11 @@ struct MetricsSample {
   int64_t runningApps = 0, pendingApps = 0, completedApps = 0, runningContainers = 0;
   int64_t allocatedMb = 0, allocatedVcores = 0, availableMb = 0, availableVcores = 0;
   int64_t pendingMb = 0, pendingVcores = 0;
-  std::map<std::string, QueueSample> queues;  // by leaf name
+  std::map<std::string, QueueSample> queues;   // by leaf name
   std::map<std::string, int64_t> fairShareMb;  // by leaf name: Scheduler::fairShare, when known
   double commitsPerSecond = 0;  // allocations per simulated second over the last interval
-  int64_t allocateOps = 0, handleOps = 0;  // scheduler calls since the start
-  TimerStats allocateTimer, handleTimer;   // only written when timings are on
+  int64_t allocateOps = 0, handleOps = 0;                    // scheduler calls since the start
+  TimerStats allocateTimer, handleTimer;                     // only written when timings are on
   std::array<int64_t, kNodeUsageBuckets> nodeMemoryUsage{};  // nodes per 10% bucket
   bool utilization = false;  // yarn.sls.nm.resource.utilization.ratio in (0, 1]
   double utilizationMb = 0, utilizationVcores = 0;

@@ -53,8 +53,10 @@ TEST(MetricsWriter, WritesSlsKeysInGbAndCodahaleCsvs) {
   EXPECT_EQ(slurp(dir + "/metrics/counter.queue.default.allocated.memory.csv"),
             "t,count\n0,3072\n1.5,3072\n");
   EXPECT_EQ(slurp(dir + "/metrics/nodes.memory.30-40.csv"), "t,value\n0,1\n1.5,1\n");
-  EXPECT_EQ(slurp(dir + "/metrics/variable.app.job_1.live.containers.csv"), "t,value\n0,3\n1.5,3\n");
-  EXPECT_FALSE(std::filesystem::exists(dir + "/metrics/sampler.scheduler.operation.handle.timecost.csv"));
+  EXPECT_EQ(slurp(dir + "/metrics/variable.app.job_1.live.containers.csv"),
+            "t,value\n0,3\n1.5,3\n");
+  EXPECT_FALSE(
+      std::filesystem::exists(dir + "/metrics/sampler.scheduler.operation.handle.timecost.csv"));
 }
 
 TEST(MetricsWriter, TimingsAddTimecostKeysAndHistogramFiles) {
@@ -95,16 +97,41 @@ PreemptionRoundReport roundAt(TimeMs t) {
   r.timeMs = t;
   r.containersMarked = 2;
   r.containersKilled = 1;
-  QueuePreemptionFigures root{"root", "", Resource::of(16384, 16), Resource::of(16384, 16),
-                              Resource::of(16384, 16), Resource::of(4096, 4),
-                              Resource::of(16384, 16), Resource::of(10240, 10),
-                              Resource::of(2048, 2), {}, {}, Resource::of(2048, 2)};
-  QueuePreemptionFigures a{"root.a", "", Resource::of(12288, 12), Resource::of(16384, 16),
-                           Resource::of(2048, 2), Resource::of(4096, 4),
-                           Resource::of(6144, 6), {}, {}, {}, {}, {}};
-  QueuePreemptionFigures b{"root.b", "", Resource::of(4096, 4), Resource::of(16384, 16),
-                           Resource::of(14336, 14), {}, Resource::of(8192, 8),
-                           Resource::of(10240, 10), Resource::of(2048, 2), {}, {},
+  QueuePreemptionFigures root{"root",
+                              "",
+                              Resource::of(16384, 16),
+                              Resource::of(16384, 16),
+                              Resource::of(16384, 16),
+                              Resource::of(4096, 4),
+                              Resource::of(16384, 16),
+                              Resource::of(10240, 10),
+                              Resource::of(2048, 2),
+                              {},
+                              {},
+                              Resource::of(2048, 2)};
+  QueuePreemptionFigures a{"root.a",
+                           "",
+                           Resource::of(12288, 12),
+                           Resource::of(16384, 16),
+                           Resource::of(2048, 2),
+                           Resource::of(4096, 4),
+                           Resource::of(6144, 6),
+                           {},
+                           {},
+                           {},
+                           {},
+                           {}};
+  QueuePreemptionFigures b{"root.b",
+                           "",
+                           Resource::of(4096, 4),
+                           Resource::of(16384, 16),
+                           Resource::of(14336, 14),
+                           {},
+                           Resource::of(8192, 8),
+                           Resource::of(10240, 10),
+                           Resource::of(2048, 2),
+                           {},
+                           {},
                            Resource::of(2048, 2)};
   r.queues = {root, a, b};
   return r;
@@ -121,9 +148,9 @@ TEST(MetricsWriter, PreemptionFiguresPerQueueAndRoundFiles) {
   s.preemption->rounds = 1;
   s.preemption->containersMarked = 2;
   s.preemption->containersKilled = 1;
-  s.preemption->queues["b"] = QueuePreemptionSample{Resource::of(4096, 4), Resource::of(8192, 8),
-                                                    Resource::of(10240, 10),
-                                                    Resource::of(2048, 2), Resource::of(2048, 2)};
+  s.preemption->queues["b"] =
+      QueuePreemptionSample{Resource::of(4096, 4), Resource::of(8192, 8), Resource::of(10240, 10),
+                            Resource::of(2048, 2), Resource::of(2048, 2)};
   w.write(s);
   ASSERT_TRUE(w.close().isOk());
   auto track = nlohmann::json::parse(slurp(dir + "/realtimetrack.json"));

@@ -26,10 +26,22 @@ class JobBuilder {
     job_.queue = "default";
     job_.amResource = Resource::of(1024, 1);
   }
-  JobBuilder& at(int64_t ms) { job_.startMs = ms; return *this; }
-  JobBuilder& queue(std::string q) { job_.queue = std::move(q); return *this; }
-  JobBuilder& end(int64_t ms) { job_.endMs = ms; return *this; }
-  JobBuilder& type(std::string t) { job_.amType = std::move(t); return *this; }
+  JobBuilder& at(int64_t ms) {
+    job_.startMs = ms;
+    return *this;
+  }
+  JobBuilder& queue(std::string q) {
+    job_.queue = std::move(q);
+    return *this;
+  }
+  JobBuilder& end(int64_t ms) {
+    job_.endMs = ms;
+    return *this;
+  }
+  JobBuilder& type(std::string t) {
+    job_.amType = std::move(t);
+    return *this;
+  }
   JobBuilder& task(TaskType type, int64_t durationMs, std::string host = "", int64_t delay = 0,
                    int64_t mb = 1024) {
     TraceTask t;
@@ -64,7 +76,9 @@ class TraceBuilder {
   TraceBuilder& nodes(int n, int64_t mb = 10240) {
     for (int i = 0; i < n; ++i) {
       trace_.nodes.push_back(TraceNode{"node" + std::to_string(trace_.nodes.size() + 1),
-                                       "/default-rack", Resource::of(mb, 10), {}});
+                                       "/default-rack",
+                                       Resource::of(mb, 10),
+                                       {}});
     }
     return *this;
   }

@@ -331,10 +331,10 @@ TEST(HtmlReport, PreemptionFiguresGetTheSeedsChartPerQueue) {
     EXPECT_THAT(svg, HasSubstr(std::string(">Queue ") + q + ": preemption figures</text>"));
     // A's pending (40 GB at t = 0) is cut at the cluster size (10 GB) so the other lines stay
     // readable; B's (2 GB) is drawn as it is.
-    const char* names[] = {"allocated",
-                           std::string(q) == "A" ? "pending (cut at the cluster size)" : "pending",
-                           "guaranteed", "ideal assignment", "ideal preemption",
-                           "actual preemption"};
+    const char* names[] = {
+        "allocated",        std::string(q) == "A" ? "pending (cut at the cluster size)" : "pending",
+        "guaranteed",       "ideal assignment",
+        "ideal preemption", "actual preemption"};
     for (size_t i = 0; i < 6; ++i) {
       EXPECT_THAT(svg, HasSubstr(std::string("\">") + names[i] + "</text></g>")) << q << names[i];
       EXPECT_THAT(svg, HasSubstr(fmt::format("data-series=\"{}\" fill=\"none\" stroke=\"{}\"", i,

@@ -57,16 +57,11 @@ const char* jobStateName(JobState s) {
 
 JobOutcome outcomeOf(JobState s) {
   switch (s) {
-    case JobState::kFinished:
-      return JobOutcome::kFinished;
-    case JobState::kFailed:
-      return JobOutcome::kFailed;
-    case JobState::kKilled:
-      return JobOutcome::kKilled;
-    case JobState::kRejected:
-      return JobOutcome::kRejected;
-    default:
-      return JobOutcome::kUnfinished;
+    case JobState::kFinished: return JobOutcome::kFinished;
+    case JobState::kFailed: return JobOutcome::kFailed;
+    case JobState::kKilled: return JobOutcome::kKilled;
+    case JobState::kRejected: return JobOutcome::kRejected;
+    default: return JobOutcome::kUnfinished;
   }
 }
 

@@ -400,9 +400,10 @@ ChartSection preemptionSection(const MetricsTrack& t, const ReportOptions& o) {
       clusterMax = std::max(clusterMax, (*alloc)[i].y + (*avail)[i].y);
   }
   if (t.queues().size() > kMaxQueueDetailCharts) {
-    s.notes.push_back(fmt::format("Per-queue preemption charts are drawn for at most {} queues; "
-                                  "this run has {}.",
-                                  kMaxQueueDetailCharts, t.queues().size()));
+    s.notes.push_back(
+        fmt::format("Per-queue preemption charts are drawn for at most {} queues; "
+                    "this run has {}.",
+                    kMaxQueueDetailCharts, t.queues().size()));
   } else {
     for (const std::string& queue : t.queues()) {
       ChartSpec c = chart("preemption-" + queue, "Queue " + queue + ": preemption figures", "GB",
@@ -432,13 +433,13 @@ ChartSection preemptionSection(const MetricsTrack& t, const ReportOptions& o) {
       keep(s, std::move(c));
     }
   }
-  ChartSpec ideal = chart("preemption-ideal", "Ideal assignment per leaf queue", "GB",
-                          ChartKind::kLine, o);
+  ChartSpec ideal =
+      chart("preemption-ideal", "Ideal assignment per leaf queue", "GB", ChartKind::kLine, o);
   addQueues(ideal, t, "ideal.assigned.memory");
   keep(s, std::move(ideal));
-  ChartSpec counts = chart("preemption-containers",
-                           "Preemption rounds, containers marked and killed (totals)", "count",
-                           ChartKind::kLine, o);
+  ChartSpec counts =
+      chart("preemption-containers", "Preemption rounds, containers marked and killed (totals)",
+            "count", ChartKind::kLine, o);
   addGlobals(counts, t, kPreemptionCountKeys);
   keep(s, std::move(counts));
   return s;

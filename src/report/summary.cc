@@ -13,21 +13,11 @@ struct Collector {
   void add(const JobRecord& j) {
     ++stats.jobs;
     switch (outcomeOf(j.state)) {
-      case JobOutcome::kFinished:
-        ++stats.finished;
-        break;
-      case JobOutcome::kFailed:
-        ++stats.failed;
-        break;
-      case JobOutcome::kKilled:
-        ++stats.killed;
-        break;
-      case JobOutcome::kRejected:
-        ++stats.rejected;
-        break;
-      case JobOutcome::kUnfinished:
-        ++stats.unfinished;
-        break;
+      case JobOutcome::kFinished: ++stats.finished; break;
+      case JobOutcome::kFailed: ++stats.failed; break;
+      case JobOutcome::kKilled: ++stats.killed; break;
+      case JobOutcome::kRejected: ++stats.rejected; break;
+      case JobOutcome::kUnfinished: ++stats.unfinished; break;
     }
     if (j.waitMs) waits.push_back(*j.waitMs);
     if (j.runtimeMs) runtimes.push_back(*j.runtimeMs);

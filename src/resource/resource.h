@@ -64,8 +64,14 @@ class Resource {
   int64_t vcores() const { return v_[kVcoresIndex]; }
   int64_t get(int i) const { return v_[i]; }
   void set(int i, int64_t value) { v_[i] = value; }
-  Resource& setMemoryMb(int64_t m) { v_[kMemoryIndex] = m; return *this; }
-  Resource& setVcores(int64_t c) { v_[kVcoresIndex] = c; return *this; }
+  Resource& setMemoryMb(int64_t m) {
+    v_[kMemoryIndex] = m;
+    return *this;
+  }
+  Resource& setVcores(int64_t c) {
+    v_[kVcoresIndex] = c;
+    return *this;
+  }
 
   Resource& operator+=(const Resource& o) {
     for (int i = 0; i < kMaxResourceTypes; ++i) v_[i] = saturatingAdd(v_[i], o.v_[i]);

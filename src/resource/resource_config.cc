@@ -79,8 +79,8 @@ Result<ResourceTypeInfo> readResourceType(const Configuration& conf, const std::
   bool known = false;
   for (std::string_view u : kKnownUnits) known = known || u == units;
   if (!known) {
-    return invalidArgument("{}Unknown unit '{}'. Known units are {}", conf.where(unitsKey),
-                           units, "[p, n, u, m, , k, M, G, T, P, Ki, Mi, Gi, Ti, Pi]");
+    return invalidArgument("{}Unknown unit '{}'. Known units are {}", conf.where(unitsKey), units,
+                           "[p, n, u, m, , k, M, G, T, P, Ki, Mi, Gi, Ti, Pi]");
   }
   return ResourceTypeInfo{name, units};
 }
@@ -113,13 +113,13 @@ Result<MinMax> readMinMax(const Configuration& conf, int index, const std::strin
     int64_t minDefault = index == kMemoryIndex ? 1024 : 1;
     int64_t maxDefault = index == kMemoryIndex ? 8192 : 4;
     SPINDLE_ASSIGN_OR_RETURN(
-        Bound min, mandatoryBound(conf, minTypeKey,
-                                  fmt::format("yarn.scheduler.minimum-allocation-{}", unit),
-                                  minDefault));
+        Bound min,
+        mandatoryBound(conf, minTypeKey, fmt::format("yarn.scheduler.minimum-allocation-{}", unit),
+                       minDefault));
     SPINDLE_ASSIGN_OR_RETURN(
-        Bound max, mandatoryBound(conf, maxTypeKey,
-                                  fmt::format("yarn.scheduler.maximum-allocation-{}", unit),
-                                  maxDefault));
+        Bound max,
+        mandatoryBound(conf, maxTypeKey, fmt::format("yarn.scheduler.maximum-allocation-{}", unit),
+                       maxDefault));
     return MinMax{min, max};
   }
   SPINDLE_ASSIGN_OR_RETURN(int64_t min, conf.getLong(minTypeKey, 0));
@@ -161,8 +161,7 @@ Result<int64_t> fairIncrement(const Configuration& conf, int index, const std::s
   int64_t fallback = index == kMemoryIndex ? 1024 : 1;
   SPINDLE_ASSIGN_OR_RETURN(int64_t inc, conf.getLong(key, fallback));
   if (inc < 0) {
-    return invalidArgument("{}increment allocation must be >= 0, got {}", conf.where(key),
-                           inc);
+    return invalidArgument("{}increment allocation must be >= 0, got {}", conf.where(key), inc);
   }
   return inc;
 }

@@ -28,7 +28,9 @@ Resource res3(int64_t mem, int64_t vcores, int64_t gpu) {
 std::unique_ptr<ResourceCalculator> dominant2() {
   return makeDominantResourceCalculator(ResourceTypes());
 }
-std::unique_ptr<ResourceCalculator> dominant3() { return makeDominantResourceCalculator(withGpu()); }
+std::unique_ptr<ResourceCalculator> dominant3() {
+  return makeDominantResourceCalculator(withGpu());
+}
 std::unique_ptr<ResourceCalculator> defaultRc() {
   return makeDefaultResourceCalculator(ResourceTypes());
 }
@@ -92,8 +94,7 @@ TEST(DominantCalculatorCompare, TwoTypesByDominantThenSecondShare) {
   EXPECT_EQ(rc->compare(cluster, Resource::of(1, 3), Resource::of(3, 0)), 1);
   EXPECT_EQ(rc->compare(cluster, Resource::of(1, 1), Resource::of(1, 3)), -1);
   // Shares, not raw amounts: 1024 of 8192 MB is less than 1 of 4 vcores.
-  EXPECT_EQ(rc->compare(Resource::of(8192, 4), Resource::of(2048, 1), Resource::of(1024, 2)),
-            -1);
+  EXPECT_EQ(rc->compare(Resource::of(8192, 4), Resource::of(2048, 1), Resource::of(1024, 2)), -1);
 }
 
 // Hadoop TestResourceCalculator.testCompare (three types, cluster <4, 4, 4>).
@@ -105,16 +106,16 @@ TEST(DominantCalculatorCompare, ThreeTypesSortedShares) {
     int expected;
   };
   const Case cases[] = {
-      {res3(1, 1, 1), res3(1, 1, 1), 0},  {res3(0, 0, 0), res3(0, 0, 0), 0},
-      {res3(2, 2, 2), res3(1, 1, 1), 1},  {res3(2, 2, 2), res3(0, 0, 0), 1},
-      {res3(2, 1, 1), res3(1, 2, 1), 0},  {res3(2, 1, 1), res3(1, 1, 2), 0},
-      {res3(2, 1, 0), res3(0, 1, 2), 0},  {res3(2, 2, 1), res3(1, 2, 2), 0},
-      {res3(2, 2, 0), res3(2, 0, 2), 0},  {res3(3, 2, 1), res3(1, 2, 3), 0},
-      {res3(3, 2, 1), res3(2, 3, 1), 0},  {res3(2, 1, 1), res3(1, 1, 1), 1},
-      {res3(2, 1, 1), res3(1, 1, 0), 1},  {res3(2, 2, 1), res3(2, 1, 1), 1},
-      {res3(2, 2, 1), res3(1, 1, 2), 1},  {res3(2, 2, 1), res3(0, 2, 2), 1},
-      {res3(2, 2, 2), res3(2, 2, 1), 1},  {res3(3, 2, 1), res3(2, 2, 2), 1},
-      {res3(3, 1, 1), res3(2, 2, 2), 1},  {res3(3, 1, 1), res3(3, 1, 0), 1},
+      {res3(1, 1, 1), res3(1, 1, 1), 0}, {res3(0, 0, 0), res3(0, 0, 0), 0},
+      {res3(2, 2, 2), res3(1, 1, 1), 1}, {res3(2, 2, 2), res3(0, 0, 0), 1},
+      {res3(2, 1, 1), res3(1, 2, 1), 0}, {res3(2, 1, 1), res3(1, 1, 2), 0},
+      {res3(2, 1, 0), res3(0, 1, 2), 0}, {res3(2, 2, 1), res3(1, 2, 2), 0},
+      {res3(2, 2, 0), res3(2, 0, 2), 0}, {res3(3, 2, 1), res3(1, 2, 3), 0},
+      {res3(3, 2, 1), res3(2, 3, 1), 0}, {res3(2, 1, 1), res3(1, 1, 1), 1},
+      {res3(2, 1, 1), res3(1, 1, 0), 1}, {res3(2, 2, 1), res3(2, 1, 1), 1},
+      {res3(2, 2, 1), res3(1, 1, 2), 1}, {res3(2, 2, 1), res3(0, 2, 2), 1},
+      {res3(2, 2, 2), res3(2, 2, 1), 1}, {res3(3, 2, 1), res3(2, 2, 2), 1},
+      {res3(3, 1, 1), res3(2, 2, 2), 1}, {res3(3, 1, 1), res3(3, 1, 0), 1},
       {res3(3, 1, 1), res3(3, 0, 0), 1},
   };
   for (const Case& c : cases) {
@@ -220,8 +221,7 @@ TEST(CalculatorDivide, SharesAndRatios) {
   Resource cluster = Resource::of(100, 10);
   EXPECT_DOUBLE_EQ(defaultRc()->divide(cluster, Resource::of(30, 9), Resource::of(60, 1)), 0.5);
   // Dominant: 0.9 / 0.6.
-  EXPECT_FLOAT_EQ(dominant2()->divide(cluster, Resource::of(30, 9), Resource::of(60, 1)),
-                  1.5f);
+  EXPECT_FLOAT_EQ(dominant2()->divide(cluster, Resource::of(30, 9), Resource::of(60, 1)), 1.5f);
   EXPECT_FLOAT_EQ(dominant2()->ratio(Resource::of(30, 9), Resource::of(60, 3)), 3.0f);
   EXPECT_EQ(dominant2()->ratio(Resource::of(0, 0), Resource::of(0, 0)), 0.0);
   EXPECT_TRUE(std::isinf(dominant2()->ratio(Resource::of(1, 0), Resource::of(0, 1))));
@@ -289,8 +289,7 @@ TEST(CalculatorRounding, RoundUpAndDown) {
   Resource step = Resource::of(512, 2);
   EXPECT_EQ(dominant2()->roundUp(Resource::of(1000, 3), step), Resource::of(1024, 4));
   EXPECT_EQ(dominant2()->roundDown(Resource::of(1000, 3), step), Resource::of(512, 2));
-  EXPECT_EQ(dominant2()->roundUp(Resource::of(1000, 3), Resource::of(0, 2)),
-            Resource::of(1000, 4));
+  EXPECT_EQ(dominant2()->roundUp(Resource::of(1000, 3), Resource::of(0, 2)), Resource::of(1000, 4));
   EXPECT_EQ(defaultRc()->roundUp(Resource::of(1000, 3), step), Resource::of(1024, 1));
   EXPECT_EQ(defaultRc()->roundDown(Resource::of(1000, 3), step), Resource::of(512, 1));
   // Hadoop quirk: divideAndCeil(a, 0) is 0, so the Default calculator rounds up to 0.
@@ -302,8 +301,7 @@ TEST(CalculatorMultiplyAndNormalize, DefaultHalfUpDominantCeil) {
   // Preemption's natural termination: 2 * 0.2 = 0.4 rounds half-up to 0 under Default ...
   EXPECT_EQ(defaultRc()->multiplyAndNormalizeUp(Resource::of(2, 2), 0.2, one).memoryMb(), 0);
   // ... and up to 1 under Dominant.
-  EXPECT_EQ(dominant2()->multiplyAndNormalizeUp(Resource::of(2, 2), 0.2, one),
-            Resource::of(1, 1));
+  EXPECT_EQ(dominant2()->multiplyAndNormalizeUp(Resource::of(2, 2), 0.2, one), Resource::of(1, 1));
   EXPECT_EQ(defaultRc()->multiplyAndNormalizeUp(Resource::of(3, 0), 0.5, one).memoryMb(), 2);
   EXPECT_EQ(defaultRc()->multiplyAndNormalizeUp(Resource::of(1000, 0), 0.3, Resource::of(256, 1)),
             Resource::of(512, 1));
@@ -431,8 +429,8 @@ TEST(ResourceConfig, NegativeMinimumFailsUnderEveryScheduler) {
   for (bool fair : {false, true}) {
     auto b = allocationBoundsFromConfig(conf, ResourceTypes(), fair);
     ASSERT_FALSE(b.isOk());
-    EXPECT_TRUE(
-        contains(b.status().message(), "Invalid resource scheduler vcores allocation configuration"))
+    EXPECT_TRUE(contains(b.status().message(),
+                         "Invalid resource scheduler vcores allocation configuration"))
         << b.status().message();
     EXPECT_TRUE(contains(b.status().message(), "yarn.scheduler.minimum-allocation-vcores=-1"));
   }
@@ -504,8 +502,8 @@ TEST(ResourceConfig, BadResourceTypes) {
   expectError("-bad.ns/gpu", "is not a valid resource name");
   expectError("a,b,c,d,e,f,g", "at most 8 resource types");
 
-  Configuration units = props({{"yarn.resource-types", "yarn.io/gpu"},
-                               {"yarn.resource-types.yarn.io/gpu.units", "bogus"}});
+  Configuration units = props(
+      {{"yarn.resource-types", "yarn.io/gpu"}, {"yarn.resource-types.yarn.io/gpu.units", "bogus"}});
   auto t = resourceTypesFromConfig(units);
   ASSERT_FALSE(t.isOk());
   EXPECT_TRUE(contains(t.status().message(), "Unknown unit 'bogus'")) << t.status().message();

@@ -23,37 +23,37 @@
 namespace spindle {
 
 enum class DecisionKind {
-  kAllocate,      // a container was allocated
-  kReserve,       // a node was reserved for an ask that did not fit
-  kUnreserve,     // a reservation was cancelled or turned into an allocation
-  kSkip,          // an app was passed over on a node, with SkipReason
-  kRelease,       // the app released a container
-  kComplete,      // a container finished on its node (exit status)
-  kKill,          // the scheduler killed a container (node lost, app finished, preemption)
-  kPreemptMark,   // a container was marked for preemption (AM told)
+  kAllocate,     // a container was allocated
+  kReserve,      // a node was reserved for an ask that did not fit
+  kUnreserve,    // a reservation was cancelled or turned into an allocation
+  kSkip,         // an app was passed over on a node, with SkipReason
+  kRelease,      // the app released a container
+  kComplete,     // a container finished on its node (exit status)
+  kKill,         // the scheduler killed a container (node lost, app finished, preemption)
+  kPreemptMark,  // a container was marked for preemption (AM told)
   kAppAccepted,
   kAppRejected,
   kAppFinished,
   kNodeAdded,
   kNodeRemoved,
-  kNodeUpdated,   // node capacity changed
+  kNodeUpdated,  // node capacity changed
 };
 const char* toString(DecisionKind k);  // "allocate", "reserve", ...
 
 enum class SkipReason {
   kNone,
-  kAmLimit,            // queue or user AM resource limit reached
-  kUserLimit,          // user over its limit in the queue
-  kQueueMaxCapacity,   // queue (or a parent) would exceed maximum-capacity
-  kLocalityDelay,      // waiting for a better locality (missed opportunities vs threshold)
-  kRelaxLocality,      // the ask forbids the only locality this node offers
-  kPartition,          // the node's partition is not accessible to the ask
-  kNoNodeFits,         // the ask does not fit in this node's unallocated resource
-  kBlacklisted,        // the app blacklisted this node or its rack
-  kPriorityOrder,      // a higher-priority key got nothing, lower keys are not tried
-  kConstraint,         // a placement constraint is not satisfied on this node
+  kAmLimit,           // queue or user AM resource limit reached
+  kUserLimit,         // user over its limit in the queue
+  kQueueMaxCapacity,  // queue (or a parent) would exceed maximum-capacity
+  kLocalityDelay,     // waiting for a better locality (missed opportunities vs threshold)
+  kRelaxLocality,     // the ask forbids the only locality this node offers
+  kPartition,         // the node's partition is not accessible to the ask
+  kNoNodeFits,        // the ask does not fit in this node's unallocated resource
+  kBlacklisted,       // the app blacklisted this node or its rack
+  kPriorityOrder,     // a higher-priority key got nothing, lower keys are not tried
+  kConstraint,        // a placement constraint is not satisfied on this node
   kQueueStopped,
-  kMaxParallelApps,    // not runnable yet: a queue's or the user's max-parallel-apps is reached
+  kMaxParallelApps,  // not runnable yet: a queue's or the user's max-parallel-apps is reached
 };
 const char* toString(SkipReason r);  // "AM_LIMIT", "USER_LIMIT", ...
 

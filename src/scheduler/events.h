@@ -102,8 +102,8 @@ struct ContainerFinished {
 // One run of the scheduling monitors (preemption policies).
 struct MonitorTick {};
 
-using SchedulerEvent = std::variant<AddNodeLabels, NodeAdded, NodeRemoved, NodeResourceUpdate, NodeHeartbeat,
-                                    AppAdded, AppRemoved, AppAllocate, PlaceContainer,
-                                    ContainerFinished, MonitorTick>;
+using SchedulerEvent =
+    std::variant<AddNodeLabels, NodeAdded, NodeRemoved, NodeResourceUpdate, NodeHeartbeat, AppAdded,
+                 AppRemoved, AppAllocate, PlaceContainer, ContainerFinished, MonitorTick>;
 
 }  // namespace spindle

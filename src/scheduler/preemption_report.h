@@ -20,10 +20,10 @@ struct QueuePreemptionFigures {
   std::string queue;      // full path, e.g. "root.a"
   std::string partition;  // "" is the default partition
   Resource guaranteed, maximum, used;
-  Resource pending;               // considering user limits (YARN's pending for preemption)
-  Resource idealAssigned;         // the ideal assignment of the round
-  Resource toBePreempted;         // ideal preemption, before the dead zone and natural termination
-  Resource actuallyToBePreempted; // after them
+  Resource pending;                // considering user limits (YARN's pending for preemption)
+  Resource idealAssigned;          // the ideal assignment of the round
+  Resource toBePreempted;          // ideal preemption, before the dead zone and natural termination
+  Resource actuallyToBePreempted;  // after them
   Resource preemptableExtra, untouchableExtra;
   Resource selected;  // sum of the containers the round selected from this queue (all selectors)
 };
@@ -32,7 +32,7 @@ struct PreemptionRoundReport {
   TimeMs timeMs = 0;
   bool observeOnly = false;
   std::vector<QueuePreemptionFigures> queues;  // pre-order, per partition
-  int containersMarked = 0;  // newly marked this round (AMs told)
+  int containersMarked = 0;                    // newly marked this round (AMs told)
   int containersKilled = 0;  // killed this round (marked at least max_wait_before_kill ago)
 };
 

@@ -76,8 +76,8 @@ std::string Scheduler::appIdString(AppId id) const {
 }
 
 std::string Scheduler::attemptIdString(AttemptId id) const {
-  return fmt::format("appattempt_{}_{:04d}_{:06d}", settings_.clusterTimestamp,
-                     id.app.value(), id.attempt);
+  return fmt::format("appattempt_{}_{:04d}_{:06d}", settings_.clusterTimestamp, id.app.value(),
+                     id.attempt);
 }
 
 std::string Scheduler::containerIdString(ContainerId id) const {
@@ -291,8 +291,7 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
       !ResourceLimit::of(settings_.bounds.maximum, settings_.types.count())
            .allows(submission.amResource)) {
     return invalidArgument("AM resource {} exceeds the maximum allocation {}",
-                           submission.amResource.toString(),
-                           settings_.bounds.maximum.toString());
+                           submission.amResource.toString(), settings_.bounds.maximum.toString());
   }
   AppId id(nextAppSeq_++);
   auto app = std::make_unique<Application>(id, submission, clock_.nowMs());
@@ -319,8 +318,8 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   if (liveById_.size() <= id.value()) liveById_.resize(id.value() + 1, nullptr);
   liveById_[id.value()] = &a;
   if (!submission.amResource.isZero()) {
-    ResourceRequest am{kAmKey, std::string(kAnyResourceName), submission.amResource, 1, true,
-                       submission.amNodeLabelExpression};
+    ResourceRequest am{kAmKey, std::string(kAnyResourceName),   submission.amResource, 1,
+                       true,   submission.amNodeLabelExpression};
     SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks({am}, a));
     SPINDLE_RETURN_IF_ERROR(a.asks().update(normalized));
     onAsksChanged(a);
@@ -395,8 +394,8 @@ Status Scheduler::restartAttempt(AppId id) {
   a->startAttempt();
   forgetSkip(id);
   if (!a->submission().amResource.isZero()) {
-    ResourceRequest am{kAmKey, std::string(kAnyResourceName), a->submission().amResource, 1,
-                       true, a->submission().amNodeLabelExpression};
+    ResourceRequest am{kAmKey, std::string(kAnyResourceName),        a->submission().amResource, 1,
+                       true,   a->submission().amNodeLabelExpression};
     SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks({am}, *a));
     SPINDLE_RETURN_IF_ERROR(a->asks().update(normalized));
   }
@@ -469,8 +468,8 @@ Status Scheduler::onAppAllocate(const AppAllocate& e) {
   SPINDLE_RETURN_IF_ERROR(a->asks().update(normalized));
   a->updateBlacklist(e.blacklistAdd, e.blacklistRemove);
   for (ContainerId c : e.releases) {
-    finishContainer(c, ContainerEvent::RELEASED, ContainerExitStatus::ABORTED, DecisionKind::kRelease,
-                    "released by the application");
+    finishContainer(c, ContainerEvent::RELEASED, ContainerExitStatus::ABORTED,
+                    DecisionKind::kRelease, "released by the application");
   }
   onAsksChanged(*a);
   return Status::ok();
@@ -483,9 +482,10 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
     return invalidArgument("place: negative resource {}", e.resource.toString());
   }
   if (!e.nodeLabel.empty() && cluster_.node(node).partition() != e.nodeLabel) {
-    return invalidArgument("place: a container asking for label '{}' cannot run on {} "
-                           "(partition '{}')", e.nodeLabel, e.node,
-                           cluster_.node(node).partition());
+    return invalidArgument(
+        "place: a container asking for label '{}' cannot run on {} "
+        "(partition '{}')",
+        e.nodeLabel, e.node, cluster_.node(node).partition());
   }
   if (e.reserved) return placeReservation(*a, node, SchedulerKey{e.priority, 0}, e.resource);
   Container c;
@@ -567,8 +567,8 @@ ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
     }
     return t;
   }();
-  const size_t i = static_cast<size_t>(state) * allContainerEvents().size() +
-                   static_cast<size_t>(event);
+  const size_t i =
+      static_cast<size_t>(state) * allContainerEvents().size() + static_cast<size_t>(event);
   if (i < kFinal.size() && kFinal[i]) return *kFinal[i];
   auto next = walkToFinalState(state, event);
   if (!next.isOk()) {
@@ -729,8 +729,7 @@ Result<SchedulerSettings> schedulerSettingsFromConfig(const Configuration& conf,
   SPINDLE_ASSIGN_OR_RETURN(auto rc, makeResourceCalculator(calculatorClass, s.types));
   s.calculator = std::move(rc);
   SPINDLE_ASSIGN_OR_RETURN(s.bounds, allocationBoundsFromConfig(conf, s.types, fairIncrements));
-  SPINDLE_ASSIGN_OR_RETURN(s.clusterTimestamp,
-                           conf.getLong("spindle.cluster.timestamp", 0));
+  SPINDLE_ASSIGN_OR_RETURN(s.clusterTimestamp, conf.getLong("spindle.cluster.timestamp", 0));
   s.conf = conf;
   return s;
 }

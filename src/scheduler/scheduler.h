@@ -225,8 +225,8 @@ class Scheduler {
   Container& allocate(Application& app, const SchedulerKey& key, NodeId node, Locality locality,
                       std::string_view reason);
   // Ends a live container: releases its resources and records `kind` with the exit status.
-  void finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
-                       DecisionKind kind, std::string_view reason);
+  void finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus, DecisionKind kind,
+                       std::string_view reason);
   // Records a skip, once per change of (reason, key) for that app, so waiting apps do not flood
   // the log; the latest is kept for lastSkip().
   void recordSkip(const Application& app, NodeId node, const SchedulerKey& key, SkipReason why,

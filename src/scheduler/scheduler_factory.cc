@@ -39,8 +39,10 @@ Result<std::unique_ptr<Scheduler>> createScheduler(const Configuration& conf, co
   // YARN's default scheduler is the Capacity Scheduler (YarnConfiguration.DEFAULT_RM_SCHEDULER).
   std::string name = conf.get(kSchedulerClassKey, "capacity");
   std::string trimmed = name;
-  while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
-  while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(0, 1);
+  while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.back())))
+    trimmed.pop_back();
+  while (!trimmed.empty() && isspace(static_cast<unsigned char>(trimmed.front())))
+    trimmed.erase(0, 1);
   for (const Entry& e : kRegistry) {
     if (trimmed == e.shortName || trimmed == e.className) {
       auto s = e.make(conf, clock, rng);

@@ -54,7 +54,8 @@ bool matches(const json& matcher, const json& d, const ExpectContext& ctx) {
       if (!v.is_object() || !d.contains("resource")) return false;
       for (const auto& [t, amount] : v.items()) {
         std::string type = t == "memory" ? "memory-mb" : t;
-        if (!d["resource"].contains(type) || !valuesEqual(amount, d["resource"][type])) return false;
+        if (!d["resource"].contains(type) || !valuesEqual(amount, d["resource"][type]))
+          return false;
       }
     } else if (k == "container") {
       auto id = resolveContainerHandle(v.get<std::string>(), ctx.scheduler, ctx.apps);
@@ -163,13 +164,14 @@ std::vector<std::string> evaluateExpect(const json& body, const ExpectContext& c
       {"unreservations", DecisionKind::kUnreserve},
       {"kills", DecisionKind::kKill}};
   for (const auto& [name, kind] : lists) {
-    if (body.contains(name)) checkExactList(name, body[name], decisionsOf(ctx, kind), ctx, failures);
+    if (body.contains(name))
+      checkExactList(name, body[name], decisionsOf(ctx, kind), ctx, failures);
   }
   if (body.contains("allocationCount")) {
     const size_t got = decisionsOf(ctx, DecisionKind::kAllocate).size();
     if (got != body["allocationCount"].get<size_t>()) {
-      failures.push_back(fmt::format("allocationCount: expected {}, got {}",
-                                     body["allocationCount"].dump(), got));
+      failures.push_back(
+          fmt::format("allocationCount: expected {}, got {}", body["allocationCount"].dump(), got));
     }
   }
   if (body.contains("skips")) {

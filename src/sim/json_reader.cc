@@ -13,9 +13,7 @@ std::string brief(const json& j) {
 }
 }  // namespace
 
-bool JsonReader::has(std::string_view key) const {
-  return j_->is_object() && j_->contains(key);
-}
+bool JsonReader::has(std::string_view key) const { return j_->is_object() && j_->contains(key); }
 
 std::string JsonReader::pathOf(std::string_view key) const {
   return path_.empty() ? std::string(key) : fmt::format("{}.{}", path_, key);
@@ -28,7 +26,9 @@ Result<JsonReader> JsonReader::child(std::string_view key) const {
   return JsonReader(*it, pathOf(key));
 }
 
-JsonReader JsonReader::at(size_t i) const { return JsonReader((*j_)[i], fmt::format("{}[{}]", path_, i)); }
+JsonReader JsonReader::at(size_t i) const {
+  return JsonReader((*j_)[i], fmt::format("{}[{}]", path_, i));
+}
 
 Status JsonReader::expectObject() const {
   return j_->is_object() ? Status::ok() : error("expected an object, got {}", brief(*j_));

@@ -37,7 +37,7 @@ class JsonReader {
   // Errors on members not in `allowed` (typos must not silently disable a check).
   Status onlyKeys(const std::set<std::string>& allowed) const;
 
-  Result<std::string> getString(std::string_view key) const;                  // required
+  Result<std::string> getString(std::string_view key) const;  // required
   Result<std::string> getString(std::string_view key, std::string_view def) const;
   Result<int64_t> getInt(std::string_view key) const;
   Result<int64_t> getInt(std::string_view key, int64_t def) const;

@@ -37,9 +37,16 @@ struct NodeSpec {
   std::map<std::string, std::string> attributes;
 };
 
-struct AddNodeStep { NodeSpec node; };
-struct RemoveNodeStep { std::string name; };
-struct UpdateNodeStep { std::string name; Resource resource; };
+struct AddNodeStep {
+  NodeSpec node;
+};
+struct RemoveNodeStep {
+  std::string name;
+};
+struct UpdateNodeStep {
+  std::string name;
+  Resource resource;
+};
 struct HeartbeatStep {
   std::string node;  // empty with `all`
   bool all = false;
@@ -59,8 +66,14 @@ struct AskStep {
   std::string app;
   std::vector<ResourceRequest> requests;
 };
-struct ReleaseStep { std::string app; std::vector<std::string> containers; };
-struct BlacklistStep { std::string app; std::vector<std::string> add, remove; };
+struct ReleaseStep {
+  std::string app;
+  std::vector<std::string> containers;
+};
+struct BlacklistStep {
+  std::string app;
+  std::vector<std::string> add, remove;
+};
 struct PlaceStep {
   std::string app;
   std::string node;
@@ -74,12 +87,24 @@ struct PlaceStep {
   // container runs there ignoring the partition's exclusivity.
   std::string nodeLabel{};
 };
-struct CompleteStep { std::string container; int32_t exitStatus = 0; };
-struct FinishAppStep { std::string app; AppState state = AppState::FINISHED; };
-struct AdvanceStep { int64_t ms = 0; };
+struct CompleteStep {
+  std::string container;
+  int32_t exitStatus = 0;
+};
+struct FinishAppStep {
+  std::string app;
+  AppState state = AppState::FINISHED;
+};
+struct AdvanceStep {
+  int64_t ms = 0;
+};
 struct MonitorStep {};
-struct SnapshotStep { std::string name; };
-struct ExpectStep { nlohmann::json body; };
+struct SnapshotStep {
+  std::string name;
+};
+struct ExpectStep {
+  nlohmann::json body;
+};
 // rmadmin -refreshQueues: `properties` (the step's configuration members merged in member order)
 // go on top of the configuration in force, `removed` properties (given as null) are dropped,
 // and the result is handed to Scheduler::refreshConfiguration.
@@ -90,16 +115,20 @@ struct RefreshConfigStep {
   std::optional<Status> configError;
 };
 // `yarn application -movetoqueue`: Scheduler::moveApp.
-struct MoveAppStep { std::string app; std::string queue; };
+struct MoveAppStep {
+  std::string app;
+  std::string queue;
+};
 // A version-1 step whose feature this build's schedulers do not have yet; running it is an
 // error that names the step and the feature.
-struct FeatureStep { std::string feature; };
+struct FeatureStep {
+  std::string feature;
+};
 
 using StepBody = std::variant<AddNodeStep, RemoveNodeStep, UpdateNodeStep, HeartbeatStep,
                               SubmitStep, AskStep, ReleaseStep, BlacklistStep, PlaceStep,
-                              CompleteStep, FinishAppStep, AdvanceStep, MonitorStep,
-                              SnapshotStep, ExpectStep, RefreshConfigStep, MoveAppStep,
-                              FeatureStep>;
+                              CompleteStep, FinishAppStep, AdvanceStep, MonitorStep, SnapshotStep,
+                              ExpectStep, RefreshConfigStep, MoveAppStep, FeatureStep>;
 
 struct Step {
   int index = 0;

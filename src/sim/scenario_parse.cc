@@ -10,10 +10,12 @@ namespace spindle {
 
 using nlohmann::json;
 
-Result<Resource> parseResource(const json& j, std::string_view path,
-                               const ResourceTypes& types) {
-  if (!j.is_object()) return invalidArgument("{}: expected a resource object like "
-                                             "{{\"memory-mb\": 1024, \"vcores\": 1}}", path);
+Result<Resource> parseResource(const json& j, std::string_view path, const ResourceTypes& types) {
+  if (!j.is_object())
+    return invalidArgument(
+        "{}: expected a resource object like "
+        "{{\"memory-mb\": 1024, \"vcores\": 1}}",
+        path);
   Resource r;
   for (const auto& [name, v] : j.items()) {
     auto idx = types.indexOf(name);
@@ -104,7 +106,8 @@ Status parseConfiguration(const JsonReader& root, Scenario& sc) {
 }
 
 Result<NodeSpec> parseNode(const JsonReader& r, const ResourceTypes& types) {
-  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"name", "rack", "resource", "labels", "attributes", "count"}));
+  SPINDLE_RETURN_IF_ERROR(
+      r.onlyKeys({"name", "rack", "resource", "labels", "attributes", "count"}));
   NodeSpec n;
   SPINDLE_ASSIGN_OR_RETURN(n.name, r.getString("name"));
   SPINDLE_ASSIGN_OR_RETURN(n.rack, r.getString("rack", "/default-rack"));
@@ -160,7 +163,8 @@ Status parseNodeLabels(const JsonReader& r, std::vector<NodeLabel>& out,
       SPINDLE_ASSIGN_OR_RETURN(label.exclusive, e.getBool("exclusive", true));
     }
     if (label.name.empty()) return e.error("a node label needs a non-empty name");
-    if (!names.insert(label.name).second) return e.error("label '{}' is declared twice", label.name);
+    if (!names.insert(label.name).second)
+      return e.error("label '{}' is declared twice", label.name);
     out.push_back(label);
   }
   return Status::ok();
@@ -182,12 +186,11 @@ Status checkNodeLabels(const JsonReader& node, const std::vector<std::string>& n
   return Status::ok();
 }
 
-
 Result<Scenario> parseScenario(const json& doc, std::string file) {
   JsonReader root(doc, "");
-  SPINDLE_RETURN_IF_ERROR(root.onlyKeys({"spindleScenario", "name", "description", "source",
-                                         "seed", "startTime", "scheduler", "configuration",
-                                         "cluster", "expectError", "steps"}));
+  SPINDLE_RETURN_IF_ERROR(
+      root.onlyKeys({"spindleScenario", "name", "description", "source", "seed", "startTime",
+                     "scheduler", "configuration", "cluster", "expectError", "steps"}));
   Scenario sc;
   sc.file = std::move(file);
   SPINDLE_ASSIGN_OR_RETURN(int64_t version, root.getInt("spindleScenario"));
@@ -234,7 +237,8 @@ Result<Scenario> parseScenario(const json& doc, std::string file) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader steps, root.child("steps"));
     SPINDLE_RETURN_IF_ERROR(steps.expectArray());
     for (size_t i = 0; i < steps.json().size(); ++i) {
-      SPINDLE_ASSIGN_OR_RETURN(Step s, parseStep(steps.at(i), static_cast<int>(i), types, labelNames));
+      SPINDLE_ASSIGN_OR_RETURN(Step s,
+                               parseStep(steps.at(i), static_cast<int>(i), types, labelNames));
       sc.steps.push_back(std::move(s));
     }
   }

@@ -68,11 +68,13 @@ Result<RunResult> Runner::run() {
   Status setup = setUp();
   if (sc_.expectError) {
     if (setup.isOk()) {
-      result_.failures.push_back({-1, "expectError", fmt::format(
-          "expected setup to fail with '{}', but it succeeded", *sc_.expectError)});
+      result_.failures.push_back(
+          {-1, "expectError",
+           fmt::format("expected setup to fail with '{}', but it succeeded", *sc_.expectError)});
     } else if (setup.message().find(*sc_.expectError) == std::string::npos) {
-      result_.failures.push_back({-1, "expectError", fmt::format(
-          "expected an error containing '{}', got: {}", *sc_.expectError, setup.message())});
+      result_.failures.push_back({-1, "expectError",
+                                  fmt::format("expected an error containing '{}', got: {}",
+                                              *sc_.expectError, setup.message())});
     }
     ++result_.expectationsChecked;
     result_.summary = fmt::format("{}: setup error as expected: {}", sc_.name, setup.message());
@@ -89,8 +91,7 @@ Result<RunResult> Runner::run() {
     if (step.expectError) {
       checkStepError(step, st);
     } else {
-      SPINDLE_RETURN_IF_ERROR(
-          st.withContext(fmt::format("steps[{}] ({})", step.index, step.op)));
+      SPINDLE_RETURN_IF_ERROR(st.withContext(fmt::format("steps[{}] ({})", step.index, step.op)));
     }
     ++result_.stepsRun;
     Status inv = sched_->checkInvariants();
@@ -127,11 +128,13 @@ Status Runner::runStep(const Step& step) {
 void Runner::checkStepError(const Step& step, const Status& st) {
   ++result_.expectationsChecked;
   if (st.isOk()) {
-    result_.failures.push_back({step.index, step.op, fmt::format(
-        "expected the step to fail with '{}', but it succeeded", *step.expectError)});
+    result_.failures.push_back(
+        {step.index, step.op,
+         fmt::format("expected the step to fail with '{}', but it succeeded", *step.expectError)});
   } else if (st.message().find(*step.expectError) == std::string::npos) {
-    result_.failures.push_back({step.index, step.op, fmt::format(
-        "expected an error containing '{}', got: {}", *step.expectError, st.message())});
+    result_.failures.push_back({step.index, step.op,
+                                fmt::format("expected an error containing '{}', got: {}",
+                                            *step.expectError, st.message())});
   }
 }
 
@@ -212,9 +215,8 @@ Status Runner::apply(const Step& step) {
         } else if constexpr (std::is_same_v<B, PlaceStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           for (int i = 0; i < b.count; ++i) {
-            SPINDLE_RETURN_IF_ERROR(
-                s.handle(PlaceContainer{id, b.node, b.resource, b.priority, b.am && i == 0,
-                                        b.reserved, b.nodeLabel}));
+            SPINDLE_RETURN_IF_ERROR(s.handle(PlaceContainer{
+                id, b.node, b.resource, b.priority, b.am && i == 0, b.reserved, b.nodeLabel}));
           }
           return Status::ok();
         } else if constexpr (std::is_same_v<B, CompleteStep>) {
@@ -242,8 +244,8 @@ Status Runner::apply(const Step& step) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           return s.moveApp(id, b.queue);
         } else if constexpr (std::is_same_v<B, FeatureStep>) {
-          return failedPrecondition("this build's {} scheduler does not provide {}",
-                                    s.typeName(), b.feature);
+          return failedPrecondition("this build's {} scheduler does not provide {}", s.typeName(),
+                                    b.feature);
         } else {
           static_assert(std::is_same_v<B, ExpectStep>);
           return Status::ok();
@@ -273,7 +275,8 @@ Status Runner::writeDecisions() const {
   fs::path file = fs::path(opt_.outDir) / "decisions.jsonl";
   std::ofstream out(file);
   size_t seq = 0;
-  for (const Decision& d : log_.decisions()) out << decisionToJson(*sched_, d, seq++).dump() << '\n';
+  for (const Decision& d : log_.decisions())
+    out << decisionToJson(*sched_, d, seq++).dump() << '\n';
   if (!out) return invalidArgument("cannot write {}", file.string());
   return Status::ok();
 }

@@ -125,8 +125,8 @@ Result<StepBody> parseAsk(const JsonReader& r, const ResourceTypes& types) {
     }
     return StepBody(s);
   }
-  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "priority", "allocationRequestId", "resource",
-                                      "count", "relaxLocality", "nodeLabel", "locality"}));
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "priority", "allocationRequestId", "resource", "count",
+                                      "relaxLocality", "nodeLabel", "locality"}));
   ResourceRequest any;
   any.resourceName = std::string(kAnyResourceName);
   SPINDLE_ASSIGN_OR_RETURN(any.key.priority, int32Field(r, "priority", 0));
@@ -170,7 +170,8 @@ Result<StepBody> parsePlace(const JsonReader& r, const ResourceTypes& types) {
   if (s.reserved && count != 1) {
     return r.error("a node holds one reserved container: 'count' must be 1 with 'reserved'");
   }
-  if (s.reserved && s.am) return r.error("a reserved container cannot be the AM ('am' and 'reserved')");
+  if (s.reserved && s.am)
+    return r.error("a reserved container cannot be the AM ('am' and 'reserved')");
   return StepBody(s);
 }
 
@@ -179,16 +180,20 @@ Result<StepBody> parseFinishApp(const JsonReader& r) {
   FinishAppStep s;
   SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
   SPINDLE_ASSIGN_OR_RETURN(std::string st, r.getString("state", "FINISHED"));
-  if (st == "FINISHED") s.state = AppState::FINISHED;
-  else if (st == "FAILED") s.state = AppState::FAILED;
-  else if (st == "KILLED") s.state = AppState::KILLED;
-  else return r.error("state must be FINISHED, FAILED or KILLED, got '{}'", st);
+  if (st == "FINISHED")
+    s.state = AppState::FINISHED;
+  else if (st == "FAILED")
+    s.state = AppState::FAILED;
+  else if (st == "KILLED")
+    s.state = AppState::KILLED;
+  else
+    return r.error("state must be FINISHED, FAILED or KILLED, got '{}'", st);
   return StepBody(s);
 }
 
 const std::set<std::string> kExpectKeys = {
-    "allocations", "allocationCount", "reservations", "unreservations", "preemption",
-    "skips",       "kills",           "state"};
+    "allocations", "allocationCount", "reservations", "unreservations",
+    "preemption",  "skips",           "kills",        "state"};
 
 // expect.preemption: {"marked": COUNTS, "killed": COUNTS, "exhaustive": bool} where COUNTS maps
 // an app handle, or "<app>@<node>" (that app's containers on that node), to a count.
@@ -203,12 +208,12 @@ Status parseExpectPreemption(const JsonReader& p) {
       const auto at = key.find('@');
       if (key.empty() || at == 0 || (at != std::string::npos && at + 1 == key.size()) ||
           (at != std::string::npos && key.find('@', at + 1) != std::string::npos)) {
-        return invalidArgument("{}: '{}' is not an app handle or '<app>@<node>'",
-                               counts.path(), key);
+        return invalidArgument("{}: '{}' is not an app handle or '<app>@<node>'", counts.path(),
+                               key);
       }
       if (!n.is_number_integer() || n.get<int64_t>() < 0) {
-        return invalidArgument("{}.{}: expected a non-negative integer, got {}", counts.path(),
-                               key, n.dump());
+        return invalidArgument("{}.{}: expected a non-negative integer, got {}", counts.path(), key,
+                               n.dump());
       }
     }
   }
@@ -239,8 +244,7 @@ Result<StepBody> parseRefreshConfig(const JsonReader& r) {
   SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"configuration"}));
   SPINDLE_ASSIGN_OR_RETURN(JsonReader conf, r.child("configuration"));
   RefreshConfigStep s;
-  SPINDLE_RETURN_IF_ERROR(
-      parseConfigurationObject(conf, s.properties, s.configError, &s.removed));
+  SPINDLE_RETURN_IF_ERROR(parseConfigurationObject(conf, s.properties, s.configError, &s.removed));
   return StepBody(std::move(s));
 }
 
@@ -253,8 +257,8 @@ const std::map<std::string, std::string> kFeatureSteps = {
     {"setQueueState", "queue states"},
 };
 
-Result<StepBody> parseBody(const std::string& op, const JsonReader& r,
-                           const ResourceTypes& types, const std::set<std::string>& labels) {
+Result<StepBody> parseBody(const std::string& op, const JsonReader& r, const ResourceTypes& types,
+                           const std::set<std::string>& labels) {
   if (op == "addNode") return parseAddNode(r, types, labels);
   if (op == "refreshConfig") return parseRefreshConfig(r);
   if (op == "removeNode") {

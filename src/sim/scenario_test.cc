@@ -146,7 +146,8 @@ TEST(Scenario, RefreshConfigValidatesItsBody) {
   doc["steps"] = json::parse(R"([{"refreshConfig": {"conf": {}}}])");
   EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
             "steps[0].refreshConfig: unknown field 'conf'");
-  doc["steps"] = json::parse(R"([{"refreshConfig": {"configuration": {"yarn-site": {"k": [1]}}}}])");
+  doc["steps"] =
+      json::parse(R"([{"refreshConfig": {"configuration": {"yarn-site": {"k": [1]}}}}])");
   auto sc = parseScenario(doc, "t.json");
   ASSERT_TRUE(sc.isOk());
   auto r = runScenario(*sc, {});
@@ -308,8 +309,7 @@ TEST(ScenarioPreemption, ExpectPreemptionKeysAreValidated) {
     doc["steps"] = json::array({json{{"expect", {{"preemption", json::parse(preemption)}}}}});
     return parseScenario(doc, "t.json").status().message();
   };
-  EXPECT_EQ(parseWith(R"({"marked": {"a": 1, "a@h1": 0}, "killed": {}, "exhaustive": false})"),
-            "");
+  EXPECT_EQ(parseWith(R"({"marked": {"a": 1, "a@h1": 0}, "killed": {}, "exhaustive": false})"), "");
   EXPECT_EQ(parseWith(R"({"markd": {}})"), "steps[0].expect.preemption: unknown field 'markd'");
   EXPECT_EQ(parseWith(R"({"marked": {"a": -1}})"),
             "steps[0].expect.preemption.marked.a: expected a non-negative integer, got -1");
@@ -348,8 +348,7 @@ TEST(ScenarioPreemption, ViewNeedsAPreemptionRound) {
   auto r = run(doc);
   ASSERT_TRUE(r.isOk()) << r.status().toString();
   ASSERT_EQ(r->failures.size(), 1u);
-  EXPECT_NE(r->failures[0].message.find("no capacity preemption round has run"),
-            std::string::npos)
+  EXPECT_NE(r->failures[0].message.find("no capacity preemption round has run"), std::string::npos)
       << r->failures[0].message;
 }
 

@@ -20,7 +20,8 @@ std::string joined(const std::vector<std::string>& parts, size_t from, size_t to
 // FIELD.<type>: one resource type of r.
 Result<json> typed(const Resource& r, const std::vector<std::string>& p, size_t from,
                    const std::string& path, const ResourceTypes& types) {
-  if (from >= p.size()) return invalidArgument("expected a resource type after '{}' in {}", p[from - 1], path);
+  if (from >= p.size())
+    return invalidArgument("expected a resource type after '{}' in {}", p[from - 1], path);
   const std::string type = joined(p, from, p.size());
   auto idx = types.indexOf(type);
   if (!idx) return notFound("unknown resource type '{}' in {}", type, path);
@@ -42,7 +43,8 @@ Result<json> starvationStatePath(const std::vector<std::string>& p, const std::s
     return invalidArgument("{}: the starvation: view needs the Fair Scheduler", path);
   }
   const ResourceTypes& types = fs->cluster().types();
-  if (p.size() < 2) return invalidArgument("expected starvation:<app or queue>.<field> in {}", path);
+  if (p.size() < 2)
+    return invalidArgument("expected starvation:<app or queue>.<field> in {}", path);
   if (auto app = ctx.apps.find(p[0]); app != ctx.apps.end()) {
     const fair::FsApp* fa = fs->fsApp(app->second);
     if (fa == nullptr) return json(nullptr);  // finished

@@ -235,8 +235,10 @@ Result<json> preemptionPath(const std::vector<std::string>& p, const std::string
                             const ExpectContext& ctx) {
   const PreemptionRoundReport* r = ctx.scheduler.lastPreemptionRound();
   if (!r) {
-    return failedPrecondition("no capacity preemption round has run (a `monitor` step with "
-                              "yarn.resourcemanager.scheduler.monitor.enable) for {}", path);
+    return failedPrecondition(
+        "no capacity preemption round has run (a `monitor` step with "
+        "yarn.resourcemanager.scheduler.monitor.enable) for {}",
+        path);
   }
   // <queue>.<figure>.<type>: queue paths and type names (yarn.io/gpu) contain dots, so the
   // figure is the first part after a queue name that is a figure name.
@@ -260,17 +262,17 @@ Result<json> preemptionPath(const std::vector<std::string>& p, const std::string
     return json(((*q).*field).get(*idx));
   }
   if (queueParts == 0) {
-    return notFound("no queue (and partition) of the last preemption round is named in {}",
-                    path);
+    return notFound("no queue (and partition) of the last preemption round is named in {}", path);
   }
   if (queueParts + 1 < p.size() && figureOf(p[queueParts]) == nullptr) {
     std::string figures;
     for (const auto& [name, f] : kPreemptionFigures) {
       figures += figures.empty() ? name : fmt::format(", {}", name);
     }
-    return notFound("'{}' after '{}' is neither a preemption figure ({}) nor a queue (and "
-                    "partition) of the last round, in {}",
-                    p[queueParts], join(p, 0, queueParts), figures, path);
+    return notFound(
+        "'{}' after '{}' is neither a preemption figure ({}) nor a queue (and "
+        "partition) of the last round, in {}",
+        p[queueParts], join(p, 0, queueParts), figures, path);
   }
   return invalidArgument("expected preemption:<queue>[@partition].<figure>.<resource type> in {}",
                          path);
@@ -288,8 +290,10 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
       return walk(schedulerView(s)["scheduler"]["schedulerInfo"], parts, 1, path);
     }
     if (parts[0] == "metrics") return walk(metricsView(s)["clusterMetrics"], parts, 1, path);
-    return invalidArgument("unknown view '{}' (scheduler, metrics, app:, node:, queue:, ask:, "
-                           "opportunities:, appsInQueue:, pending:, headroom:)", parts[0]);
+    return invalidArgument(
+        "unknown view '{}' (scheduler, metrics, app:, node:, queue:, ask:, "
+        "opportunities:, appsInQueue:, pending:, headroom:)",
+        parts[0]);
   }
   const std::string view = path.substr(0, colon);
   auto parts = split(std::string_view(path).substr(colon + 1));
@@ -298,18 +302,16 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     return apps ? json(apps->size()) : json(nullptr);
   }
   if (view == "node") {
-    size_t k = longestName(parts, [&](const std::string& n) {
-      return s.cluster().findNode(n).has_value();
-    });
+    size_t k = longestName(
+        parts, [&](const std::string& n) { return s.cluster().findNode(n).has_value(); });
     if (k == 0) return notFound("no node named in {}", path);
     NodeId id = *s.cluster().findNode(join(parts, 0, k));
     return walk(nodeView(s, s.cluster().node(id)), parts, k, path);
   }
   if (view == "queue") {
     json sched = schedulerView(s);
-    size_t k = longestName(parts, [&](const std::string& n) {
-      return findQueue(sched, n) != nullptr;
-    });
+    size_t k =
+        longestName(parts, [&](const std::string& n) { return findQueue(sched, n) != nullptr; });
     if (k == 0) return notFound("no queue named in {}", path);
     return walk(*findQueue(sched, join(parts, 0, k)), parts, k, path);
   }

@@ -72,12 +72,8 @@ Result<Trace> readTrace(TraceType type, const std::vector<std::string>& files,
   if (files.empty()) return invalidArgument("no trace file given (--tracelocation)");
   Result<Trace> read = Status(StatusCode::kInternal, "unreachable");
   switch (type) {
-    case TraceType::kSls:
-      read = readSlsTrace(files, options);
-      break;
-    case TraceType::kRumen:
-      read = readRumenTrace(files, options);
-      break;
+    case TraceType::kSls: read = readSlsTrace(files, options); break;
+    case TraceType::kRumen: read = readRumenTrace(files, options); break;
     case TraceType::kSynth:
       // The generator places tasks on the nodes, so it reads --nodes itself.
       read = readSynthTrace(files, options);

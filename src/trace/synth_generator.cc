@@ -64,10 +64,8 @@ int64_t secondsToMs(double sec) { return roundNonNegative(sec * 1000.0); }
 
 double drawSample(const SynthSample& s, Rng& rng) {
   switch (s.dist) {
-    case SynthSample::Dist::kConstant:
-      return s.val;
-    case SynthSample::Dist::kNormal:
-      return rng.normal(s.val, s.std);
+    case SynthSample::Dist::kConstant: return s.val;
+    case SynthSample::Dist::kNormal: return rng.normal(s.val, s.std);
     case SynthSample::Dist::kLogNormal: {
       // Mean val and standard deviation std of the log-normal itself (SynthUtils'
       // getLogNormalDist): sigma^2 = ln(1 + std^2 / val^2), mu = ln(val) - sigma^2 / 2.

@@ -272,9 +272,7 @@ Result<SynthWorkload> parseWorkload(const JsonFields& f, const TraceReadOptions&
 
 Result<SynthSpec> parseSpecObject(const JsonFields& f, const TraceReadOptions& o) {
   SynthSpec spec;
-  {
-    SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("description", ""), spec.description));
-  }
+  { SPINDLE_RETURN_IF_ERROR(copyString(f.stringOr("description", ""), spec.description)); }
   SPINDLE_ASSIGN_OR_RETURN(spec.numNodes, f.intOr("num_nodes", 0));
   SPINDLE_ASSIGN_OR_RETURN(spec.nodesPerRack, f.intOr("nodes_per_rack", 1));
   if (spec.numNodes < 0) return f.error("num_nodes", "must not be negative, got {}", spec.numNodes);

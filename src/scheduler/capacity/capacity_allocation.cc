@@ -144,8 +144,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
         rc_.isInvalidDivisor(R_) ? 0.0f : static_cast<float>(rc_.divide(R_, used, R_));
     e.priority = c->config().priority;
     auto pc = c->config().partitions.find(partition_);
-    if (pc != c->config().partitions.end() &&
-        pc->second.capacity.mode == CapacityMode::kAbsolute) {
+    if (pc != c->config().partitions.end() && pc->second.capacity.mode == CapacityMode::kAbsolute) {
       e.configuredMin = &pc->second.capacity.absolute;
     }
   }
@@ -188,8 +187,8 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
     if (q.childKeys[best].leaf) prefetchLeaf(child);
     // getResourceLimitsOfChild: min(parent limit, parent max) - parent used + child used.
     Limits childLimits;
-    const Resource net = limits.blockedHeadroom.isZero() ? limits.limit
-                                                         : limits.limit - limits.blockedHeadroom;
+    const Resource net =
+        limits.blockedHeadroom.isZero() ? limits.limit : limits.limit - limits.blockedHeadroom;
     childLimits.limit = rc_.roundDown(rc_.min(cluster_, net, q.cap(partition_).effectiveMax) -
                                           q.usage(partition_).used + child.usage(partition_).used,
                                       minAlloc_);
@@ -217,8 +216,8 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const CsUser& user
     UserLimitInputs in;
     in.partitionResource = R_;
     in.queueGuaranteed = cap.effectiveMin;
-    in.queueMaxDown = mode == Mode::kRespectExclusivity ? rc_.roundDown(cap.effectiveMax, minAlloc_)
-                                                        : R_;
+    in.queueMaxDown =
+        mode == Mode::kRespectExclusivity ? rc_.roundDown(cap.effectiveMax, minAlloc_) : R_;
     in.minAlloc = minAlloc_;
     in.consumedRatio = leaf.usageRatio(partition_);
     in.activeUsersUsed = leaf.activeUsersUsed(partition_);
@@ -233,8 +232,8 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const CsUser& user
 }
 
 // LeafQueue.canAssignToUser (§2.4 b): fails when the user's used is strictly above its limit.
-bool CapacityAllocator::canAssignToUser(const CsQueue& leaf, const CsApp& s,
-                                        const Resource& limit, Limits& limits) const {
+bool CapacityAllocator::canAssignToUser(const CsQueue& leaf, const CsApp& s, const Resource& limit,
+                                        Limits& limits) const {
   (void)leaf;
   const Resource used = s.user->usedIn(partition_);
   if (!rc_.greaterThan(cluster_, used, limit)) return true;
@@ -340,10 +339,9 @@ std::string CapacityAllocator::keyPartition(const CsApp& s, const SchedulerKey& 
 bool CapacityAllocator::shouldAllocOrReserve(const CsApp& s, const SchedulerKey& key,
                                              const Resource& cap) const {
   auto rr = s.reReservations.find(key);
-  return shouldAllocOrReserveNewContainer(rc_, s.app->asks().count(key, kAnyResourceName),
-                                          s.reserved(key),
-                                          rr == s.reReservations.end() ? 0 : rr->second, cap,
-                                          s.leaf->maximumAllocation, minAlloc_);
+  return shouldAllocOrReserveNewContainer(
+      rc_, s.app->asks().count(key, kAnyResourceName), s.reserved(key),
+      rr == s.reReservations.end() ? 0 : rr->second, cap, s.leaf->maximumAllocation, minAlloc_);
 }
 
 // RegularContainerAllocator.preCheckForNodeCandidateSet, then tryAllocateOnNode (§2.6).
@@ -355,9 +353,9 @@ CapacityAllocator::Outcome CapacityAllocator::allocateKey(CsApp& s, const Schedu
   const std::string keyP = cs_.keyPartition(s, *any);
   if ((mode == Mode::kRespectExclusivity && keyP != partition_) ||
       (mode == Mode::kIgnoreExclusivity && !keyP.empty())) {
-    skip(s, key, SkipReason::kPartition,
-         fmt::format("asks for partition '{}', node {} is in '{}'", keyP, node_.name(),
-                     partition_));
+    skip(
+        s, key, SkipReason::kPartition,
+        fmt::format("asks for partition '{}', node {} is in '{}'", keyP, node_.name(), partition_));
     return Outcome::of(State::kPrioritySkipped);
   }
   if (!cfg_.reservationsContinueLookAllNodes && !shouldAllocOrReserve(s, key, any->capability)) {
@@ -430,8 +428,9 @@ CapacityAllocator::Outcome CapacityAllocator::assignOnNode(CsApp& s, const Sched
            fmt::format("relaxLocality=false on ANY forbids off-switch placement on {}", host));
       return Outcome::of(State::kPrioritySkipped);
     }
-    OffSwitchInputs in{asks.uniqueLocations(key), numNodes_, outstanding, missed,
-                       cfg_.nodeLocalityDelay, cfg_.rackLocalityAdditionalDelay};
+    OffSwitchInputs in{
+        asks.uniqueLocations(key),       numNodes_, outstanding, missed, cfg_.nodeLocalityDelay,
+        cfg_.rackLocalityAdditionalDelay};
     Outcome o;
     if (reservedHere || offSwitchAllowed(in)) {
       o = assignContainer(s, key, Locality::kOffSwitch, limits, mode, reservedHere);
@@ -479,7 +478,8 @@ CapacityAllocator::Outcome CapacityAllocator::assignContainer(CsApp& s, const Sc
     return commitAllocation(s, key, locality, mode, reservedHere, swap);
   }
   if (should || reservedHere) {
-    if (continueLooking_ && !reservedHere && needToUnreserve) return Outcome::of(State::kLocalitySkipped);
+    if (continueLooking_ && !reservedHere && needToUnreserve)
+      return Outcome::of(State::kLocalitySkipped);
     return commitReservation(s, key, locality, mode, reservedHere);
   }
   skip(s, key, SkipReason::kNoNodeFits,
@@ -532,17 +532,16 @@ CapacityAllocator::Outcome CapacityAllocator::commitAllocation(CsApp& s, const S
   }
   if (!acceptable(s, key, net, mode)) return {};
   if (swap) {
-    cs_.unreserve(s, *swap,
-                  fmt::format("unreserved to allocate on {} instead (continue looking)",
-                              node_.name()));
+    cs_.unreserve(
+        s, *swap,
+        fmt::format("unreserved to allocate on {} instead (continue looking)", node_.name()));
   }
   if (reservedHere) cs_.unreserve(s, nodeId_, "reservation fulfilled");
   // Formatted on the stack: the scheduler copies it into its reused decision record.
   fmt::memory_buffer reason;
   fmt::format_to(std::back_inserter(reason), FMT_COMPILE("{} at priority {} on {}{}"),
-                 toString(locality),
-                 key.priority, node_.name(),
-                 reservedHere ? " (from reservation)"
+                 toString(locality), key.priority, node_.name(),
+                 reservedHere                       ? " (from reservation)"
                  : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"
                                                     : "");
   cs_.allocate(*s.app, key, nodeId_, locality, std::string_view(reason.data(), reason.size()));
@@ -564,7 +563,8 @@ CapacityAllocator::Outcome CapacityAllocator::commitReservation(CsApp& s, const 
 }
 
 void CapacityAllocator::skip(const CsApp& s, const SchedulerKey& key, SkipReason why,
-                             std::string text, std::vector<std::pair<std::string, double>> numbers) {
+                             std::string text,
+                             std::vector<std::pair<std::string, double>> numbers) {
   cs_.recordSkip(*s.app, nodeId_, key, why, std::move(text), std::move(numbers));
 }
 

@@ -25,8 +25,15 @@ class CapacityAllocator {
 
  private:
   // YARN's AllocationState plus the leaf's skip kinds.
-  enum class State { kNone, kAllocated, kReserved, kAppSkipped, kQueueSkipped, kPrioritySkipped,
-                     kLocalitySkipped };
+  enum class State {
+    kNone,
+    kAllocated,
+    kReserved,
+    kAppSkipped,
+    kQueueSkipped,
+    kPrioritySkipped,
+    kLocalitySkipped
+  };
   struct Outcome {
     State state = State::kNone;
     Locality locality = Locality::kOffSwitch;
@@ -88,8 +95,8 @@ class CapacityAllocator {
   NodeId nodeId_;
   const Node& node_;
   const std::string& partition_;  // the node's (nodes outlive a pass)
-  Resource R_;          // the node's partition resource
-  Resource cluster_;    // the cluster total (the calculators' "clusterResource")
+  Resource R_;                    // the node's partition resource
+  Resource cluster_;              // the cluster total (the calculators' "clusterResource")
   Resource minAlloc_;
   int numNodes_;
   bool continueLooking_;  // reservations-continue-look-all-nodes, default partition only

@@ -46,8 +46,8 @@ std::string candidateWhy(const PreemptionCandidate& c) {
       "{} selector: queue {} on partition {} has guaranteed {}, used {}, ideal {}, to be "
       "preempted {}; serves {}",
       preemption::selectorName(c.selector), c.queuePath, partitionName(c.partition),
-      c.guaranteed.toString(), c.used.toString(), c.ideal.toString(),
-      c.toBePreempted.toString(), joined(c.beneficiaries));
+      c.guaranteed.toString(), c.used.toString(), c.ideal.toString(), c.toBePreempted.toString(),
+      joined(c.beneficiaries));
 }
 
 std::vector<std::pair<std::string, double>> candidateNumbers(const PreemptionCandidate& c) {
@@ -67,7 +67,8 @@ PreemptionRoundReport reportOf(const PreemptionPlan& plan, TimeMs now) {
   r.timeMs = now;
   r.observeOnly = plan.observeOnly;
   std::map<std::pair<std::string, std::string>, Resource> selected;
-  for (const PreemptionCandidate& c : plan.candidates) selected[{c.queuePath, c.partition}] += c.size;
+  for (const PreemptionCandidate& c : plan.candidates)
+    selected[{c.queuePath, c.partition}] += c.size;
   for (const preemption::QueueFigures& f : plan.figures) {
     QueuePreemptionFigures q;
     q.queue = f.path;
@@ -81,7 +82,8 @@ PreemptionRoundReport reportOf(const PreemptionPlan& plan, TimeMs now) {
     q.actuallyToBePreempted = f.actuallyToBePreempted;
     q.preemptableExtra = f.preemptableExtra;
     q.untouchableExtra = f.untouchableExtra;
-    if (auto it = selected.find({f.path, f.partition}); it != selected.end()) q.selected = it->second;
+    if (auto it = selected.find({f.path, f.partition}); it != selected.end())
+      q.selected = it->second;
     r.queues.push_back(std::move(q));
   }
   return r;
@@ -153,8 +155,8 @@ void CapacityScheduler::applyPreemptionPlan(const PreemptionPlan& plan,
       // MARK_CONTAINER_FOR_KILLABLE with lazy preemption: the allocator takes it when it needs
       // the room; the next rounds count it as killable.
       preemption_.executor.makeKillable(c.container);
-      SPINDLE_LOG_DEBUG("capacity preemption: {} is killable ({})",
-                        containerIdString(c.container), candidateWhy(c));
+      SPINDLE_LOG_DEBUG("capacity preemption: {} is killable ({})", containerIdString(c.container),
+                        candidateWhy(c));
       continue;
     }
     finishContainer(c.container, ContainerEvent::KILL, ContainerExitStatus::PREEMPTED,

@@ -9,8 +9,8 @@
 namespace spindle {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::CsConf;
+using ::testing::HasSubstr;
 
 constexpr const char* P = "yarn.resourcemanager.monitor.capacity.preemption.";
 
@@ -92,10 +92,9 @@ TEST(CapacityPreemptionMonitor, OffByDefault) {
 }
 
 TEST(CapacityPreemptionMonitor, PolicyNamesAndInterval) {
-  for (const char* name :
-       {"org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity."
-        "ProportionalCapacityPreemptionPolicy",
-        "ProportionalCapacityPreemptionPolicy"}) {
+  for (const char* name : {"org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity."
+                           "ProportionalCapacityPreemptionPolicy",
+                           "ProportionalCapacityPreemptionPolicy"}) {
     CsConf c = preemptingConf();
     c.raw("yarn.resourcemanager.scheduler.monitor.policies", name);
     Cs cs(c);
@@ -499,7 +498,8 @@ TEST(CapacityPreemption, SnapshotPartitionsAndIgnoreExclusivityContainers) {
   // x is non-exclusive; a may use it (100 %), b may not but borrows it after N missed
   // opportunities (IGNORE_PARTITION_EXCLUSIVITY).
   CsConf c = preemptingConf();
-  c.set("root.a.accessible-node-labels", "x").set("root.a.accessible-node-labels.x.capacity", "100");
+  c.set("root.a.accessible-node-labels", "x")
+      .set("root.a.accessible-node-labels.x.capacity", "100");
   c.set("root.b.accessible-node-labels", " ");
   Cs cs(c);
   cs.labels({{"x", false}});

@@ -27,8 +27,8 @@ Status CapacityScheduler::refreshWithConfig(CapacityConfig next) {
     }
     if (q->numApplications == 0) continue;
     if (q->isLeaf() && !it->second.isLeaf()) {
-      errors.push_back(fmt::format("queue {} becomes a parent but has {} applications",
-                                   q->path(), q->numApplications));
+      errors.push_back(fmt::format("queue {} becomes a parent but has {} applications", q->path(),
+                                   q->numApplications));
     }
   }
   if (!errors.empty()) {

@@ -86,10 +86,10 @@ void CapacityScheduler::syncNow() {
       k.leaf = q->isLeaf();
       k.priority = q->config().priority;
       auto pc = q->config().partitions.find(kDefaultPartition);
-      k.configuredMin = pc != q->config().partitions.end() &&
-                                pc->second.capacity.mode == CapacityMode::kAbsolute
-                            ? &pc->second.capacity.absolute
-                            : nullptr;
+      k.configuredMin =
+          pc != q->config().partitions.end() && pc->second.capacity.mode == CapacityMode::kAbsolute
+              ? &pc->second.capacity.absolute
+              : nullptr;
     }
     updateChildKey(*q);
     maxDepth = std::max(maxDepth, static_cast<size_t>(q->depth()));
@@ -228,8 +228,10 @@ Result<int32_t> CapacityScheduler::admittedPriority(const CsQueue& leaf, const A
   }
   priority = std::min(priority, clusterMaxPriority_);
   if (checked && !priorityAclAllows(acls, app.user(), groups, priority)) {
-    return failedPrecondition("User {} does not have permission to submit/update {} for "
-                              "{{Priority: {}}}", app.user(), appId, priority);
+    return failedPrecondition(
+        "User {} does not have permission to submit/update {} for "
+        "{{Priority: {}}}",
+        app.user(), appId, priority);
   }
   return priority;
 }
@@ -262,7 +264,8 @@ Status CapacityScheduler::admitApp(Application& app) {
         leaf->path(), userApps, app.user(), id);
   }
   const std::string& amLabel = app.submission().amNodeLabelExpression;
-  if (!amLabel.empty() && (!cluster().hasNodeLabel(amLabel) || !leaf->config().canAccess(amLabel))) {
+  if (!amLabel.empty() &&
+      (!cluster().hasNodeLabel(amLabel) || !leaf->config().canAccess(amLabel))) {
     return invalidArgument(
         "Invalid resource request, queue={} doesn't have permission to access all labels in "
         "resource request. labelExpression of resource request={}. Queue labels={}",
@@ -329,8 +332,8 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     auto it = leaf.amLimits.find(p);
     if (it != leaf.amLimits.end()) return it->second;
     const ResolvedCapacity& c = leaf.cap(p);
-    Resource limit = queueAmLimit(rc, c.effectiveMin, leaf.currentLimit, p.empty(),
-                                  c.maxAmPercent, minAlloc);
+    Resource limit =
+        queueAmLimit(rc, c.effectiveMin, leaf.currentLimit, p.empty(), c.maxAmPercent, minAlloc);
     leaf.amLimits[p] = limit;
     return limit;
   };
@@ -340,12 +343,12 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     const std::string& p = s.amPartition;
     const Resource limit = amLimitFor(p);
     QueueUsage& usage = leaf.usage(p);
-    const bool escape = leaf.activeApps.empty() || rc.lessThanOrEqual(cluster, usage.amUsed, Resource());
+    const bool escape =
+        leaf.activeApps.empty() || rc.lessThanOrEqual(cluster, usage.amUsed, Resource());
     if (!rc.fitsIn(s.amResource + usage.amUsed, limit) && !escape) {
       recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit,
-                 fmt::format("queue {} AM limit {}: {} used by AMs, this AM needs {}",
-                             leaf.path(), limit.toString(), usage.amUsed.toString(),
-                             s.amResource.toString()),
+                 fmt::format("queue {} AM limit {}: {} used by AMs, this AM needs {}", leaf.path(),
+                             limit.toString(), usage.amUsed.toString(), s.amResource.toString()),
                  {{"amResourceMb", double(s.amResource.memoryMb())},
                   {"queueAmLimitMb", double(limit.memoryMb())},
                   {"queueAmUsedMb", double(usage.amUsed.memoryMb())}});
@@ -455,7 +458,10 @@ void CapacityScheduler::onAppRemoved(Application& app) {
 void CapacityScheduler::addUsage(CsApp& s, const std::string& partition, const Resource& r,
                                  bool reservation, int sign) {
   auto apply = [sign, &r](Resource& x) {
-    if (sign > 0) x += r; else x -= r;
+    if (sign > 0)
+      x += r;
+    else
+      x -= r;
   };
   apply(s.user->used[partition]);
   apply(s.used[partition]);
@@ -473,7 +479,7 @@ void CapacityScheduler::userUsageChanged(CsQueue& leaf, CsUser& user, const std:
   if (user.appsWithPending > 0) leaf.activeUsed[p] += delta;
   // The default partition's resource is cached (kept with partitions_ by syncNow).
   auto rit = p.empty() ? partitions_.end() : partitions_.find(p);
-  const Resource& R = p.empty()                 ? defaultPartitionResource_
+  const Resource& R = p.empty()                  ? defaultPartitionResource_
                       : rit == partitions_.end() ? kNoResource
                                                  : rit->second;
   float& ratio = user.usageRatio[p];
@@ -503,7 +509,8 @@ void CapacityScheduler::updateChildKey(CsQueue& q) {
   const QueueUsage& u = q.usage(kDefaultPartition);
   CsQueue::ChildKey& k = q.parent()->childKeys[q.indexInParent];
   k.absCapacity = static_cast<float>(cap.absCapacity);
-  k.usedCapacity = q.noMinDivisor ? 0.0f : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
+  k.usedCapacity =
+      q.noMinDivisor ? 0.0f : static_cast<float>(rc.divide(R, u.used, cap.effectiveMin));
   k.absUsedCapacity = noPartitionDivisor_ ? 0.0f : static_cast<float>(rc.divide(R, u.used, R));
   k.pending = !u.pending.isZero();
 }
@@ -566,7 +573,10 @@ void CapacityScheduler::setUserActive(CsApp& s, bool on) {
     leaf.activeUsers += isActive ? 1 : -1;
     leaf.activeUsersWeight += isActive ? user.weight : -user.weight;
     for (const auto& [p, used] : user.used) {
-      if (isActive) leaf.activeUsed[p] += used; else leaf.activeUsed[p] -= used;
+      if (isActive)
+        leaf.activeUsed[p] += used;
+      else
+        leaf.activeUsed[p] -= used;
     }
   }
 }
@@ -616,9 +626,10 @@ Status CapacityScheduler::validateAsks(const Application& app,
     const std::string& label = rr.nodeLabelExpression;
     if (label.empty()) continue;
     if (!cluster().hasNodeLabel(label)) {
-      return invalidArgument("Invalid resource request, node label '{}' does not exist in the "
-                             "cluster (ask '{}' at priority {})",
-                             label, rr.resourceName, rr.key.priority);
+      return invalidArgument(
+          "Invalid resource request, node label '{}' does not exist in the "
+          "cluster (ask '{}' at priority {})",
+          label, rr.resourceName, rr.key.priority);
     }
     if (!s->leaf->config().canAccess(label)) {
       return invalidArgument(
@@ -642,11 +653,11 @@ void CapacityScheduler::onAsksChanged(Application& app) {
 void CapacityScheduler::recordNotRunnable(const CsApp& s) {
   for (const CsQueue* q = s.leaf; q != nullptr; q = q->parent()) {
     if (q->numRunnable >= q->config().maxParallelApps) {
-      recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kMaxParallelApps,
-                 fmt::format("queue {} runs {} apps, its max-parallel-apps is {}", q->path(),
-                             q->numRunnable, q->config().maxParallelApps),
-                 {{"runningApps", q->numRunnable},
-                  {"maxParallelApps", q->config().maxParallelApps}});
+      recordSkip(
+          *s.app, NodeId(), kAmKey, SkipReason::kMaxParallelApps,
+          fmt::format("queue {} runs {} apps, its max-parallel-apps is {}", q->path(),
+                      q->numRunnable, q->config().maxParallelApps),
+          {{"runningApps", q->numRunnable}, {"maxParallelApps", q->config().maxParallelApps}});
       return;
     }
   }
@@ -670,13 +681,12 @@ void CapacityScheduler::onContainerAllocated(Application& app, const Container& 
   // Pending is lowered before addUsage so that each queue's ordering key is recomputed once,
   // from the final used and pending (the two updates touch different fields).
   const std::string& p = !c.askedLabel.empty() ? c.askedLabel
-                         : c.isAm ? s.amPartition
-                                  : unlabelledPartition(s);
+                         : c.isAm              ? s.amPartition
+                                               : unlabelledPartition(s);
   Resource before;
   for (const auto& [part, r] : s.pending) before += r;
   auto pit = s.pending.find(p);
-  const bool fast = pit != s.pending.end() &&
-                    app.asks().pending() == before - c.askedCapability &&
+  const bool fast = pit != s.pending.end() && app.asks().pending() == before - c.askedCapability &&
                     c.askedCapability.fitsIn(pit->second);
   if (fast) {
     pit->second -= c.askedCapability;
@@ -711,8 +721,8 @@ void CapacityScheduler::onContainerFinished(Application& app, const Container& c
 
 // --- Reservations -------------------------------------------------------------------------------
 
-void CapacityScheduler::reserve(CsApp& s, NodeId node, const SchedulerKey& key,
-                                const Resource& r, const std::string& why) {
+void CapacityScheduler::reserve(CsApp& s, NodeId node, const SchedulerKey& key, const Resource& r,
+                                const std::string& why) {
   const std::string& partition = cluster().node(node).partition();
   auto existing = s.reservations.find(node);
   Decision d;
@@ -902,8 +912,8 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     for (const auto& [p, r] : s.pending) {
       auto it = pending.find(p);
       if ((it == pending.end() ? Resource() : it->second) != r) {
-        return internalError("{}: pending on '{}' {} out of step with its asks", appIdString(id),
-                             p, r.toString());
+        return internalError("{}: pending on '{}' {} out of step with its asks", appIdString(id), p,
+                             r.toString());
       }
     }
     for (const auto& [p, r] : pending) {
@@ -912,7 +922,8 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
       }
     }
     const bool schedulable = s.phase == CsAppPhase::kActive && s.app->asks().hasPending();
-    if (schedulable != s.schedulable || s.leaf->schedulable.count(s.orderKey) != (s.schedulable ? 1u : 0u)) {
+    if (schedulable != s.schedulable ||
+        s.leaf->schedulable.count(s.orderKey) != (s.schedulable ? 1u : 0u)) {
       return internalError("{}: schedulable index out of step", appIdString(id));
     }
     if (s.hasPendingAsks != s.app->asks().hasPending()) {
@@ -952,8 +963,8 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
                      : static_cast<float>(calculator().ratio(u.usedIn(p), R));
       }
       if (activeUsed != leaf->activeUsersUsed(p)) {
-        return internalError("leaf {} partition '{}': active users' used {} != {}", leaf->path(),
-                             p, leaf->activeUsersUsed(p).toString(), activeUsed.toString());
+        return internalError("leaf {} partition '{}': active users' used {} != {}", leaf->path(), p,
+                             leaf->activeUsersUsed(p).toString(), activeUsed.toString());
       }
       if (std::abs(ratio - leaf->usageRatio(p)) > 1e-3f) {
         return internalError("leaf {} partition '{}': usage ratio {} != {}", leaf->path(), p,

@@ -98,8 +98,9 @@ class CapacityScheduler final : public Scheduler {
   const std::vector<std::string>& configWarnings() const { return configWarnings_; }
   bool asynchronous() const { return config_.scheduleAsynchronously; }
 
-  // --- Capacity preemption (preemption_monitor.h; capacity_preemption.cc, cs_preemption_snapshot.cc)
-  // monitoring_interval while the proportional policy is enabled, else 0.
+  // --- Capacity preemption (preemption_monitor.h; capacity_preemption.cc,
+  // cs_preemption_snapshot.cc) monitoring_interval while the proportional policy is enabled, else
+  // 0.
   int64_t monitorIntervalMs() const override { return preemption_.config.intervalMs(); }
   const PreemptionRoundReport* lastPreemptionRound() const override {
     return preemption_.lastRound ? &*preemption_.lastRound : nullptr;

@@ -60,8 +60,7 @@ ClusterLabels labelsOf(const Cluster& cluster) {
 }  // namespace
 
 Result<std::unique_ptr<CapacityScheduler>> CapacityScheduler::create(const Configuration& conf,
-                                                                     const Clock& clock,
-                                                                     Rng& rng) {
+                                                                     const Clock& clock, Rng& rng) {
   const std::string calculator =
       conf.get(std::string(kCapacityPrefix) + "resource-calculator", kDefaultCalculator);
   SPINDLE_ASSIGN_OR_RETURN(SchedulerSettings s,
@@ -88,8 +87,7 @@ Status CapacityScheduler::refreshConfiguration(const Configuration& conf) {
   // invalid knobs fail the whole refresh before anything changes.
   auto monitor = parseMonitorConfig(merged);
   if (!monitor.isOk()) return monitor.status().withContext("refreshQueues");
-  auto next = parseCapacityConfig(merged, settings().types, settings().bounds,
-                                  labelsOf(cluster()));
+  auto next = parseCapacityConfig(merged, settings().types, settings().bounds, labelsOf(cluster()));
   if (!next.isOk()) return next.status().withContext("refreshQueues");
   SPINDLE_RETURN_IF_ERROR(checkCapacityRefresh(config_, *next).withContext("refreshQueues"));
   SPINDLE_RETURN_IF_ERROR(refreshWithConfig(*next));
@@ -113,12 +111,12 @@ Status CapacityScheduler::onNodeLabelsAdded() {
 
 void CapacityScheduler::reparseForLabels() {
   ClusterLabels labels = labelsOf(cluster());
-  const bool same = labels.size() == parsedLabels_.size() &&
-                    std::equal(labels.begin(), labels.end(), parsedLabels_.begin(),
-                               [](const auto& a, const auto& b) {
-                                 return a.first == b.first &&
-                                        a.second.exclusive == b.second.exclusive;
-                               });
+  const bool same =
+      labels.size() == parsedLabels_.size() &&
+      std::equal(labels.begin(), labels.end(), parsedLabels_.begin(),
+                 [](const auto& a, const auto& b) {
+                   return a.first == b.first && a.second.exclusive == b.second.exclusive;
+                 });
   if (same) return;
   parsedLabels_ = labels;
   auto next = parseCapacityConfig(settings().conf, settings().types, settings().bounds, labels);

@@ -130,7 +130,9 @@ TEST(CapacityLocality, OffSwitchWaitsForTheThresholdThenNodeLocalResetsTheCounte
   cs.node("h1", "/r1", 8 * GB).node("h2", "/r1", 8 * GB).node("h3", "/r2", 8 * GB);
   AppId app = cs.submit("a", "u");
   // 2 hosts + 1 rack + ANY: uniq 4, factor min(3/3, 1) = 1, 2 containers: threshold 2.
-  cs.ask(app, 1, "h1", GB, 1).ask(app, 1, "h2", GB, 1).ask(app, 1, "/r1", GB, 2)
+  cs.ask(app, 1, "h1", GB, 1)
+      .ask(app, 1, "h2", GB, 1)
+      .ask(app, 1, "/r1", GB, 2)
       .ask(app, 1, "*", GB, 2);
   EXPECT_EQ(cs.heartbeat("h3"), 0);
   EXPECT_EQ(cs.opportunities(app, 1), 1);
@@ -149,7 +151,8 @@ TEST(CapacityLocality, RelaxLocalityFalseOnTheRackKeepsTheAppOffOtherHosts) {
   Cs cs(twoQueues());
   cs.node("h1", "/r1", 8 * GB).node("h2", "/r1", 8 * GB).node("h3", "/r2", 8 * GB);
   AppId app = cs.submit("a", "u");
-  cs.ask(app, 1, "h1", GB, 1).ask(app, 1, "/r1", GB, 1, /*relax=*/false)
+  cs.ask(app, 1, "h1", GB, 1)
+      .ask(app, 1, "/r1", GB, 1, /*relax=*/false)
       .ask(app, 1, "*", GB, 1, /*relax=*/false);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(cs.heartbeat("h2"), 0);
   EXPECT_EQ(cs.opportunities(app, 1), 0) << "PRIORITY_SKIPPED undoes the increment";
@@ -320,7 +323,8 @@ TEST(CapacityPartitions, FifoWithPartitionsIsolatesAppsOfEnforcedPartitions) {
   CsConf c;
   c.queues("root", "a").cap("root.a", "100");
   c.set("root.accessible-node-labels.x.capacity", "100");
-  c.set("root.a.accessible-node-labels", "x").set("root.a.accessible-node-labels.x.capacity", "100");
+  c.set("root.a.accessible-node-labels", "x")
+      .set("root.a.accessible-node-labels.x.capacity", "100");
   c.set("root.a.ordering-policy", "fifo-with-partitions");
   c.set("root.a.ordering-policy.exclusive-enforced-partitions", "x");
   Cs cs(c);
@@ -446,7 +450,8 @@ TEST(CapacityAcl, PriorityAclGivesDefaultsAndRefusesPrioritiesAboveTheUsersMaxim
   auto tooHigh = cs.trySubmit("a", "alice", 0, 6);
   ASSERT_FALSE(tooHigh.isOk());
   EXPECT_NE(tooHigh.status().message().find("does not have permission to submit/update"),
-            std::string::npos) << tooHigh.status().message();
+            std::string::npos)
+      << tooHigh.status().message();
   EXPECT_NE(tooHigh.status().message().find("{Priority: 6}"), std::string::npos);
   EXPECT_FALSE(cs.trySubmit("a", "bob").isOk())
       << "bob has no default: the queue default 2 is above his maximum 1";

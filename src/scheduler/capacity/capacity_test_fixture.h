@@ -60,8 +60,8 @@ class Cs {
     EXPECT_TRUE(r.isOk()) << r.status().message();
     return r.isOk() ? *r : AppId();
   }
-  Cs& ask(AppId app, int prio, const std::string& where, int64_t mb, int count,
-          bool relax = true, const std::string& label = "") {
+  Cs& ask(AppId app, int prio, const std::string& where, int64_t mb, int count, bool relax = true,
+          const std::string& label = "") {
     ResourceRequest rr{{prio, 0}, where, Resource::of(mb, 1), count, relax, label};
     Status s = sched_->handle(AppAllocate{app, {rr}, {}, {}, {}});
     EXPECT_TRUE(s.isOk()) << s.message();

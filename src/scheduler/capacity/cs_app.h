@@ -33,17 +33,17 @@ struct CsReservation {
 struct CsApp {
   Application* app = nullptr;  // owned by the Scheduler base; stable while the app lives
   CsQueue* leaf = nullptr;
-  CsUser* user = nullptr;      // in leaf->users (std::map nodes are stable)
-  int32_t priority = 0;        // effective (default-application-priority, capped)
+  CsUser* user = nullptr;  // in leaf->users (std::map nodes are stable)
+  int32_t priority = 0;    // effective (default-application-priority, capped)
   CsAppPhase phase = CsAppPhase::kPending;
   std::string amPartition;
-  Resource amResource;         // normalised AM resource (zero for an unmanaged AM)
-  AppOrderKey orderKey;        // position in the leaf's ordering policy (when schedulable)
-  bool schedulable = false;    // in leaf->schedulable
-  bool hasPendingAsks = false; // counted in the user's appsWithPending
-  PartitionMap<Resource> pending;                       // by partition
-  PartitionMap<Resource> used;                          // by node partition, with reservations
-  std::map<NodeId, CsReservation> reservations;         // nodes this app has reserved
+  Resource amResource;             // normalised AM resource (zero for an unmanaged AM)
+  AppOrderKey orderKey;            // position in the leaf's ordering policy (when schedulable)
+  bool schedulable = false;        // in leaf->schedulable
+  bool hasPendingAsks = false;     // counted in the user's appsWithPending
+  PartitionMap<Resource> pending;  // by partition
+  PartitionMap<Resource> used;     // by node partition, with reservations
+  std::map<NodeId, CsReservation> reservations;  // nodes this app has reserved
   std::map<SchedulerKey, int> reservedCount;
   std::map<SchedulerKey, int64_t> reReservations;
   std::map<SchedulerKey, int64_t> missedNonPartitioned;

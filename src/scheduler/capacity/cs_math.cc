@@ -22,8 +22,8 @@ Resource computeUserLimit(const ResourceCalculator& rc, const UserLimitInputs& i
   const Resource resourceUsed = in.allUsers ? currentCapacity : in.activeUsersUsed + required;
   // Java passes the summed weights as a float.
   const float weight = static_cast<float>(in.activeUsersWeight);
-  Resource byUsers = weight > 0 ? rc.divideAndCeil(resourceUsed, static_cast<double>(weight))
-                                : Resource();
+  Resource byUsers =
+      weight > 0 ? rc.divideAndCeil(resourceUsed, static_cast<double>(weight)) : Resource();
   Resource byPercent = rc.divideAndCeil(
       multiplyAndRoundDown(currentCapacity, static_cast<float>(in.minimumUserLimitPercent)),
       int64_t{100});
@@ -41,18 +41,17 @@ Resource computeUserLimit(const ResourceCalculator& rc, const UserLimitInputs& i
   return rc.roundUp(rc.min(R, ul, maxUl), in.minAlloc);
 }
 
-Resource userLimitForWeight(const ResourceCalculator& rc, const Resource& userLimit,
-                            double weight, const Resource& minAlloc) {
+Resource userLimitForWeight(const ResourceCalculator& rc, const Resource& userLimit, double weight,
+                            const Resource& minAlloc) {
   if (weight == 1.0) return userLimit;
   return rc.multiplyAndNormalizeDown(userLimit, static_cast<float>(weight), minAlloc);
 }
 
 Resource queueAmLimit(const ResourceCalculator& rc, const Resource& guaranteed,
-                      const Resource& queueCurrentLimit, bool defaultPartition,
-                      double maxAmPercent, const Resource& minAlloc) {
+                      const Resource& queueCurrentLimit, bool defaultPartition, double maxAmPercent,
+                      const Resource& minAlloc) {
   const Resource usable =
-      defaultPartition && rc.fitsIn(guaranteed, queueCurrentLimit) ? queueCurrentLimit
-                                                                    : guaranteed;
+      defaultPartition && rc.fitsIn(guaranteed, queueCurrentLimit) ? queueCurrentLimit : guaranteed;
   return rc.multiplyAndNormalizeUp(usable, static_cast<float>(maxAmPercent), minAlloc);
 }
 
@@ -67,8 +66,7 @@ Resource userAmLimit(const ResourceCalculator& rc, const Resource& cluster,
   if (ulf == -1) {
     limit = rc.multiplyAndNormalizeUp(guaranteed, static_cast<float>(maxAmPercent), minAlloc);
   } else {
-    const float by =
-        static_cast<float>(maxAmPercent) * effective * static_cast<float>(ulf);
+    const float by = static_cast<float>(maxAmPercent) * effective * static_cast<float>(ulf);
     limit = rc.multiplyAndNormalizeUp(guaranteed, by, minAlloc);
   }
   return rc.min(cluster, limit, queueLimit);
@@ -105,9 +103,9 @@ bool shouldAllocOrReserveNewContainer(const ResourceCalculator& rc, int64_t outs
   if (reserved > 0) {
     const float nodeFactor = static_cast<float>(rc.ratio(required, maxAlloc));
     const float minAllocFactor = static_cast<float>(rc.ratio(maxAlloc - minAlloc, maxAlloc));
-    starvation = static_cast<int64_t>(
-        (static_cast<float>(reReservations) / static_cast<float>(reserved)) *
-        (1.0f - std::min(nodeFactor, minAllocFactor)));
+    starvation =
+        static_cast<int64_t>((static_cast<float>(reReservations) / static_cast<float>(reserved)) *
+                             (1.0f - std::min(nodeFactor, minAllocFactor)));
   }
   return starvation + outstanding - reserved > 0;
 }

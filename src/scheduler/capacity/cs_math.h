@@ -6,7 +6,8 @@
 //   Resource ul = computeUserLimit(rc, in);                   // UsersManager.computeUserLimit
 //   Resource mine = userLimitForWeight(rc, ul, 1.5, minAlloc); // per-user weight
 //   bool ok = offSwitchAllowed({.uniqueLocations = 5, .clusterNodes = 3, .outstanding = 3,
-//                               .missed = 4});                // RegularContainerAllocator.canAssign
+//                               .missed = 4});                //
+//                               RegularContainerAllocator.canAssign
 //
 // Every function copies YARN's arithmetic, including its float casts (noted where they matter),
 // so that the numbers of the reference's worked examples come out exactly. Stateless; thread-safe.
@@ -26,12 +27,12 @@ enum class SchedulingMode { kRespectExclusivity, kIgnoreExclusivity };
 Resource multiplyAndRoundDown(const Resource& r, double by);
 
 struct UserLimitInputs {
-  Resource partitionResource;  // R: the partition's total
-  Resource queueGuaranteed;    // the queue's effective guaranteed resource on the partition
-  Resource queueMaxDown;       // the queue's effective max, rounded down to minAlloc
-  Resource minAlloc;           // `required` (always minAlloc, pitfall §4.2)
-  double consumedRatio = 0;    // Σ over users of used(P)/R (the calculator's ratio)
-  Resource activeUsersUsed;    // used(P) summed over active users
+  Resource partitionResource;    // R: the partition's total
+  Resource queueGuaranteed;      // the queue's effective guaranteed resource on the partition
+  Resource queueMaxDown;         // the queue's effective max, rounded down to minAlloc
+  Resource minAlloc;             // `required` (always minAlloc, pitfall §4.2)
+  double consumedRatio = 0;      // Σ over users of used(P)/R (the calculator's ratio)
+  Resource activeUsersUsed;      // used(P) summed over active users
   double activeUsersWeight = 0;  // W: Σ weights of active users
   double minimumUserLimitPercent = 100;
   double userLimitFactor = 1;
@@ -52,15 +53,15 @@ struct UserLimitInputs {
 Resource computeUserLimit(const ResourceCalculator& rc, const UserLimitInputs& in);
 
 // §2.5 step 4: multiplyAndNormalizeDown(UL, weight, minAlloc); weight 1 returns UL unchanged.
-Resource userLimitForWeight(const ResourceCalculator& rc, const Resource& userLimit,
-                            double weight, const Resource& minAlloc);
+Resource userLimitForWeight(const ResourceCalculator& rc, const Resource& userLimit, double weight,
+                            const Resource& minAlloc);
 
 // LeafQueue.getAMResourceLimitPerPartition (§2.7): usable = queueCurrentLimit when the
 // guarantee fits in it (default partition only), else the guarantee; the limit is
 // multiplyAndNormalizeUp(usable, maxAmPercent, minAlloc).
 Resource queueAmLimit(const ResourceCalculator& rc, const Resource& guaranteed,
-                      const Resource& queueCurrentLimit, bool defaultPartition,
-                      double maxAmPercent, const Resource& minAlloc);
+                      const Resource& queueCurrentLimit, bool defaultPartition, double maxAmPercent,
+                      const Resource& minAlloc);
 
 // LeafQueue.getUserAMResourceLimitPerPartition (§2.7), capped by the queue AM limit. Float
 // arithmetic as YARN: effUL = min(max(MULP/100, 1/max(activeUsers, 1)) x weight, 1).
@@ -71,10 +72,10 @@ Resource userAmLimit(const ResourceCalculator& rc, const Resource& cluster,
 
 // Delay scheduling (§3.2, §3.3), RegularContainerAllocator.canAssign.
 struct OffSwitchInputs {
-  int uniqueLocations = 1;    // request entries with a positive count (hosts + racks + ANY)
-  int clusterNodes = 0;       // N
-  int64_t outstanding = 0;    // ANY count
-  int64_t missed = 0;         // schedulingOpportunities(key), already incremented
+  int uniqueLocations = 1;  // request entries with a positive count (hosts + racks + ANY)
+  int clusterNodes = 0;     // N
+  int64_t outstanding = 0;  // ANY count
+  int64_t missed = 0;       // schedulingOpportunities(key), already incremented
   int nodeLocalityDelay = 40;
   int rackLocalityAdditionalDelay = -1;
 };
@@ -86,7 +87,8 @@ bool offSwitchAllowed(const OffSwitchInputs& in);
 int64_t rackLocalThreshold(int clusterNodes, int nodeLocalityDelay);
 
 // FiCaSchedulerApp.shouldAllocOrReserveNewContainer (§2.8): starvation + outstanding - reserved
-// > 0, starvation = (int)((reReservations / reserved) x (1 - min(required/maxAlloc, minAllocFactor))).
+// > 0, starvation = (int)((reReservations / reserved) x (1 - min(required/maxAlloc,
+// minAllocFactor))).
 bool shouldAllocOrReserveNewContainer(const ResourceCalculator& rc, int64_t outstanding,
                                       int reserved, int64_t reReservations,
                                       const Resource& required, const Resource& maxAlloc,

@@ -135,8 +135,9 @@ TEST(AmLimit, UserLimitUsesMulpAndFactorAsTestActiveApplicationLimits) {
   EXPECT_EQ(userAmLimit(*rc, cluster, g, 0.1, 50, 5, 1, 1.0, queue, Resource::of(GB, 1)).memoryMb(),
             8 * GB);
   // ULF -1: guarantee x AM percent, capped by the queue limit.
-  EXPECT_EQ(userAmLimit(*rc, cluster, g, 0.1, 50, -1, 1, 1.0, queue, Resource::of(GB, 1)).memoryMb(),
-            2 * GB);
+  EXPECT_EQ(
+      userAmLimit(*rc, cluster, g, 0.1, 50, -1, 1, 1.0, queue, Resource::of(GB, 1)).memoryMb(),
+      2 * GB);
 }
 
 TEST(DelayScheduling, OffSwitchThresholdsOfTheWorkedExamples) {
@@ -191,11 +192,11 @@ TEST(Headroom, MinOfUserAndQueueRoomRoundedDownAndCappedByFreeResource) {
                 .memoryMb(),
             1 * GB);
   // Over the limit: floored at zero.
-  EXPECT_EQ(capacityHeadroom(*rc, Resource::of(GB, 1), Resource::of(2 * GB, 2),
-                             Resource::of(8 * GB, 8), Resource(), Resource::of(20 * GB, 20),
-                             Resource(), min)
-                .memoryMb(),
-            0);
+  EXPECT_EQ(
+      capacityHeadroom(*rc, Resource::of(GB, 1), Resource::of(2 * GB, 2), Resource::of(8 * GB, 8),
+                       Resource(), Resource::of(20 * GB, 20), Resource(), min)
+          .memoryMb(),
+      0);
 }
 
 QueueSortEntry entry(float absCap, float used, int priority = 0, float absUsed = 0) {

@@ -85,8 +85,8 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
       const ResolvedCapacity& cap = q->cap(p);
       const QueueUsage& u = q->usage(p);
       QueuePartitionAmounts a;
-      a.guaranteed = !cap.effectiveMin.isZero() ? cap.effectiveMin
-                                                : truncatedTimes(total, cap.absCapacity);
+      a.guaranteed =
+          !cap.effectiveMin.isZero() ? cap.effectiveMin : truncatedTimes(total, cap.absCapacity);
       a.max = cap.effectiveMax;
       if (a.max.isZero()) {
         a.max = cluster().isExclusive(p) ? truncatedTimes(total, cap.absMaxCapacity) : total;
@@ -99,9 +99,9 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
     if (!q->isLeaf()) continue;
     const ResolvedCapacity& def = q->cap(kDefaultPartition);
     // maxAMCapacityForThisQueue: cluster x absoluteCapacity x maximum-am-resource-percent.
-    qs.amPreemptionAllowance = truncatedTimes(
-        truncatedTimes(snap.clusterTotal, static_cast<float>(def.absCapacity)),
-        static_cast<float>(def.maxAmPercent));
+    qs.amPreemptionAllowance =
+        truncatedTimes(truncatedTimes(snap.clusterTotal, static_cast<float>(def.absCapacity)),
+                       static_cast<float>(def.maxAmPercent));
   }
   // Killable resources count for the leaf and every ancestor.
   for (const auto& [key, r] : killableInLeaf) {
@@ -153,8 +153,8 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
         const Container& c = *findContainer(cid);
         const std::string& nodePartition = cluster().node(c.node).partition();
         const std::string asked = !c.askedLabel.empty() ? c.askedLabel
-                                  : c.isAm ? s->amPartition
-                                           : leaf->config().defaultNodeLabelExpression;
+                                  : c.isAm              ? s->amPartition
+                                                        : leaf->config().defaultNodeLabelExpression;
         preemption::ContainerSnapshot cs;
         cs.id = cid;
         cs.node = c.node;

@@ -46,8 +46,8 @@ std::unique_ptr<QueueTree> QueueTree::build(const CapacityConfig& cfg) {
     CsQueue* q = tree->owned_.back().get();
     if (parent) parent->addChild(q);
     if (!parent) tree->root_ = q;
-    q->state = qc.state == QueueStateConfig::kStopped ? QueueRunState::kStopped
-                                                      : QueueRunState::kRunning;
+    q->state =
+        qc.state == QueueStateConfig::kStopped ? QueueRunState::kStopped : QueueRunState::kRunning;
     tree->byPath_[path] = q;
     tree->byName_[qc.name].push_back(q);
     tree->preorder_.push_back(q);
@@ -100,17 +100,16 @@ ResolvedCapacity resolveChild(const ResourceCalculator& rc, const CsQueue& q,
       }
       case CapacityMode::kAbsolute: {
         const Resource parentMin = parent.effectiveMin;
-        out.capacity = rc.isInvalidDivisor(parentMin)
-                           ? 0
-                           : rc.divide(R, pc.capacity.absolute, parentMin);
+        out.capacity =
+            rc.isInvalidDivisor(parentMin) ? 0 : rc.divide(R, pc.capacity.absolute, parentMin);
         break;
       }
     }
     if (pc.maximumCapacity.mode == CapacityMode::kAbsolute) {
-      out.maxCapacity = rc.isInvalidDivisor(parent.effectiveMax)
-                            ? 1
-                            : std::min(1.0, rc.divide(R, pc.maximumCapacity.absolute,
-                                                      parent.effectiveMax));
+      out.maxCapacity =
+          rc.isInvalidDivisor(parent.effectiveMax)
+              ? 1
+              : std::min(1.0, rc.divide(R, pc.maximumCapacity.absolute, parent.effectiveMax));
     } else {
       out.maxCapacity = pc.maximumCapacity.fraction;
     }
@@ -122,8 +121,7 @@ ResolvedCapacity resolveChild(const ResourceCalculator& rc, const CsQueue& q,
   } else {
     out.absCapacity = static_cast<float>(out.capacity * parent.absCapacity);
   }
-  if (pit != qc.partitions.end() &&
-      pit->second.maximumCapacity.mode != CapacityMode::kAbsolute) {
+  if (pit != qc.partitions.end() && pit->second.maximumCapacity.mode != CapacityMode::kAbsolute) {
     out.absMaxCapacity = pit->second.absoluteMaximumCapacity;
   } else {
     out.absMaxCapacity = static_cast<float>(out.maxCapacity * parent.absMaxCapacity);
@@ -135,7 +133,8 @@ ResolvedCapacity resolveChild(const ResourceCalculator& rc, const CsQueue& q,
   // lose a unit ([memory=3] of 100 is 0.03f = 0.0299999993 -> 2).
   if (pit != qc.partitions.end()) {
     const PartitionConfig& pc = pit->second;
-    if (pc.capacity.mode == CapacityMode::kAbsolute && pc.capacity.absolute.fitsIn(parent.effectiveMin)) {
+    if (pc.capacity.mode == CapacityMode::kAbsolute &&
+        pc.capacity.absolute.fitsIn(parent.effectiveMin)) {
       out.effectiveMin = pc.capacity.absolute;
     }
     if (pc.maximumCapacity.mode == CapacityMode::kAbsolute &&
@@ -149,8 +148,8 @@ ResolvedCapacity resolveChild(const ResourceCalculator& rc, const CsQueue& q,
 }  // namespace
 
 void QueueTree::resolve(const ResourceCalculator& rc,
-                        const std::map<std::string, Resource>& partitions,
-                        const Resource& minAlloc, const Resource& clusterMaxAlloc) {
+                        const std::map<std::string, Resource>& partitions, const Resource& minAlloc,
+                        const Resource& clusterMaxAlloc) {
   for (CsQueue* q : preorder_) {
     q->caps.clear();
     for (const auto& [p, R] : partitions) {

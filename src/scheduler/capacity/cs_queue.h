@@ -146,8 +146,8 @@ struct ResolvedCapacity {
   double absMaxCapacity = 1;  // of the partition
   double maxAmPercent = 0.1;
   double weight = -1;
-  Resource effectiveMin;      // absCapacity x partition resource (configured in absolute mode)
-  Resource effectiveMax;      // absMaxCapacity x partition resource
+  Resource effectiveMin;  // absCapacity x partition resource (configured in absolute mode)
+  Resource effectiveMax;  // absMaxCapacity x partition resource
 };
 
 // One partition's usage of a queue (YARN's ResourceUsage).
@@ -162,8 +162,8 @@ struct QueueUsage {
 struct CsUser {
   std::string name;
   double weight = 1;
-  PartitionMap<Resource> used;    // by partition, with reservations
-  PartitionMap<Resource> amUsed;  // by AM partition
+  PartitionMap<Resource> used;     // by partition, with reservations
+  PartitionMap<Resource> amUsed;   // by AM partition
   PartitionMap<float> usageRatio;  // used / partition resource (UsersManager)
   int activeApps = 0;
   int pendingApps = 0;      // runnable, waiting for the AM limit

@@ -4,9 +4,9 @@
 //
 //   PreemptionExecutor ex;
 //   PreemptionExecutor::Step step = ex.advance(plan.candidates, clock.nowMs(), maxWaitBeforeKill);
-//   for (size_t i : step.marked) tellTheAm(plan.candidates[i]);     // MARK_CONTAINER_FOR_PREEMPTION
-//   for (size_t i : step.due) killOrMakeKillable(plan.candidates[i]); // MARK_CONTAINER_FOR_KILLABLE
-//   ex.forget(container);                                          // it ended on its own
+//   for (size_t i : step.marked) tellTheAm(plan.candidates[i]);     //
+//   MARK_CONTAINER_FOR_PREEMPTION for (size_t i : step.due) killOrMakeKillable(plan.candidates[i]);
+//   // MARK_CONTAINER_FOR_KILLABLE ex.forget(container); // it ended on its own
 //
 // Algorithm of advance(), per round (YARN 3.x):
 //  1. For each candidate in plan order (reservations are skipped: YARN's mark of a reserved

@@ -39,8 +39,8 @@ inline constexpr std::string_view kProportionalPolicyClass =
     "ProportionalCapacityPreemptionPolicy";
 
 struct MonitorConfig {
-  bool enabled = false;             // monitor.enable
-  bool proportionalPolicy = true;   // the proportional policy is listed in monitor.policies
+  bool enabled = false;            // monitor.enable
+  bool proportionalPolicy = true;  // the proportional policy is listed in monitor.policies
   preemption::PreemptionSettings policy;
 
   bool preemptionActive() const { return enabled && proportionalPolicy; }

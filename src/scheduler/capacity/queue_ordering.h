@@ -26,7 +26,7 @@ class CsQueue;
 
 struct QueueSortEntry {
   CsQueue* queue = nullptr;
-  bool accessible = true;   // can access the partition being scheduled
+  bool accessible = true;  // can access the partition being scheduled
   float absCapacity = 0;
   float usedCapacity = 0;
   float absUsedCapacity = 0;

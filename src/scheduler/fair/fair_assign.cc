@@ -110,8 +110,8 @@ FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId
 
 Resource FairScheduler::maxAmResource(const FsQueue& leaf) const {
   const Resource rootAvailable = cluster().total() - tree_.root().usage;
-  return fair::computeMaxAmResource(leaf.fairShare, leaf.maxShare, rootAvailable,
-                                    leaf.maxAMShare(), settings().types.count());
+  return fair::computeMaxAmResource(leaf.fairShare, leaf.maxShare, rootAvailable, leaf.maxAMShare(),
+                                    settings().types.count());
 }
 
 bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
@@ -131,13 +131,13 @@ bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
   if (fair::canRunAppAm(policyOf(leaf), leaf.amUsage, amResource, limit, leaf.maxAMShare())) {
     return false;
   }
-  recordSkip(a, node, *first, SkipReason::kAmLimit,
-             fmt::format("queue {} AM usage {} plus AM {} exceeds its AM limit {} "
-                         "(maxAMShare {})",
-                         leaf.path(), leaf.amUsage.toString(), amResource.toString(),
-                         limit.toString(), leaf.maxAMShare()),
-             {{"amLimitMb", double(limit.memoryMb())},
-              {"amUsedMb", double(leaf.amUsage.memoryMb())}});
+  recordSkip(
+      a, node, *first, SkipReason::kAmLimit,
+      fmt::format("queue {} AM usage {} plus AM {} exceeds its AM limit {} "
+                  "(maxAMShare {})",
+                  leaf.path(), leaf.amUsage.toString(), amResource.toString(), limit.toString(),
+                  leaf.maxAMShare()),
+      {{"amLimitMb", double(limit.memoryMb())}, {"amUsedMb", double(leaf.amUsage.memoryMb())}});
   return true;
 }
 
@@ -147,8 +147,7 @@ FairScheduler::KeyAsks FairScheduler::keyAsks(const Application& a, const Schedu
           a.asks().find(key, node.name())};
 }
 
-bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key,
-                                        NodeId nodeId) {
+bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key, NodeId nodeId) {
   return hasContainerForNode(fa, key, nodeId, keyAsks(*fa.app, key, cluster().node(nodeId)));
 }
 
@@ -203,8 +202,7 @@ FairScheduler::Assignment FairScheduler::assignApp(FsApp& fa, NodeId nodeId, boo
 
 std::optional<FairScheduler::Assignment> FairScheduler::assignAtKey(FsApp& fa,
                                                                     const SchedulerKey& key,
-                                                                    NodeId nodeId,
-                                                                    bool reserved) {
+                                                                    NodeId nodeId, bool reserved) {
   const Application& a = *fa.app;
   const Node& node = cluster().node(nodeId);
   // The key's ANY, rack and host requests, looked up once (nothing below changes the asks
@@ -233,9 +231,8 @@ std::optional<FairScheduler::Assignment> FairScheduler::assignAtKey(FsApp& fa,
   return std::nullopt;
 }
 
-FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey& key,
-                                                  NodeId nodeId, Locality locality,
-                                                  bool reserved) {
+FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey& key, NodeId nodeId,
+                                                  Locality locality, bool reserved) {
   Application& a = *fa.app;
   const Resource capability = a.asks().find(key, kAnyResourceName)->capability;
   const Resource free = cluster().node(nodeId).unallocated();
@@ -257,11 +254,11 @@ FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey&
       reserve(fa, key, nodeId, locality, reserved)) {
     return {Outcome::kReserved, capability};
   }
-  recordSkip(a, nodeId, key, SkipReason::kNoNodeFits,
-             fmt::format("ask {} does not fit in {} free on {}", capability.toString(),
-                         free.toString(), cluster().nodeName(nodeId)),
-             {{"askMemoryMb", double(capability.memoryMb())},
-              {"freeMemoryMb", double(free.memoryMb())}});
+  recordSkip(
+      a, nodeId, key, SkipReason::kNoNodeFits,
+      fmt::format("ask {} does not fit in {} free on {}", capability.toString(), free.toString(),
+                  cluster().nodeName(nodeId)),
+      {{"askMemoryMb", double(capability.memoryMb())}, {"freeMemoryMb", double(free.memoryMb())}});
   return {};
 }
 
@@ -278,8 +275,8 @@ bool FairScheduler::isReservable(const FsApp& fa, const Resource& capability) co
   Resource threshold;
   const double multiple = config_.site.reservationThresholdIncrementMultiple;
   for (int i = 0; i < settings().types.count(); ++i) {
-    threshold.set(i, static_cast<int64_t>(
-                         static_cast<double>(settings().bounds.increment.get(i)) * multiple));
+    threshold.set(i, static_cast<int64_t>(static_cast<double>(settings().bounds.increment.get(i)) *
+                                          multiple));
   }
   if (fa.leaf->policy() == fair::PolicyKind::kDrf) {
     return dominant_->greaterThanOrEqual(cluster().total(), capability, threshold);
@@ -298,8 +295,8 @@ bool FairScheduler::reservationExceedsThreshold(const FsApp& fa, NodeId nodeId,
   const int nodes = type == Locality::kOffSwitch
                         ? cluster().numNodes()
                         : static_cast<int>(cluster().nodesOnRack(rack).size());
-  const int allowed = static_cast<int>(
-      std::ceil(nodes * static_cast<double>(config_.site.reservableNodes)));
+  const int allowed =
+      static_cast<int>(std::ceil(nodes * static_cast<double>(config_.site.reservableNodes)));
   return existing >= allowed;
 }
 

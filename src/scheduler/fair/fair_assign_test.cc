@@ -71,8 +71,11 @@ const Decision* lastAllocation(Fs& fs) {
 // Thresholds 0.5 on 4 nodes: a key relaxes after 3 (> 2) missed opportunities per level.
 TEST(FairAssign, DelaySchedulingWaitsForLocalityThenGoesOffSwitch) {
   Fs fs(allocationXml(""), {{"yarn.scheduler.fair.locality.threshold.node", "0.5"},
-                          {"yarn.scheduler.fair.locality.threshold.rack", "0.5"}});
-  fs.node("h1", "/r1", 8192).node("h2", "/r1", 8192).node("h3", "/r2", 8192).node("h4", "/r2", 8192);
+                            {"yarn.scheduler.fair.locality.threshold.rack", "0.5"}});
+  fs.node("h1", "/r1", 8192)
+      .node("h2", "/r1", 8192)
+      .node("h3", "/r2", 8192)
+      .node("h4", "/r2", 8192);
   AppId a = fs.app("root.a");
   fs.askOnHost(a, 1, "h1", "/r1", 1024, 1);
   for (int i = 1; i <= 5; ++i) {
@@ -88,8 +91,11 @@ TEST(FairAssign, DelaySchedulingWaitsForLocalityThenGoesOffSwitch) {
 
 TEST(FairAssign, DelaySchedulingTakesRackLocalOnceRelaxedToRack) {
   Fs fs(allocationXml(""), {{"yarn.scheduler.fair.locality.threshold.node", "0.5"},
-                          {"yarn.scheduler.fair.locality.threshold.rack", "0.5"}});
-  fs.node("h1", "/r1", 8192).node("h2", "/r1", 8192).node("h3", "/r2", 8192).node("h4", "/r2", 8192);
+                            {"yarn.scheduler.fair.locality.threshold.rack", "0.5"}});
+  fs.node("h1", "/r1", 8192)
+      .node("h2", "/r1", 8192)
+      .node("h3", "/r2", 8192)
+      .node("h4", "/r2", 8192);
   AppId a = fs.app("root.a");
   fs.askOnHost(a, 1, "h1", "/r1", 1024, 2);
   fs.heartbeat("h2");  // first offer: node-local only
@@ -145,7 +151,7 @@ const std::vector<std::pair<std::string, std::string>> kAssignAll = {
 // queue with the smaller dominant share, the fair policy the one using less memory.
 TEST(FairAssign, DrfOrdersQueuesByDominantShare) {
   Fs fs(allocationXml("<defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy>"
-                    "<queue name=\"a\"/><queue name=\"b\"/>"),
+                      "<queue name=\"a\"/><queue name=\"b\"/>"),
         kAssignAll);
   fs.node("h1", "/r1", 20480, 20);
   AppId a = fs.app("root.a");
@@ -176,8 +182,8 @@ TEST(FairAssign, OneContainerPerHeartbeatUnlessAssignMultiple) {
   EXPECT_EQ(single.allocations(a), 1);
 
   Fs capped(allocationXml(""), {{"yarn.scheduler.fair.assignmultiple", "true"},
-                              {"yarn.scheduler.fair.dynamic.max.assign", "false"},
-                              {"yarn.scheduler.fair.max.assign", "3"}});
+                                {"yarn.scheduler.fair.dynamic.max.assign", "false"},
+                                {"yarn.scheduler.fair.max.assign", "3"}});
   capped.node("h1", "/r1", 8192, 8);
   AppId b = capped.app("root.a");
   capped.ask(b, 1, "*", 1024, 1, 8);
@@ -258,7 +264,8 @@ TEST(FairAssign, SmallAsksDoNotReserve) {
 // DS-4 (fair policy): memory min(fair - usage, cluster free, max - usage); vcores
 // min(cluster free, max - usage).
 TEST(FairAssign, HeadroomFollowsThePolicy) {
-  Fs fs(allocationXml("<queue name=\"a\"><maxResources>5120 mb, 3 vcores</maxResources></queue>"
+  Fs fs(
+      allocationXml("<queue name=\"a\"><maxResources>5120 mb, 3 vcores</maxResources></queue>"
                     "<queue name=\"b\"/>"));
   fs.node("h1", "/r1", 8192, 8);
   AppId a = fs.app("root.a");

@@ -51,8 +51,7 @@ TEST(FairHeartbeatSkip, NoDemandOnceUpdatedAndNothingPending) {
 }
 
 TEST(FairHeartbeatSkip, LazyUpdateDueIsDemand) {
-  Fs fs(allocationXml(R"(<queue name="a"/>)"),
-        {{"yarn.scheduler.fair.update-interval-ms", "500"}});
+  Fs fs(allocationXml(R"(<queue name="a"/>)"), {{"yarn.scheduler.fair.update-interval-ms", "500"}});
   fs.node("h1", "/r1", 8192);
   const NodeId h1 = *fs.sched().cluster().findNode("h1");
   fs.heartbeat("h1");
@@ -126,7 +125,8 @@ TEST(FairHeartbeatSkip, NoopHeartbeatsChangeNothingRandomised) {
           fs.ask(a, 2, "*", mb, 1, count);
         }
       } else if (op == 2 && !apps.empty() && rng.uniformInt(0, 3) == 0) {
-        const size_t i = static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(apps.size()) - 1));
+        const size_t i =
+            static_cast<size_t>(rng.uniformInt(0, static_cast<int64_t>(apps.size()) - 1));
         fs.remove(apps[i]);
         apps.erase(apps.begin() + static_cast<std::ptrdiff_t>(i));
       } else if (op == 3) {

@@ -283,8 +283,7 @@ TEST(FairMaxContainerAllocation, AmAboveTheQueueMaximumRejectsTheApp) {
       R"(<queue name="small"><maxContainerAllocation>1024 mb, 1 vcores</maxContainerAllocation></queue>)"));
   Result<AppId> r = fs.submit("small", "user1", 2048);
   ASSERT_FALSE(r.isOk());
-  EXPECT_NE(r.status().message().find("greater than maximum allowed allocation"),
-            std::string::npos)
+  EXPECT_NE(r.status().message().find("greater than maximum allowed allocation"), std::string::npos)
       << r.status().message();
   EXPECT_EQ(fs.count(DecisionKind::kAppRejected, AppId(1)), 1);
   EXPECT_TRUE(fs.submit("small", "user1", 1024).isOk());

@@ -99,9 +99,8 @@ bool sameLimit(const ResourceLimit& a, const ResourceLimit& b) {
 bool sameView(const fair::Schedulable& a, const fair::Schedulable& b) {
   return a.name == b.name && a.isQueue == b.isQueue && a.isActive == b.isActive &&
          a.numRunnableApps == b.numRunnableApps && a.weight == b.weight &&
-         a.minShare == b.minShare && sameLimit(a.maxShare, b.maxShare) &&
-         a.demand == b.demand && a.usage == b.usage && a.startTime == b.startTime &&
-         a.priority == b.priority;
+         a.minShare == b.minShare && sameLimit(a.maxShare, b.maxShare) && a.demand == b.demand &&
+         a.usage == b.usage && a.startTime == b.startTime && a.priority == b.priority;
 }
 
 // Re-sorts `order` after its members' views (and keys) were refreshed: with new members, ranks
@@ -198,12 +197,12 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
         ++pos;
       } else if (kind == fair::PolicyKind::kFair) {
         const fair::FairShareKey placed = fair::fairShareKey(member.view);
-        pos = static_cast<size_t>(
-            std::lower_bound(order.begin(), order.end(), placed,
-                             [](const auto& e, const fair::FairShareKey& k) {
-                               return fair::compareFairShareKeys(e.key, k) < 0;
-                             }) -
-            order.begin());
+        pos =
+            static_cast<size_t>(std::lower_bound(order.begin(), order.end(), placed,
+                                                 [](const auto& e, const fair::FairShareKey& k) {
+                                                   return fair::compareFairShareKeys(e.key, k) < 0;
+                                                 }) -
+                                order.begin());
       } else {
         pos = 0;
         while (pos < order.size() && order[pos].member != &member) ++pos;
@@ -279,19 +278,18 @@ Status FairScheduler::checkOrder(const FsQueue& q) const {
         return internalError("FS: the key of {} in the order of {} is out of date",
                              e.member->view.name, q.path());
       }
-      if (i > 0 &&
-          (!less(order[i - 1], e) ||
-           comparePolicy(kind, freshView(*order[i - 1].member), freshView(*e.member)) >= 0)) {
-        return internalError("FS: the order of {} is not sorted at {} ({} before {})", q.path(),
-                             i, order[i - 1].member->view.name, e.member->view.name);
+      if (i > 0 && (!less(order[i - 1], e) || comparePolicy(kind, freshView(*order[i - 1].member),
+                                                            freshView(*e.member)) >= 0)) {
+        return internalError("FS: the order of {} is not sorted at {} ({} before {})", q.path(), i,
+                             order[i - 1].member->view.name, e.member->view.name);
       }
     }
     return Status::ok();
   };
   if (q.isLeaf()) {
     if (q.appOrder.size() != q.runnableApps.size()) {
-      return internalError("FS: the app order of {} has {} apps, the queue {} runnable",
-                           q.path(), q.appOrder.size(), q.runnableApps.size());
+      return internalError("FS: the app order of {} has {} apps, the queue {} runnable", q.path(),
+                           q.appOrder.size(), q.runnableApps.size());
     }
     std::vector<const FsApp*> members, runnable;
     for (const auto& e : q.appOrder) members.push_back(e.member);
@@ -323,8 +321,8 @@ Status FairScheduler::checkOrder(const FsQueue& q) const {
   }
   for (const auto& c : q.children()) {
     if (!sameView(c->view, queueView(*c))) {
-      return internalError("FS: the view of queue {} in the order of {} is out of date",
-                           c->path(), q.path());
+      return internalError("FS: the view of queue {} in the order of {} is out of date", c->path(),
+                           q.path());
     }
   }
   return checkSorted(q.childOrder, [&](const FsQueue& c) { return queueView(c); });

@@ -38,10 +38,10 @@ const char* kTree = R"(
 // The order of the leaf's apps follows each allocation at once: with equal weights the app with
 // the least usage is offered the next container, whichever app took the last one.
 TEST(FairOrder, LeafOrderFollowsEachAllocationAndRelease) {
-  Fs fs(allocationXml(R"(<queue name="q"/>)"), {{"yarn.scheduler.fair.assignmultiple", "true"},
-                                                 {"yarn.scheduler.fair.max.assign", "1"},
-                                                 {"yarn.scheduler.fair.dynamic.max.assign",
-                                                  "false"}});
+  Fs fs(allocationXml(R"(<queue name="q"/>)"),
+        {{"yarn.scheduler.fair.assignmultiple", "true"},
+         {"yarn.scheduler.fair.max.assign", "1"},
+         {"yarn.scheduler.fair.dynamic.max.assign", "false"}});
   fs.node("h1", "/r1", 16384, 16);
   AppId x = fs.app("root.q");
   AppId y = fs.app("root.q");
@@ -83,8 +83,8 @@ TEST(FairOrder, OrdersMatchFreshSortsUnderRandomEvents) {
   Fs fs(allocationXml(kTree), {{"yarn.scheduler.fair.assignmultiple", "true"},
                                {"yarn.scheduler.fair.sizebasedweight", "true"}});
   Rng rng(7);
-  const std::vector<std::string> leaves = {"root.a.a1", "root.a.a2", "root.b.b1", "root.b.b2",
-                                           "root.users.u1", "root.users.u2"};
+  const std::vector<std::string> leaves = {"root.a.a1", "root.a.a2",     "root.b.b1",
+                                           "root.b.b2", "root.users.u1", "root.users.u2"};
   std::vector<std::string> nodes;
   std::vector<AppId> apps;
   auto pick = [&](auto& v) { return v[static_cast<size_t>(rng.uniformInt(0, v.size() - 1))]; };
@@ -100,8 +100,8 @@ TEST(FairOrder, OrdersMatchFreshSortsUnderRandomEvents) {
     } else if (what < 45) {
       apps.push_back(fs.app(pick(leaves), "user" + std::to_string(rng.uniformInt(0, 2))));
     } else if (what < 60 && !apps.empty()) {
-      fs.ask(pick(apps), static_cast<int>(rng.uniformInt(1, 2)), "*",
-             1024 * rng.uniformInt(1, 3), 1, static_cast<int>(rng.uniformInt(0, 6)));
+      fs.ask(pick(apps), static_cast<int>(rng.uniformInt(1, 2)), "*", 1024 * rng.uniformInt(1, 3),
+             1, static_cast<int>(rng.uniformInt(0, 6)));
     } else if (what < 70 && !apps.empty()) {
       const AppId a = pick(apps);
       const auto& live = fs.sched().findApp(a)->liveContainers();
@@ -122,10 +122,10 @@ TEST(FairOrder, OrdersMatchFreshSortsUnderRandomEvents) {
       nodes.erase(std::find(nodes.begin(), nodes.end(), n));
       ASSERT_TRUE(fs.sched().handle(NodeRemoved{n}).isOk());
     } else if (what < 96 && !nodes.empty()) {
-      ASSERT_TRUE(fs.sched()
-                      .handle(NodeResourceUpdate{pick(nodes), Resource::of(
-                                                                 4096 * rng.uniformInt(1, 4), 8)})
-                      .isOk());
+      ASSERT_TRUE(
+          fs.sched()
+              .handle(NodeResourceUpdate{pick(nodes), Resource::of(4096 * rng.uniformInt(1, 4), 8)})
+              .isOk());
     } else {
       ASSERT_TRUE(fs.sched().refreshAllocation(fs.conf(), allocationXml(kTree)).isOk());
     }

@@ -13,9 +13,9 @@
 //  2. Starved apps, smaller starvation first (memory, then vcores, then app id: a total order
 //     standing in for FSStarvedApps' fitsIn comparator), pick victims: for each request
 //     (below), floor(starvation.memory / ask.memory) containers (at most the ask's count); for
-//     each, among the nodes the request names, the node whose victims free enough room with the fewest AM containers (non-AM first, AM last;
-//     no victim may take its app below its fair share or come from a queue with
-//     allowPreemptionFrom=false, nor be an AM when am.preemption is off).
+//     each, among the nodes the request names, the node whose victims free enough room with the
+//     fewest AM containers (non-AM first, AM last; no victim may take its app below its fair share
+//     or come from a queue with allowPreemptionFrom=false, nor be an AM when am.preemption is off).
 //  3. Victims are marked (PREEMPT_MARK) and killed (exit status PREEMPTED) once
 //     waitTimeBeforeKill has passed on the injected clock; the freed room on their node is held
 //     for the starved app, which is offered the node first on its next heartbeats while it is
@@ -53,12 +53,12 @@ bool FairScheduler::shouldAttemptPreemption() const {
   if (!config_.site.preemption) return false;
   const Resource& total = cluster().total();
   const Resource& used = cluster().allocated();
-  const float mem = total.memoryMb() ? static_cast<float>(used.memoryMb()) /
-                                           static_cast<float>(total.memoryMb())
-                                     : 0.0f;
-  const float cpu = total.vcores() ? static_cast<float>(used.vcores()) /
-                                         static_cast<float>(total.vcores())
-                                   : 0.0f;
+  const float mem = total.memoryMb()
+                        ? static_cast<float>(used.memoryMb()) / static_cast<float>(total.memoryMb())
+                        : 0.0f;
+  const float cpu = total.vcores()
+                        ? static_cast<float>(used.vcores()) / static_cast<float>(total.vcores())
+                        : 0.0f;
   return config_.site.preemptionUtilizationThreshold < std::max(mem, cpu);
 }
 
@@ -161,8 +161,8 @@ void FairScheduler::preemptForStarvedApps(std::vector<AppId> starved) {
       killWhy_[c] = fmt::format("preempted {} ms after its mark for starved {} in {}",
                                 s.waitTimeBeforeKillMs, fa.name, fa.leaf->path());
     }
-    fa.nextStarvationCheck =
-        clock().nowMs() + s.waitTimeBeforeKillMs + allocDelay + s.waitTimeBeforeNextStarvationCheckMs;
+    fa.nextStarvationCheck = clock().nowMs() + s.waitTimeBeforeKillMs + allocDelay +
+                             s.waitTimeBeforeNextStarvationCheckMs;
   }
   killDuePreemptions();
 }
@@ -208,8 +208,9 @@ std::vector<ResourceRequest> FairScheduler::starvedResourceRequests(const FsApp&
   // FSAppAttempt.getStarvedResourceRequests: per scheduler key, ANY first, then racks, then
   // hosts (YARN walks a hash map; Spindle fixes this order).
   std::vector<ResourceRequest> all = apps().at(starved.id)->asks().all();
-  std::stable_partition(all.begin(), all.end(),
-                        [](const ResourceRequest& rr) { return rr.resourceName == kAnyResourceName; });
+  std::stable_partition(all.begin(), all.end(), [](const ResourceRequest& rr) {
+    return rr.resourceName == kAnyResourceName;
+  });
   std::stable_sort(all.begin(), all.end(), [&](const ResourceRequest& a, const ResourceRequest& b) {
     auto level = [&](const ResourceRequest& r) {
       if (r.resourceName == kAnyResourceName) return 0;
@@ -320,8 +321,7 @@ void FairScheduler::markVictim(ContainerId c, const FsApp& starved, const Resour
 std::optional<FairScheduler::Victims> FairScheduler::victimsOnNode(const Resource& request,
                                                                    NodeId nodeId, int maxAm) {
   const Node& node = cluster().node(nodeId);
-  const NodePreemption* np =
-      nodePreemption_.count(nodeId) ? &nodePreemption_.at(nodeId) : nullptr;
+  const NodePreemption* np = nodePreemption_.count(nodeId) ? &nodePreemption_.at(nodeId) : nullptr;
   // Running containers, non-AM first and AM last, minus those already marked.
   std::vector<const Container*> candidates;
   for (ContainerId id : node.containers()) {
@@ -423,7 +423,7 @@ void FairScheduler::assignPreemptedContainers(NodeId nodeId) {
     }
   }
   const std::vector<std::pair<AppId, Resource>> list(np->second.forApp.begin(),
-                                                    np->second.forApp.end());
+                                                     np->second.forApp.end());
   for (auto [id, pending] : list) {
     FsApp& fa = fsApps_.at(id);
     while (!pending.isZero()) {

@@ -72,10 +72,10 @@ int fairShareCompare2x(const Schedulable& s1, const Schedulable& s2) {
   } else if (needy2 && !needy1) {
     res = 1;
   } else if (needy1 && needy2) {
-    const double r1 = static_cast<double>(s1.usage.memoryMb()) /
-                      static_cast<double>(std::max<int64_t>(m1, 1));
-    const double r2 = static_cast<double>(s2.usage.memoryMb()) /
-                      static_cast<double>(std::max<int64_t>(m2, 1));
+    const double r1 =
+        static_cast<double>(s1.usage.memoryMb()) / static_cast<double>(std::max<int64_t>(m1, 1));
+    const double r2 =
+        static_cast<double>(s2.usage.memoryMb()) / static_cast<double>(std::max<int64_t>(m2, 1));
     res = sign(r1 - r2);
   } else {
     // long / float weight in Java: x/0 is +inf, 0/0 NaN (which compares as a tie).
@@ -96,7 +96,8 @@ bool FairScheduler::starvedFor(const FsQueue& leaf, const Resource& share) const
   // FSLeafQueue.isStarved: Resources.min and lessThan under the policy's calculator.
   const Resource& total = cluster().total();
   if (leaf.policy() == PolicyKind::kDrf) {
-    const Resource desired = dominant_->compare(total, share, leaf.demand) <= 0 ? share : leaf.demand;
+    const Resource desired =
+        dominant_->compare(total, share, leaf.demand) <= 0 ? share : leaf.demand;
     return dominant_->compare(total, leaf.usage, desired) < 0;
   }
   return leaf.usage.memoryMb() < std::min(share.memoryMb(), leaf.demand.memoryMb());
@@ -119,8 +120,7 @@ Resource FairScheduler::resourceDeficit(const FsQueue& q) const {
   return sum;
 }
 
-Resource FairScheduler::resourceDeficit2x(const FsQueue& leaf, TimeMs now,
-                                          std::string* why) const {
+Resource FairScheduler::resourceDeficit2x(const FsQueue& leaf, TimeMs now, std::string* why) const {
   auto clocks = leafClocks2x_.find(leaf.path());
   const LeafClocks2x c = clocks == leafClocks2x_.end() ? LeafClocks2x{now, now} : clocks->second;
   const Resource& total = cluster().total();
@@ -151,8 +151,8 @@ Resource FairScheduler::resourceDeficit2x(const FsQueue& leaf, TimeMs now,
         minDue ? fmt::format("{} after {} ms below min(minShare, demand)", dueToMin.toString(),
                              now - c.lastTimeAtMinShare)
                : "timeout not reached",
-        fairDue ? fmt::format("{} after {} ms below the fair-share threshold",
-                              dueToFair.toString(), now - c.lastTimeAtFairShareThreshold)
+        fairDue ? fmt::format("{} after {} ms below the fair-share threshold", dueToFair.toString(),
+                              now - c.lastTimeAtFairShareThreshold)
                 : "timeout not reached");
   }
   return deficit;

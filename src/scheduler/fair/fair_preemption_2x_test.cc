@@ -200,9 +200,12 @@ TEST(FairPreemption2x, InheritedTimeouts) {
     <defaultFairSharePreemptionTimeout>30</defaultFairSharePreemptionTimeout>)"),
         site2x("0", /*preemption=*/false));
   const std::vector<std::tuple<std::string, int64_t, int64_t>> timeouts = {
-      {"root", 30000, 15000},          {"root.default", 30000, 15000},
-      {"root.queueA", 30000, 15000},   {"root.queueB", 25000, 10000},
-      {"root.queueB.queueB1", 25000, 5000}, {"root.queueB.queueB2", 20000, 10000},
+      {"root", 30000, 15000},
+      {"root.default", 30000, 15000},
+      {"root.queueA", 30000, 15000},
+      {"root.queueB", 25000, 10000},
+      {"root.queueB.queueB1", 25000, 5000},
+      {"root.queueB.queueB2", 20000, 10000},
       {"root.queueC", 30000, 15000}};
   for (const auto& [q, fair, min] : timeouts) {
     EXPECT_EQ(fs.queue(q).config().fairSharePreemptionTimeoutMs, fair) << q;

@@ -14,15 +14,13 @@ enum class Mode { kFairShare, kMinShare };
 
 std::string preemptionQueues(Mode mode) {
   const std::string parentKnobs =
-      mode == Mode::kFairShare
-          ? "<fairSharePreemptionThreshold>1</fairSharePreemptionThreshold>"
-            "<fairSharePreemptionTimeout>0</fairSharePreemptionTimeout>"
-          : "<minSharePreemptionTimeout>0</minSharePreemptionTimeout>";
-  const std::string child = mode == Mode::kFairShare
-                                ? ""
-                                : "<minResources>4096mb,4vcores</minResources>";
-  const std::string children = "<queue name=\"child-1\">" + child + "</queue><queue name=\"child-2\">" +
-                               child + "</queue>";
+      mode == Mode::kFairShare ? "<fairSharePreemptionThreshold>1</fairSharePreemptionThreshold>"
+                                 "<fairSharePreemptionTimeout>0</fairSharePreemptionTimeout>"
+                               : "<minSharePreemptionTimeout>0</minSharePreemptionTimeout>";
+  const std::string child =
+      mode == Mode::kFairShare ? "" : "<minResources>4096mb,4vcores</minResources>";
+  const std::string children =
+      "<queue name=\"child-1\">" + child + "</queue><queue name=\"child-2\">" + child + "</queue>";
   return "<queue name=\"preemptable\">" + parentKnobs + children + "</queue>" +
          "<queue name=\"preemptable-sibling\">" + parentKnobs + "</queue>" +
          "<queue name=\"nonpreemptable\"><allowPreemptionFrom>false</allowPreemptionFrom>" +

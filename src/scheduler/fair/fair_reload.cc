@@ -17,11 +17,11 @@ void FairScheduler::checkAllocationFile() {
   Status outcome = text->status();
   if (outcome.isOk()) {
     // Only the allocation file is re-read; the yarn-site keys stay as they are.
-    Result<fair::AllocationConfig> alloc = fair::parseAllocationText(
-        text->value(), watcher_->path(), settings().types, config_.site);
+    Result<fair::AllocationConfig> alloc =
+        fair::parseAllocationText(text->value(), watcher_->path(), settings().types, config_.site);
     if (alloc.isOk()) {
-      outcome = installConfig(
-          fair::FairSchedulerConfig{config_.site, alloc.value(), watcher_->path()});
+      outcome =
+          installConfig(fair::FairSchedulerConfig{config_.site, alloc.value(), watcher_->path()});
     } else {
       outcome = alloc.status();
     }

@@ -66,7 +66,7 @@ TEST_F(FairReload, ChangedFileIsReloadedOnceQuietForFiveSeconds) {
 
   write(allocationXml(R"(<queue name="a"/><queue name="b"><weight>3</weight></queue>)"),
         kT0 + 1000);
-  tickAt(kT0 + 7000);   // quiet long enough, but the next check is at +10 s
+  tickAt(kT0 + 7000);  // quiet long enough, but the next check is at +10 s
   EXPECT_FALSE(has("root.b"));
   tickAt(kT0 + 10000);  // check: modified at +1 s, now > +6 s
   EXPECT_TRUE(has("root.b"));

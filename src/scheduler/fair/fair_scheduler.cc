@@ -41,7 +41,8 @@ Result<SchedulerSettings> fairSettings(const Configuration& conf) {
 // than as a path in yarn.scheduler.fair.allocation.file.
 constexpr std::string_view kAllocationXmlKey = "spindle.fair.allocation-xml";
 
-Result<fair::FairSchedulerConfig> readConfig(const Configuration& conf, const ResourceTypes& types) {
+Result<fair::FairSchedulerConfig> readConfig(const Configuration& conf,
+                                             const ResourceTypes& types) {
   if (std::optional<std::string> xml = conf.get(kAllocationXmlKey)) {
     return fair::parseFairSchedulerConfigText(conf, types, *xml, "fair-scheduler.xml");
   }
@@ -166,8 +167,8 @@ Result<FsQueue*> FairScheduler::placeApp(const Application& app,
   if (!existed) steadySharesChanged();
   const FsQueue* configured = tree_.nearestConfigured(*leaf);
   if (configured == nullptr ||
-      !config_.allocation.hasAccess(configured->path(), QueueAcl::kSubmitApplications,
-                                    app.user(), groups)) {
+      !config_.allocation.hasAccess(configured->path(), QueueAcl::kSubmitApplications, app.user(),
+                                    groups)) {
     return failedPrecondition("User {} cannot submit applications to queue {}", app.user(),
                               (*leaf)->path());
   }
@@ -196,7 +197,7 @@ Status FairScheduler::admitApp(Application& app) {
   // (getMaximumResourceCapability(queue)) and rejects the submission.
   if (auto max = leafMaximumAllocation(*leaf);
       max && !ResourceLimit::of(max->maximum, settings().types.count())
-                   .allows(app.submission().amResource)) {
+                  .allows(app.submission().amResource)) {
     return invalidArgument(
         "Invalid resource request! Cannot allocate containers as requested resource is greater "
         "than maximum allowed allocation. Requested resource={}, maximum allowed allocation={} "
@@ -295,8 +296,7 @@ void FairScheduler::onClusterChanged() {
   // A lost node takes its reservation with it (the core cancels it).
   for (auto& [id, fa] : fsApps_) {
     for (auto r = fa.reservedOn.begin(); r != fa.reservedOn.end();) {
-      const bool held = cluster().contains(r->first) &&
-                        cluster().node(r->first).reservation() &&
+      const bool held = cluster().contains(r->first) && cluster().node(r->first).reservation() &&
                         cluster().node(r->first).reservation()->container.app() == id;
       r = held ? std::next(r) : fa.reservedOn.erase(r);
     }
@@ -376,8 +376,8 @@ void FairScheduler::keepPoliciesOfExistingQueues(fair::AllocationConfig& next) c
       q.policyAllowed = true;
     } else if (existing != nullptr && allowed(existing->policy())) {
       next.warnings.push_back(fmt::format(
-          "queue {}: policy {} is not allowed under its parent's policy; the reload keeps {}",
-          path, fair::policyName(q.policy), fair::policyName(existing->policy())));
+          "queue {}: policy {} is not allowed under its parent's policy; the reload keeps {}", path,
+          fair::policyName(q.policy), fair::policyName(existing->policy())));
       q.policy = existing->policy();
       q.policyAllowed = true;
     } else {
@@ -399,8 +399,8 @@ Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
     if (leaf.isOk()) {
       leaves[id] = *leaf;
     } else {
-      errors.push_back(fmt::format("{} has live app {}: {}", fa.leaf->path(), fa.name,
-                                   leaf.status().message()));
+      errors.push_back(
+          fmt::format("{} has live app {}: {}", fa.leaf->path(), fa.name, leaf.status().message()));
     }
   }
   if (!errors.empty()) {
@@ -485,9 +485,10 @@ Status FairScheduler::checkSchedulerInvariants() const {
       const auto np = live != nullptr ? nodePreemption_.find(live->node) : nodePreemption_.end();
       const bool onNode = np != nodePreemption_.end() && np->second.containers.count(c);
       if (!onNode && !warnedAt2x_.count(c)) {
-        return internalError("FS: container {} is marked but neither warned (2.x) nor held on "
-                             "its node (3.x)",
-                             containerIdString(c));
+        return internalError(
+            "FS: container {} is marked but neither warned (2.x) nor held on "
+            "its node (3.x)",
+            containerIdString(c));
       }
     }
   }

@@ -78,8 +78,7 @@ class FairScheduler final : public Scheduler {
   // As create(), with the allocation file's text given directly.
   static Result<std::unique_ptr<FairScheduler>> createWithAllocation(const Configuration& conf,
                                                                      std::string_view xml,
-                                                                     const Clock& clock,
-                                                                     Rng& rng);
+                                                                     const Clock& clock, Rng& rng);
   FairScheduler(SchedulerSettings settings, fair::FairSchedulerConfig config, const Clock& clock,
                 Rng& rng);
 
@@ -270,8 +269,8 @@ class FairScheduler final : public Scheduler {
 
   // fair_preemption.cc
   struct NodePreemption {
-    std::set<ContainerId> containers;      // marked victims on the node
-    std::map<AppId, Resource> forApp;      // freed room held for starved apps
+    std::set<ContainerId> containers;  // marked victims on the node
+    std::map<AppId, Resource> forApp;  // freed room held for starved apps
     Resource total;
   };
   struct Victims {
@@ -279,8 +278,7 @@ class FairScheduler final : public Scheduler {
     int amCount = 0;
   };
   bool shouldAttemptPreemption() const;
-  bool usageBelowShare(fair::PolicyKind policy, const Resource& usage,
-                       const Resource& share) const;
+  bool usageBelowShare(fair::PolicyKind policy, const Resource& usage, const Resource& share) const;
   void updateStarvedApps(fair::FsQueue& leaf, std::vector<AppId>& starved);
   Resource fairShareStarvation(fair::FsApp& fa);
   Resource minShareStarvation(fair::FsQueue& leaf);
@@ -337,8 +335,8 @@ class FairScheduler final : public Scheduler {
   std::unique_ptr<fair::AllocationReloadWatcher> watcher_;  // fair_reload.cc
 
   std::map<ContainerId, std::string> killWhy_;  // the starved app each was marked for
-  int32_t appsWithPendingAsks_ = 0;      // live apps whose asks have something pending
-  int64_t heartbeatIntervalMs_ = 1000;    // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
+  int32_t appsWithPendingAsks_ = 0;             // live apps whose asks have something pending
+  int64_t heartbeatIntervalMs_ = 1000;  // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms
   // 2.x preemption state.
   std::map<std::string, LeafClocks2x> leafClocks2x_;  // by leaf path
   std::vector<ContainerId> warned2x_;                 // warnedContainers, in warning order

@@ -34,7 +34,8 @@ TEST(FairScheduler, FactoryCreatesItByShortAndClassName) {
 // FS-10 testSimpleHierarchicalFairShareCalculation: root splits 1:1 between parent and
 // default, parent splits 1:1 again.
 TEST(FairScheduler, HierarchicalFairShares) {
-  Fs fs(allocationXml(R"(<queue name="parent"><queue name="queue2"/><queue name="queue3"/></queue>)"));
+  Fs fs(allocationXml(
+      R"(<queue name="parent"><queue name="queue2"/><queue name="queue3"/></queue>)"));
   fs.node("h1", "/r1", 240, 8);
   for (const char* q : {"root.parent.queue2", "root.parent.queue3", "root.default"}) {
     fs.ask(fs.app(q), 1, "*", 1024, 1, 10);  // 10240 MB of demand each
@@ -254,7 +255,8 @@ TEST(FairScheduler, MaxRunningAppsPromotesByStartTime) {
 }
 
 TEST(FairScheduler, UserMaxRunningAppsHoldsAppsBackUntilOneFinishes) {
-  Fs fs(allocationXml(R"(<queue name="a"/><user name="bob"><maxRunningApps>1</maxRunningApps></user>)"));
+  Fs fs(allocationXml(
+      R"(<queue name="a"/><user name="bob"><maxRunningApps>1</maxRunningApps></user>)"));
   fs.node("h1", "/r1", 8192, 8);
   AppId first = fs.app("root.a", "bob");
   AppId second = fs.app("root.a", "bob");

@@ -124,7 +124,7 @@ void FairScheduler::maybeUpdate() {
 void FairScheduler::update() {
   lastUpdate_ = clock().nowMs();
   if (tree_.removeEmptyDynamicQueues()) steadySharesChanged();
-  updateStarvationStats2x();  // before demand and shares, as 2.x's update() (the deficit view)
+  updateStarvationStats2x();   // before demand and shares, as 2.x's update() (the deficit view)
   updateDemand(tree_.root());  // keeps the current policy orders current (demandsChanged)
   tree_.root().fairShare = cluster().total();
   computeShares(tree_.root(), 0);

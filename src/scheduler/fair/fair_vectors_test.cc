@@ -20,8 +20,7 @@ float capacity(Fs& fs, const std::string& q) {
 float currentCapacity(Fs& fs, const std::string& q) {
   const int64_t share = fs.fairMb(q);
   return share == 0 ? 0.0f
-                    : static_cast<float>(fs.queue(q).usage.memoryMb()) /
-                          static_cast<float>(share);
+                    : static_cast<float>(fs.queue(q).usage.memoryMb()) / static_cast<float>(share);
 }
 
 // FS-9: weights 0.25 / 0.75 are the capacities (root.default is idle); one container per

@@ -124,16 +124,13 @@ Result<FsQueue*> FsQueueTree::leafForPlacement(const std::string& path) {
   // saves building the catalog of every queue on each submission.
   if (FsQueue* q = find(path); q != nullptr && q->isLeaf() && q != root_.get()) return q;
   switch (classifyPlacementTarget(path, existing())) {
-    case PlacementTarget::kExistingLeaf:
-      return find(path);
+    case PlacementTarget::kExistingLeaf: return find(path);
     case PlacementTarget::kParentQueue:
       return invalidArgument("queue {} is a parent queue; apps run only in leaf queues", path);
     case PlacementTarget::kUnderLeaf:
       return invalidArgument("queue {} cannot be created under a leaf queue", path);
-    case PlacementTarget::kInvalidName:
-      return invalidArgument("invalid queue name '{}'", path);
-    case PlacementTarget::kNewLeaf:
-      break;
+    case PlacementTarget::kInvalidName: return invalidArgument("invalid queue name '{}'", path);
+    case PlacementTarget::kNewLeaf: break;
   }
   if (path.rfind("root.", 0) != 0) return invalidArgument("queue {} is not under root", path);
   FsQueue* q = root_.get();
@@ -191,8 +188,8 @@ bool FsQueueTree::removeEmptyDynamicQueues() {
     for (const auto& c : q.children()) children.push_back(c.get());
     for (FsQueue* c : children) {
       prune(*c);
-      const bool empty = c->isLeaf() ? c->numApps() == 0 && c->usage.isZero()
-                                     : c->children().empty();
+      const bool empty =
+          c->isLeaf() ? c->numApps() == 0 && c->usage.isZero() : c->children().empty();
       if (c->isDynamic() && empty) {
         byPath_.erase(c->path());
         followCluster_.erase(std::remove(followCluster_.begin(), followCluster_.end(), c),

@@ -59,23 +59,23 @@ struct FsApp {
   bool hasPendingAsks = false;  // counted in FairScheduler's apps-with-pending-asks aggregate
   FsQueue* leaf = nullptr;
   Application* app = nullptr;  // the core's application (stable while the app is live)
-  TimeMs startTime = 0;  // submission time (FSAppAttempt.getStartTime)
-  uint32_t orderHint = 0;  // where the leaf's order last placed it (fair_order.cc)
-  LocalityDelay locality;  // read at every scheduling opportunity
+  TimeMs startTime = 0;        // submission time (FSAppAttempt.getStartTime)
+  uint32_t orderHint = 0;      // where the leaf's order last placed it (fair_order.cc)
+  LocalityDelay locality;      // read at every scheduling opportunity
   // The policy view the leaf's app order is sorted by (FairScheduler's fair_order.cc).
   Schedulable view;
-  std::string name;      // application_<ts>_<seq>: the comparators' last tie-break
+  std::string name;  // application_<ts>_<seq>: the comparators' last tie-break
   std::string user;
-  Resource demand;       // used + pending, refreshed by the update pass
-  Resource fairShare;    // instantaneous, from the leaf's policy
+  Resource demand;                            // used + pending, refreshed by the update pass
+  Resource fairShare;                         // instantaneous, from the leaf's policy
   std::set<ContainerId> markedForPreemption;  // this app's containers to be killed
   std::map<NodeId, SchedulerKey> reservedOn;  // nodes this app holds a reservation on
   // 3.x starvation and preemption (fair_preemption.cc).
-  TimeMs lastTimeAtFairShare = 0;     // starts at startTime
+  TimeMs lastTimeAtFairShare = 0;  // starts at startTime
   Resource fairshareStarvation;
   Resource minshareStarvation;
   TimeMs nextStarvationCheck = 0;
-  Resource markedResource;                    // the sum of markedForPreemption
+  Resource markedResource;  // the sum of markedForPreemption
 };
 
 class FsQueue {
@@ -115,8 +115,8 @@ class FsQueue {
   Resource usage;
   bool orderStale = true;
   bool membersChanged = true;  // children or runnable apps changed since the order was built
-  uint64_t orderEpoch = 0;  // FairScheduler's epoch the order was built in
-  uint32_t orderHint = 0;   // where the parent's order last placed this queue
+  uint64_t orderEpoch = 0;     // FairScheduler's epoch the order was built in
+  uint32_t orderHint = 0;      // where the parent's order last placed this queue
   // The policy orders the assignment descent walks (kept by FairScheduler, fair_order.cc):
   // a parent's children, a leaf's runnable apps, each sorted by the members' views with the
   // queue's policy. An order is rebuilt before use when stale; the scheduler moves a member
@@ -126,14 +126,14 @@ class FsQueue {
   // Resolved against the cluster by FsQueueTree::resolveShares.
   ResourceLimit maxShare = ResourceLimit::unbounded();
   Resource minShare;
-  Resource amUsage;            // leaves only
-  Resource demand;             // refreshed by the update pass, capped at maxShare
-  Resource fairShare;          // instantaneous
+  Resource amUsage;    // leaves only
+  Resource demand;     // refreshed by the update pass, capped at maxShare
+  Resource fairShare;  // instantaneous
   Resource steadyFairShare;
-  int32_t numRunnable = 0;     // including subqueues
+  int32_t numRunnable = 0;                   // including subqueues
   std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
-  std::vector<AppId> runnableApps;     // leaves: in the order they became runnable
-  std::vector<AppId> nonRunnableApps;  // leaves: in submission order
+  std::vector<AppId> runnableApps;           // leaves: in the order they became runnable
+  std::vector<AppId> nonRunnableApps;        // leaves: in submission order
   Schedulable view;  // this queue's view in its parent's order (see childOrder above)
 
   int32_t numApps() const {

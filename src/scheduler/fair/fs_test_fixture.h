@@ -56,12 +56,11 @@ class Fs {
     EXPECT_TRUE(s.isOk()) << s.toString();
   }
   // A node-local ask on `host` (with the matching rack and ANY requests).
-  void askOnHost(AppId app, int prio, const std::string& host, const std::string& rack,
-                 int64_t mb, int count) {
-    std::vector<ResourceRequest> rrs = {
-        {{prio, 0}, host, Resource::of(mb, 1), count, true, ""},
-        {{prio, 0}, rack, Resource::of(mb, 1), count, true, ""},
-        {{prio, 0}, "*", Resource::of(mb, 1), count, true, ""}};
+  void askOnHost(AppId app, int prio, const std::string& host, const std::string& rack, int64_t mb,
+                 int count) {
+    std::vector<ResourceRequest> rrs = {{{prio, 0}, host, Resource::of(mb, 1), count, true, ""},
+                                        {{prio, 0}, rack, Resource::of(mb, 1), count, true, ""},
+                                        {{prio, 0}, "*", Resource::of(mb, 1), count, true, ""}};
     Status s = sched_->handle(AppAllocate{app, rrs, {}, {}, {}});
     EXPECT_TRUE(s.isOk()) << s.toString();
   }
@@ -107,9 +106,7 @@ class Fs {
     return *q;
   }
   int64_t fairMb(const std::string& path) const { return queue(path).fairShare.memoryMb(); }
-  int64_t steadyMb(const std::string& path) const {
-    return queue(path).steadyFairShare.memoryMb();
-  }
+  int64_t steadyMb(const std::string& path) const { return queue(path).steadyFairShare.memoryMb(); }
   bool runnable(AppId app) const { return sched_->fsApp(app)->runnable; }
   FairScheduler& sched() { return *sched_; }
   SimulatedClock& clock() { return clock_; }

@@ -11,8 +11,8 @@ Locality relaxed(Locality l) {
 
 }  // namespace
 
-Locality LocalityDelay::allowedByCount(const SchedulerKey& key, int numNodes,
-                                       float nodeThreshold, float rackThreshold) {
+Locality LocalityDelay::allowedByCount(const SchedulerKey& key, int numNodes, float nodeThreshold,
+                                       float rackThreshold) {
   const double nodeThr = std::min(static_cast<double>(nodeThreshold), 1.0);
   const double rackThr = std::min(static_cast<double>(rackThreshold), 1.0);
   if (nodeThr < 0.0 || rackThr < 0.0) return Locality::kOffSwitch;

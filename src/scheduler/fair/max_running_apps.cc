@@ -7,7 +7,9 @@
 namespace spindle::fair {
 namespace {
 
-void eraseId(std::vector<AppId>& v, AppId id) { v.erase(std::remove(v.begin(), v.end(), id), v.end()); }
+void eraseId(std::vector<AppId>& v, AppId id) {
+  v.erase(std::remove(v.begin(), v.end(), id), v.end());
+}
 
 }  // namespace
 
@@ -48,8 +50,8 @@ void MaxRunningApps::addApp(const FsQueueTree& tree, FsApp& app) {
   }
 }
 
-std::vector<AppId> MaxRunningApps::removeApp(const FsQueueTree& tree,
-                                             std::map<AppId, FsApp>& apps, const FsApp& app) {
+std::vector<AppId> MaxRunningApps::removeApp(const FsQueueTree& tree, std::map<AppId, FsApp>& apps,
+                                             const FsApp& app) {
   FsQueue* leaf = app.leaf;
   if (!app.runnable) {
     eraseId(leaf->nonRunnableApps, app.id);
@@ -64,8 +66,7 @@ std::vector<AppId> MaxRunningApps::removeApp(const FsQueueTree& tree,
 
 std::vector<AppId> MaxRunningApps::afterRunnableLeft(const FsQueueTree& tree,
                                                      std::map<AppId, FsApp>& apps,
-                                                     const FsQueue& leaf,
-                                                     const std::string& user) {
+                                                     const FsQueue& leaf, const std::string& user) {
   const FsQueue* highest = leaf.numRunnable == leaf.maxRunningApps() - 1 ? &leaf : nullptr;
   for (const FsQueue* p = leaf.parent(); p != nullptr; p = p->parent()) {
     if (p->numRunnable == p->maxRunningApps() - 1) highest = p;
@@ -79,9 +80,8 @@ std::vector<AppId> MaxRunningApps::afterRunnableLeft(const FsQueueTree& tree,
   return promote(tree, apps, lists, lists.size());
 }
 
-std::vector<AppId> MaxRunningApps::moveApp(const FsQueueTree& tree,
-                                           std::map<AppId, FsApp>& apps, FsApp& app,
-                                           FsQueue& target) {
+std::vector<AppId> MaxRunningApps::moveApp(const FsQueueTree& tree, std::map<AppId, FsApp>& apps,
+                                           FsApp& app, FsQueue& target) {
   FsQueue& old = *app.leaf;
   if (!app.runnable) {
     eraseId(old.nonRunnableApps, app.id);

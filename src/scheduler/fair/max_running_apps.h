@@ -51,7 +51,9 @@ class MaxRunningApps {
   std::string blockedBy(const FsQueueTree& tree, const FsApp& app) const;
 
  private:
-  bool canRun(const FsQueueTree& tree, const FsApp& app) const { return blockedBy(tree, app).empty(); }
+  bool canRun(const FsQueueTree& tree, const FsApp& app) const {
+    return blockedBy(tree, app).empty();
+  }
   void makeRunnable(FsApp& app);
   // Rule 2's scan after a runnable app of `user` left `leaf`.
   std::vector<AppId> afterRunnableLeft(const FsQueueTree& tree, std::map<AppId, FsApp>& apps,

@@ -157,8 +157,8 @@ void FifoScheduler::explainNoAssignment(const Application& a, const SchedulerKey
     return;
   }
   recordSkip(a, nodeId, key, SkipReason::kRelaxLocality,
-             fmt::format("relaxLocality forbids placing priority {} on {} (rack {})",
-                         key.priority, node.name(), node.rack()));
+             fmt::format("relaxLocality forbids placing priority {} on {} (rack {})", key.priority,
+                         node.name(), node.rack()));
 }
 
 Status FifoScheduler::checkSchedulerInvariants() const {

@@ -12,9 +12,7 @@
 namespace spindle {
 namespace {
 
-bool isWildcard(std::string_view part) {
-  return capacity_config::trimView(part) == "*";
-}
+bool isWildcard(std::string_view part) { return capacity_config::trimView(part) == "*"; }
 
 // StringUtils.getTrimmedStringCollection: comma-separated, trimmed, empties dropped.
 Status addNames(std::string_view list, std::set<std::string>& out, const char* what) {
@@ -27,9 +25,10 @@ Status addNames(std::string_view list, std::set<std::string>& out, const char* w
     if (name.empty()) continue;
     for (char c : name) {
       if (std::isspace(static_cast<unsigned char>(c)) || c == '*') {
-        return invalidArgument("{} name '{}' may not contain whitespace or '*' (format: "
-                               "\"user1,user2 group1,group2\", or \"*\" for everyone)",
-                               what, name);
+        return invalidArgument(
+            "{} name '{}' may not contain whitespace or '*' (format: "
+            "\"user1,user2 group1,group2\", or \"*\" for everyone)",
+            what, name);
       }
     }
     out.emplace(name);

@@ -3,8 +3,8 @@
 // shared/reference/yarn/capacity-scheduler.md §1 (keys, defaults, build-time checks).
 //
 //   ClusterLabels labels{{"x", {.exclusive = false}}};
-//   Result<CapacityConfig> cfg = parseCapacityConfig(conf, settings.types, settings.bounds, labels);
-//   if (!cfg.isOk()) ... cfg.status().message() lists every error, one per line, each as
+//   Result<CapacityConfig> cfg = parseCapacityConfig(conf, settings.types, settings.bounds,
+//   labels); if (!cfg.isOk()) ... cfg.status().message() lists every error, one per line, each as
 //                        "file:line: property 'yarn.scheduler.capacity.root.a.capacity': ...";
 //   for (const std::string& w : cfg->warnings) log(w);  // ignored keys, adjusted values
 //   const QueueConfig& a = cfg->queue("root.a");
@@ -14,7 +14,8 @@
 // (0..1) of the parent, as YARN's CSQueue getters return them; maximum-am-resource-percent is a
 // fraction; minimum-user-limit-percent stays a percent; user-limit-factor is a multiplier.
 // Absolute-mode capacities ([memory=..,vcores=..]) are resolved against the cluster at run time
-// (the scheduler, src/scheduler/capacity/); their fractions here are 0 (100 for maximum) as in YARN.
+// (the scheduler, src/scheduler/capacity/); their fractions here are 0 (100 for maximum) as in
+// YARN.
 //
 // Float fidelity: YARN keeps capacities as Java floats (QueueCapacities). Every capacity
 // fraction here is computed in float exactly as YARN computes it (percent / 100f, weight / sum,
@@ -59,18 +60,18 @@ enum class CapacityMode { kPercent, kWeight, kAbsolute };
 // One configured capacity value: "12.5", "2w", or "[memory=10240,vcores=12]".
 struct CapacityValue {
   CapacityMode mode = CapacityMode::kPercent;
-  double fraction = 0;   // percent mode: value / 100; weight and absolute mode: 0 (1 for root)
-  double weight = -1;    // weight mode: the weight; -1 = not set
-  Resource absolute;     // absolute mode: the configured amounts (absent types are 0)
+  double fraction = 0;  // percent mode: value / 100; weight and absolute mode: 0 (1 for root)
+  double weight = -1;   // weight mode: the weight; -1 = not set
+  Resource absolute;    // absolute mode: the configured amounts (absent types are 0)
 };
 
 // Per-partition settings of a queue ("" = the default partition).
 struct PartitionConfig {
-  CapacityValue capacity;          // accessible-node-labels.<l>.capacity (default 0); "" = capacity
-  CapacityValue maximumCapacity;   // ...maximum-capacity (default 100 %)
+  CapacityValue capacity;         // accessible-node-labels.<l>.capacity (default 0); "" = capacity
+  CapacityValue maximumCapacity;  // ...maximum-capacity (default 100 %)
   double maximumAmResourcePercent = 0.1;  // fraction; per label defaults to the queue value
   // Derived for percent and weight modes (absolute mode: filled at run time):
-  double absoluteCapacity = 0;     // capacity x parent's absoluteCapacity
+  double absoluteCapacity = 0;         // capacity x parent's absoluteCapacity
   double absoluteMaximumCapacity = 1;  // maximumCapacity x parent's absoluteMaximumCapacity
   // Capacity relative to the parent as YARN's QueueCapacities.getCapacity reports it: percent
   // mode value / 100, weight mode weight / sum of the siblings' weights (for this partition),
@@ -105,15 +106,15 @@ enum class QueueAcl { kSubmitApplications, kAdministerQueue };
 enum class QueueStateConfig { kRunning, kStopped };
 
 struct QueueConfig {
-  std::string path;                    // "root.a.a1"
-  std::string name;                    // "a1"
-  std::string parent;                  // "" for root
-  std::vector<std::string> children;   // full paths, in the order `queues` lists them
+  std::string path;                   // "root.a.a1"
+  std::string name;                   // "a1"
+  std::string parent;                 // "" for root
+  std::vector<std::string> children;  // full paths, in the order `queues` lists them
   bool isLeaf() const { return children.empty(); }
 
-  std::map<std::string, PartitionConfig> partitions;  // "" always present
+  std::map<std::string, PartitionConfig> partitions;                 // "" always present
   const PartitionConfig& partition(const std::string& label) const;  // default one if absent
-  bool accessibleToAllLabels = false;  // accessible-node-labels "*" (root always)
+  bool accessibleToAllLabels = false;      // accessible-node-labels "*" (root always)
   std::set<std::string> accessibleLabels;  // resolved (inherited when unset)
   bool canAccess(const std::string& label) const {
     return label.empty() || accessibleToAllLabels || accessibleLabels.count(label) > 0;
@@ -121,25 +122,26 @@ struct QueueConfig {
   std::string defaultNodeLabelExpression;  // "" = none
 
   // Leaf settings (present on parents too, for inheritance and templates).
-  double userLimitFactor = 1.0;              // -1 = disabled (cap is the queue's max)
-  double minimumUserLimitPercent = 100;      // percent; floats and values > 100 accepted
-  std::map<std::string, double> userWeights; // user-settings.<user>.weight
+  double userLimitFactor = 1.0;               // -1 = disabled (cap is the queue's max)
+  double minimumUserLimitPercent = 100;       // percent; floats and values > 100 accepted
+  std::map<std::string, double> userWeights;  // user-settings.<user>.weight
   // Resolved (reference §1.2 derivation). A queue whose capacity is absolute gets 0 from the
   // derivation here (its absoluteCapacity is not known yet): when configuredMaximumApplications
   // is -1 and globalQueueMaxApplication is unset, re-derive it once the cluster is known.
   int32_t maximumApplications = 10000;
   int32_t configuredMaximumApplications = -1;  // the maximum-applications key; -1 = derived
                                                // (absolute-mode queues re-derive at run time)
-  int32_t maxApplicationsPerUser = 10000;    // derived: min(maxApps, maxApps x MULP/100 x ULF)
-  int32_t maxParallelApps = INT32_MAX;       // resolved: lowest along the branch
+  int32_t maxApplicationsPerUser = 10000;      // derived: min(maxApps, maxApps x MULP/100 x ULF)
+  int32_t maxParallelApps = INT32_MAX;         // resolved: lowest along the branch
   QueueStateConfig state = QueueStateConfig::kRunning;  // resolved: unset inherits the parent's
-  AccessControlList submitAcl;               // as configured (inheritance is checked at use)
+  AccessControlList submitAcl;  // as configured (inheritance is checked at use)
   AccessControlList administerAcl;
-  std::string orderingPolicy = "fifo";       // leaf: fifo, fair, fifo-with-partitions...;
-                                             // parent: utilization, priority-utilization
-  bool fairSizeBasedWeight = false;          // ordering-policy.fair.enable-size-based-weight
-  std::set<std::string> exclusiveEnforcedPartitions;  // ordering-policy.exclusive-enforced-partitions
-  int32_t priority = 0;                      // queue priority (priority-utilization parents)
+  std::string orderingPolicy = "fifo";  // leaf: fifo, fair, fifo-with-partitions...;
+                                        // parent: utilization, priority-utilization
+  bool fairSizeBasedWeight = false;     // ordering-policy.fair.enable-size-based-weight
+  std::set<std::string>
+      exclusiveEnforcedPartitions;  // ordering-policy.exclusive-enforced-partitions
+  int32_t priority = 0;             // queue priority (priority-utilization parents)
   int32_t defaultApplicationPriority = 0;
   // acl_application_max_priority, highest max_priority first; empty = no priority ACL.
   std::vector<PriorityAcl> priorityAcls;
@@ -157,15 +159,15 @@ enum class MappingKind { kUser, kGroup };
 // "parent.%user", "%user", "%primary_group", "%secondary_group".
 struct QueueMapping {
   MappingKind kind = MappingKind::kUser;
-  std::string source;  // user or group name, or "%user" (u:%user:...)
-  std::string queue;   // target, placeholders unresolved
+  std::string source;       // user or group name, or "%user" (u:%user:...)
+  std::string queue;        // target, placeholders unresolved
   std::string parentQueue;  // part of `queue` before its last '.', "" when none
   std::string leafQueue;    // part of `queue` after its last '.'
 };
 
 struct CapacityConfig {
-  std::map<std::string, QueueConfig> queues;  // by full path
-  std::vector<std::string> preorder;          // root first, children in configured order
+  std::map<std::string, QueueConfig> queues;      // by full path
+  std::vector<std::string> preorder;              // root first, children in configured order
   std::map<std::string, std::string> leafByName;  // short leaf name -> path (unique names only)
   const QueueConfig& queue(const std::string& path) const { return queues.at(path); }
   // A queue by full path or (unique) short leaf name.
@@ -190,12 +192,12 @@ struct CapacityConfig {
   bool scheduleAsynchronously = false;
   int32_t asyncMaximumThreads = 1;
   int32_t asyncMaximumPendingBacklogs = 100;
-  int64_t asyncSchedulingIntervalMs = 5;      // schedule-asynchronously.scheduling-interval-ms
-  int32_t maximumApplications = 10000;       // system-wide
+  int64_t asyncSchedulingIntervalMs = 5;  // schedule-asynchronously.scheduling-interval-ms
+  int32_t maximumApplications = 10000;    // system-wide
   int32_t globalQueueMaxApplication = -1;
   double maximumAmResourcePercent = 0.1;
-  double userLimitFactor = 1.0;               // global default of the per-queue key
-  double minimumUserLimitPercent = 100;       // global default of the per-queue key
+  double userLimitFactor = 1.0;                // global default of the per-queue key
+  double minimumUserLimitPercent = 100;        // global default of the per-queue key
   int32_t defaultMaxParallelApps = INT32_MAX;  // yarn.scheduler.capacity.max-parallel-apps
   std::vector<QueueMapping> queueMappings;
   bool queueMappingsOverride = false;

@@ -6,8 +6,8 @@
 namespace spindle {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::CsConf;
+using ::testing::HasSubstr;
 using testing::parseOk;
 
 CsConf withLeafMax(const char* mb) {
@@ -35,7 +35,8 @@ TEST(CapacityRefresh, LoweringTheMaximumAllocationIsRejected) {
 
 TEST(CapacityRefresh, LoweringTheClusterMaximumShrinksEveryQueue) {
   CapacityConfig before = parseOk(withLeafMax(""));
-  CapacityConfig after = parseOk(withLeafMax("").raw("yarn.scheduler.maximum-allocation-vcores", "2"));
+  CapacityConfig after =
+      parseOk(withLeafMax("").raw("yarn.scheduler.maximum-allocation-vcores", "2"));
   Status s = checkCapacityRefresh(before, after);
   ASSERT_FALSE(s.isOk());
   EXPECT_THAT(s.message(), HasSubstr("Trying to reinitialize root the maximum"));
@@ -44,8 +45,8 @@ TEST(CapacityRefresh, LoweringTheClusterMaximumShrinksEveryQueue) {
 
 TEST(CapacityRefresh, AddedAndRemovedQueuesAreNotThisChecksBusiness) {
   CapacityConfig before = parseOk(withLeafMax(""));
-  CapacityConfig after = parseOk(CsConf().queues("root", "a,c").cap("root.a", "50")
-                                     .cap("root.c", "50"));
+  CapacityConfig after =
+      parseOk(CsConf().queues("root", "a,c").cap("root.a", "50").cap("root.c", "50"));
   EXPECT_TRUE(checkCapacityRefresh(before, after).isOk());
 }
 

@@ -92,8 +92,8 @@ Result<Amount> parseAmount(std::string_view text) {
   return amount;
 }
 
-Status parseAbsolutePair(std::string_view pair, const ResourceTypes& types,
-                         std::set<int>& seen, Resource& out) {
+Status parseAbsolutePair(std::string_view pair, const ResourceTypes& types, std::set<int>& seen,
+                         Resource& out) {
   size_t eq = pair.find('=');
   if (eq == std::string_view::npos || pair.find('=', eq + 1) != std::string_view::npos) {
     return invalidArgument("'{}' is not a name=value pair", trimView(pair));
@@ -107,8 +107,8 @@ Status parseAbsolutePair(std::string_view pair, const ResourceTypes& types,
   int64_t value = amount->value;
   if (!amount->unit.empty()) {
     if (*index != kMemoryIndex) {
-      return invalidArgument("a unit ('{}') is only allowed for memory, not for '{}'",
-                             amount->unit, name);
+      return invalidArgument("a unit ('{}') is only allowed for memory, not for '{}'", amount->unit,
+                             name);
     }
     auto converted = convertToMebibytes(value, amount->unit);
     if (!converted) return converted.status();
@@ -160,9 +160,10 @@ Result<int64_t> convertToMebibytes(int64_t value, std::string_view unit) {
     }
     return static_cast<int64_t>(result);
   }
-  return invalidArgument("Unknown unit '{}'. Known units are [p, n, u, m, , k, M, G, T, P, Ki, "
-                         "Mi, Gi, Ti, Pi]",
-                         unit);
+  return invalidArgument(
+      "Unknown unit '{}'. Known units are [p, n, u, m, , k, M, G, T, P, Ki, "
+      "Mi, Gi, Ti, Pi]",
+      unit);
 }
 
 Result<CapacityText> parseCapacityText(std::string_view raw, const ResourceTypes& types) {
@@ -252,7 +253,7 @@ std::string javaFloat(float value) {
     return s;
   }
   // Computerized scientific notation: "1.0E-4", "1.2345678E7".
-  std::string s = fmt::format("{:e}", value);   // 1.000000e-04
+  std::string s = fmt::format("{:e}", value);  // 1.000000e-04
   std::string shortest = fmt::format("{}", value);
   size_t e = shortest.find('e');
   std::string mantissa = e == std::string::npos ? shortest : shortest.substr(0, e);

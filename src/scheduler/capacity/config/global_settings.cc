@@ -102,7 +102,8 @@ void readApplicationLimits(BuildContext& ctx) {
   const std::string mulpKey = globalKey("minimum-user-limit-percent");
   out.minimumUserLimitPercent = static_cast<float>(p.take(ctx.conf.getDouble(mulpKey, 100), 100.0));
   if (out.minimumUserLimitPercent <= 0) {
-    p.error(mulpKey, "must be > 0, got {}", javaFloat(static_cast<float>(out.minimumUserLimitPercent)));
+    p.error(mulpKey, "must be > 0, got {}",
+            javaFloat(static_cast<float>(out.minimumUserLimitPercent)));
   }
   const std::string parallelKey = globalKey("max-parallel-apps");
   out.defaultMaxParallelApps = p.take(ctx.conf.getInt(parallelKey, INT32_MAX), INT32_MAX);
@@ -143,8 +144,8 @@ void readGlobalSettings(BuildContext& ctx) {
   readAsync(ctx);
   readApplicationLimits(ctx);
   readUserParallelApps(ctx);
-  ctx.out.queueMappingsOverride =
-      ctx.problems.take(ctx.conf.getBool(globalKey("queue-mappings-override.enable"), false), false);
+  ctx.out.queueMappingsOverride = ctx.problems.take(
+      ctx.conf.getBool(globalKey("queue-mappings-override.enable"), false), false);
 }
 
 }  // namespace spindle::capacity_config

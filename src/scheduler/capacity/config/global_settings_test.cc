@@ -6,16 +6,20 @@
 namespace spindle {
 namespace {
 
+using testing::CsConf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
-using testing::CsConf;
 using testing::parseError;
 using testing::parseOk;
 
 CsConf base() {
-  return std::move(CsConf().queues("root", "default,eng").cap("root.default", "50")
-                       .cap("root.eng", "50").queues("root.eng", "dev").cap("root.eng.dev", "100"));
+  return std::move(CsConf()
+                       .queues("root", "default,eng")
+                       .cap("root.default", "50")
+                       .cap("root.eng", "50")
+                       .queues("root.eng", "dev")
+                       .cap("root.eng.dev", "100"));
 }
 
 TEST(GlobalSettings, DefaultsMatchCapacitySchedulerConfiguration) {
@@ -42,22 +46,23 @@ TEST(GlobalSettings, DefaultsMatchCapacitySchedulerConfiguration) {
 }
 
 TEST(GlobalSettings, ExplicitValuesAreRead) {
-  CapacityConfig cfg = parseOk(
-      base()
-          .set("resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
-          .set("node-locality-delay", "-1")
-          .set("rack-locality-additional-delay", "5")
-          .set("rack-locality-full-reset", "false")
-          .set("per-node-heartbeat.multiple-assignments-enabled", "false")
-          .set("per-node-heartbeat.maximum-container-assignments", "-1")
-          .set("per-node-heartbeat.maximum-offswitch-assignments", "4")
-          .set("reservations-continue-look-all-nodes", "false")
-          .set("schedule-asynchronously.enable", "true")
-          .set("schedule-asynchronously.maximum-threads", "3")
-          .set("schedule-asynchronously.maximum-pending-backlogs", "7")
-          .set("queue-mappings-override.enable", "true")
-          .set("user.max-parallel-apps", "4")
-          .set("user.jane.doe.max-parallel-apps", "1"));
+  CapacityConfig cfg =
+      parseOk(base()
+                  .set("resource-calculator",
+                       "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator")
+                  .set("node-locality-delay", "-1")
+                  .set("rack-locality-additional-delay", "5")
+                  .set("rack-locality-full-reset", "false")
+                  .set("per-node-heartbeat.multiple-assignments-enabled", "false")
+                  .set("per-node-heartbeat.maximum-container-assignments", "-1")
+                  .set("per-node-heartbeat.maximum-offswitch-assignments", "4")
+                  .set("reservations-continue-look-all-nodes", "false")
+                  .set("schedule-asynchronously.enable", "true")
+                  .set("schedule-asynchronously.maximum-threads", "3")
+                  .set("schedule-asynchronously.maximum-pending-backlogs", "7")
+                  .set("queue-mappings-override.enable", "true")
+                  .set("user.max-parallel-apps", "4")
+                  .set("user.jane.doe.max-parallel-apps", "1"));
   EXPECT_EQ(cfg.resourceCalculator,
             "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
   EXPECT_EQ(cfg.nodeLocalityDelay, -1);
@@ -76,27 +81,26 @@ TEST(GlobalSettings, ExplicitValuesAreRead) {
 }
 
 TEST(GlobalSettings, SimpleCalculatorNameIsAcceptedAndUnknownRejected) {
-  EXPECT_EQ(parseOk(base().set("resource-calculator", "DominantResourceCalculator"))
-                .resourceCalculator,
-            "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
+  EXPECT_EQ(
+      parseOk(base().set("resource-calculator", "DominantResourceCalculator")).resourceCalculator,
+      "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
   std::string error = parseError(base().set("resource-calculator", "FairCalculator"));
   EXPECT_THAT(error, HasSubstr("yarn.scheduler.capacity.resource-calculator': unknown resource "
                                "calculator 'FairCalculator'"));
 }
 
 TEST(GlobalSettings, OffswitchLimitBelowOneIsRaisedWithAWarning) {
-  CapacityConfig cfg =
-      parseOk(base().set("per-node-heartbeat.maximum-offswitch-assignments", "0"));
+  CapacityConfig cfg = parseOk(base().set("per-node-heartbeat.maximum-offswitch-assignments", "0"));
   EXPECT_EQ(cfg.maximumOffswitchAssignments, 1);
   ASSERT_EQ(cfg.warnings.size(), 1u);
   EXPECT_THAT(cfg.warnings[0], HasSubstr("maximum-offswitch-assignments(0) < 1. Using 1."));
 }
 
 TEST(GlobalSettings, QueueMappingsParseUserAndGroupForms) {
-  CapacityConfig cfg = parseOk(
-      base().set("queue-mappings",
-                 "u:alice:dev, g:staff:root.default, u:%user:%primary_group,"
-                 "u:%user:root.eng.%user, g:ops:%secondary_group"));
+  CapacityConfig cfg =
+      parseOk(base().set("queue-mappings",
+                         "u:alice:dev, g:staff:root.default, u:%user:%primary_group,"
+                         "u:%user:root.eng.%user, g:ops:%secondary_group"));
   ASSERT_EQ(cfg.queueMappings.size(), 5u);
   const QueueMapping& alice = cfg.queueMappings[0];
   EXPECT_EQ(alice.kind, MappingKind::kUser);

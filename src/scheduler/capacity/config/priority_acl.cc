@@ -48,8 +48,10 @@ Status addPair(std::string_view pair, std::string_view group, PriorityAcl& acl, 
     }
     return Status::ok();
   }
-  return invalidArgument("unknown key '{}' in [{}] (expected user, group, max_priority or "
-                         "default_priority)", key, group);
+  return invalidArgument(
+      "unknown key '{}' in [{}] (expected user, group, max_priority or "
+      "default_priority)",
+      key, group);
 }
 
 }  // namespace
@@ -60,9 +62,8 @@ Result<std::vector<PriorityAcl>> parsePriorityAcls(std::string_view text,
   size_t pos = 0;
   while (pos < text.size()) {
     size_t open = text.find('[', pos);
-    std::string_view before = trimView(text.substr(pos, open == std::string_view::npos
-                                                            ? std::string_view::npos
-                                                            : open - pos));
+    std::string_view before = trimView(
+        text.substr(pos, open == std::string_view::npos ? std::string_view::npos : open - pos));
     if (!before.empty()) {
       return invalidArgument("'{}' is outside any [...] group", before);
     }

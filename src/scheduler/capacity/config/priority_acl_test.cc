@@ -20,8 +20,11 @@ TEST(PriorityAcl, ParsesGroupsSortedByMaxPriorityAndCappedAtTheClusterMaximum) {
 }
 
 TEST(PriorityAcl, AllowsWhenSomeGroupNamesTheUserWithAHighEnoughMaximum) {
-  auto acls = parsePriorityAcls("[user=alice max_priority=2 default_priority=1]"
-                                "[group=ops max_priority=6 default_priority=4]", 10).value();
+  auto acls = parsePriorityAcls(
+                  "[user=alice max_priority=2 default_priority=1]"
+                  "[group=ops max_priority=6 default_priority=4]",
+                  10)
+                  .value();
   EXPECT_TRUE(priorityAclAllows(acls, "alice", {}, 2));
   EXPECT_FALSE(priorityAclAllows(acls, "alice", {}, 3));
   EXPECT_TRUE(priorityAclAllows(acls, "alice", {"ops"}, 6));
@@ -33,9 +36,9 @@ TEST(PriorityAcl, AllowsWhenSomeGroupNamesTheUserWithAHighEnoughMaximum) {
 }
 
 TEST(PriorityAcl, BadTextIsRejectedNamingTheGroupAndPair) {
-  for (const char* bad : {"[user=alice]", "[user=alice max_priority=x]", "[usr=a max_priority=1]",
-                          "[user=a max_priority=1", "user=a [max_priority=1]",
-                          "[user=a max_priority]"}) {
+  for (const char* bad :
+       {"[user=alice]", "[user=alice max_priority=x]", "[usr=a max_priority=1]",
+        "[user=a max_priority=1", "user=a [max_priority=1]", "[user=a max_priority]"}) {
     auto acls = parsePriorityAcls(bad, 10);
     EXPECT_FALSE(acls.isOk()) << bad;
   }

@@ -110,8 +110,10 @@ void readCapacity(BuildContext& ctx, const QueueConfig& q, const std::string& la
     p.capacity.fraction = parsed->number / 100.0f;
   } else if (parsed->mode == CapacityMode::kWeight) {
     if (parsed->number < 0 || parsed->number > kMaxWeight) {
-      ctx.problems.error(key, "Illegal weight of {} {}, valid weight should be in range of "
-                         "[0, 10000]", javaFloat(parsed->number), whose(q.path, label));
+      ctx.problems.error(key,
+                         "Illegal weight of {} {}, valid weight should be in range of "
+                         "[0, 10000]",
+                         javaFloat(parsed->number), whose(q.path, label));
       return;
     }
     p.capacity.weight = parsed->number;
@@ -133,8 +135,10 @@ bool readMaximumCapacity(BuildContext& ctx, const QueueConfig& q, const std::str
     return true;
   }
   if (parsed->mode == CapacityMode::kWeight) {
-    ctx.problems.error(key, "maximum-capacity has no weight form ('{}'): use a percent or an "
-                       "absolute resource", trimView(*value));
+    ctx.problems.error(key,
+                       "maximum-capacity has no weight form ('{}'): use a percent or an "
+                       "absolute resource",
+                       trimView(*value));
     return true;
   }
   if (parsed->mode == CapacityMode::kAbsolute) {
@@ -153,8 +157,8 @@ bool readMaximumCapacity(BuildContext& ctx, const QueueConfig& q, const std::str
 }
 
 float readAmPercent(BuildContext& ctx, const std::string& key, float fallback) {
-  float v = static_cast<float>(ctx.problems.take(ctx.conf.getDouble(key, fallback),
-                                                 static_cast<double>(fallback)));
+  float v = static_cast<float>(
+      ctx.problems.take(ctx.conf.getDouble(key, fallback), static_cast<double>(fallback)));
   if (v < 0 || v > 1) {
     ctx.problems.error(key, "is a fraction in [0, 1] (0.1 = 10%), got {}", javaFloat(v));
     return fallback;
@@ -173,7 +177,8 @@ void checkQueueAbsoluteConsistency(BuildContext& ctx, const QueueConfig& q,
   if ((minAbsolute && maxSet && !maxAbsolute) || (maxAbsolute && capSet && !minAbsolute)) {
     ctx.problems.error(labelKey(q.path, label, "maximum-capacity"),
                        "Queue '{}' should use either percentage based capacity configuration or "
-                       "absolute resource (label={})", q.path, label);
+                       "absolute resource (label={})",
+                       q.path, label);
     return;
   }
   if (!minAbsolute || !maxAbsolute) return;
@@ -182,8 +187,9 @@ void checkQueueAbsoluteConsistency(BuildContext& ctx, const QueueConfig& q,
     if (max > 0 && p.capacity.absolute.get(i) > max) {
       ctx.problems.error(labelKey(q.path, label, "capacity"),
                          "Min resource configuration {} is greater than its max value:{} in "
-                         "queue:{}", p.capacity.absolute.toString(),
-                         p.maximumCapacity.absolute.toString(), q.path);
+                         "queue:{}",
+                         p.capacity.absolute.toString(), p.maximumCapacity.absolute.toString(),
+                         q.path);
       return;
     }
   }
@@ -196,9 +202,9 @@ void readPartitions(BuildContext& ctx, QueueConfig& q) {
   for (const std::string& label : partitionLabels(ctx, q)) {
     PartitionConfig& p = q.partitions[label];
     p.maximumAmResourcePercent =
-        label.empty() ? queueAm
-                      : readAmPercent(ctx, labelKey(q.path, label, "maximum-am-resource-percent"),
-                                      queueAm);
+        label.empty()
+            ? queueAm
+            : readAmPercent(ctx, labelKey(q.path, label, "maximum-am-resource-percent"), queueAm);
     if (q.parent.empty()) {
       readRootPartition(ctx, label, p);
       continue;
@@ -247,7 +253,8 @@ std::optional<CapacityMode> childrenMode(BuildContext& ctx, const ParentView& v,
     ctx.problems.error(queueKey(v.parent.path, "queues"),
                        "Parent queue '{}' have children queue used mixed of weight mode, "
                        "percentage and absolute mode, it is not allowed, please double check, "
-                       "details:{}", v.parent.path, fmt::join(details, ". "));
+                       "details:{}",
+                       v.parent.path, fmt::join(details, ". "));
     return std::nullopt;
   }
   return modes.empty() ? CapacityMode::kPercent : *modes.begin();
@@ -274,7 +281,8 @@ void deriveChildren(BuildContext& ctx, const ParentView& v, const std::string& l
     if (it == c->partitions.end()) continue;
     PartitionConfig& p = it->second;
     float relative = 0;
-    if (p.capacity.mode == CapacityMode::kPercent) relative = static_cast<float>(p.capacity.fraction);
+    if (p.capacity.mode == CapacityMode::kPercent)
+      relative = static_cast<float>(p.capacity.fraction);
     if (p.capacity.mode == CapacityMode::kWeight && weightSum > 0) {
       relative = static_cast<float>(p.capacity.weight) / weightSum;
     }
@@ -320,15 +328,18 @@ void checkPercentSum(BuildContext& ctx, const ParentView& v, const std::string& 
   const float parentCapacity = static_cast<float>(pp.relativeCapacity);
   const bool allowZero = v.parent.allowZeroCapacitySum;
   const std::string key = queueKey(v.parent.path, "queues");
-  const std::string head = fmt::format("Illegal capacity sum of {} for children of queue {} for "
-                                       "label={}", javaFloat(sum), v.parent.path, label);
+  const std::string head = fmt::format(
+      "Illegal capacity sum of {} for children of queue {} for "
+      "label={}",
+      javaFloat(sum), v.parent.path, label);
   if (std::fabs(1.0f - sum) > kPrecision) {
     if (std::fabs(sum) > kPrecision) {
       ctx.problems.error(key, "{}. It should be either 0 or 1.0", head);
     } else if (parentPercent && std::fabs(parentCapacity) > kPrecision && !allowZero) {
-      ctx.problems.error(key, "{}. It is set to 0, but parent percent != 0, and doesn't allow "
-                         "children capacity to set to 0 (see {})", head,
-                         queueKey(v.parent.path, "allow-zero-capacity-sum"));
+      ctx.problems.error(key,
+                         "{}. It is set to 0, but parent percent != 0, and doesn't allow "
+                         "children capacity to set to 0 (see {})",
+                         head, queueKey(v.parent.path, "allow-zero-capacity-sum"));
     }
   } else if (parentPercent && std::fabs(parentCapacity) <= 0.0f && !allowZero) {
     ctx.problems.error(key, "{}. queue={} has zero capacity, but allowZeroCapacitySum = false",
@@ -346,7 +357,8 @@ void checkAbsoluteChildren(BuildContext& ctx, const ParentView& v, const std::st
       ctx.problems.error(labelKey(c->path, label, "capacity"),
                          "Parent queue '{}' and child queue '{}' should use either percentage "
                          "based capacity configuration or absolute resource together for "
-                         "label:{}", v.parent.path, c->path, label);
+                         "label:{}",
+                         v.parent.path, c->path, label);
     }
     return;
   }

@@ -6,9 +6,9 @@
 namespace spindle {
 namespace {
 
+using testing::CsConf;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::CsConf;
 using testing::parseError;
 using testing::parseOk;
 using testing::testLeafQueueSetup;
@@ -44,10 +44,14 @@ TEST(QueueCapacities, TestLeafQueueSetupGivesYarnsAbsoluteNumbers) {
 
 TEST(QueueCapacities, NestedPercentagesMultiply) {
   CapacityConfig cfg = parseOk(CsConf()
-                                   .queues("root", "a,b").cap("root.a", "40").maxCap("root.a", "50")
+                                   .queues("root", "a,b")
+                                   .cap("root.a", "40")
+                                   .maxCap("root.a", "50")
                                    .cap("root.b", "60")
-                                   .queues("root.a", "a1,a2").cap("root.a.a1", "25")
-                                   .maxCap("root.a.a1", "50").cap("root.a.a2", "75"));
+                                   .queues("root.a", "a1,a2")
+                                   .cap("root.a.a1", "25")
+                                   .maxCap("root.a.a1", "50")
+                                   .cap("root.a.a2", "75"));
   EXPECT_FLOAT_EQ(def(cfg, "root.a.a1").absoluteCapacity, 0.1f);
   EXPECT_FLOAT_EQ(def(cfg, "root.a.a1").absoluteMaximumCapacity, 0.25f);
   EXPECT_FLOAT_EQ(def(cfg, "root.a.a2").absoluteCapacity, 0.3f);
@@ -69,7 +73,9 @@ TEST(QueueCapacities, MaximumCapacityDefaultsTo100WhenUnsetOrMinusOne) {
 TEST(QueueCapacities, WeightsNormaliseAmongSiblings) {
   CapacityConfig cfg = parseOk(CsConf()
                                    .queues("root", "a,b,c")
-                                   .cap("root.a", "3w").cap("root.b", "2.0w").cap("root.c", "5w"));
+                                   .cap("root.a", "3w")
+                                   .cap("root.b", "2.0w")
+                                   .cap("root.c", "5w"));
   EXPECT_EQ(def(cfg, "root.a").capacity.mode, CapacityMode::kWeight);
   EXPECT_FLOAT_EQ(def(cfg, "root.a").capacity.weight, 3.0f);
   EXPECT_FLOAT_EQ(def(cfg, "root.a").capacity.fraction, 0.0f);
@@ -81,9 +87,13 @@ TEST(QueueCapacities, WeightsNormaliseAmongSiblings) {
 
 TEST(QueueCapacities, WeightAndPercentMixAcrossLevels) {
   CapacityConfig cfg = parseOk(CsConf()
-                                   .queues("root", "a,b").cap("root.a", "1w").cap("root.b", "3w")
-                                   .queues("root.b", "b1,b2").cap("root.b.b1", "20")
-                                   .cap("root.b.b2", "80").maxCap("root.b.b2", "90"));
+                                   .queues("root", "a,b")
+                                   .cap("root.a", "1w")
+                                   .cap("root.b", "3w")
+                                   .queues("root.b", "b1,b2")
+                                   .cap("root.b.b1", "20")
+                                   .cap("root.b.b2", "80")
+                                   .maxCap("root.b.b2", "90"));
   EXPECT_FLOAT_EQ(def(cfg, "root.b").absoluteCapacity, 0.75f);
   EXPECT_FLOAT_EQ(def(cfg, "root.b.b1").absoluteCapacity, 0.15f);
   EXPECT_FLOAT_EQ(def(cfg, "root.b.b2").absoluteCapacity, 0.6f);
@@ -91,7 +101,10 @@ TEST(QueueCapacities, WeightAndPercentMixAcrossLevels) {
 }
 
 TEST(QueueCapacities, WeightParentMayHaveChildrenWithZeroSum) {
-  parseOk(CsConf().queues("root", "a,b").cap("root.a", "1w").cap("root.b", "1w")
+  parseOk(CsConf()
+              .queues("root", "a,b")
+              .cap("root.a", "1w")
+              .cap("root.b", "1w")
               .queues("root.a", "a1"));
 }
 
@@ -129,7 +142,8 @@ TEST(QueueCapacities, AbsoluteCapacityParsesResourceAndKeepsFractionZero) {
 
 TEST(QueueCapacities, AbsoluteChildrenMustFitTheAbsoluteParent) {
   std::string error = parseError(CsConf()
-                                     .queues("root", "a").cap("root.a", "[memory=8192,vcores=8]")
+                                     .queues("root", "a")
+                                     .cap("root.a", "[memory=8192,vcores=8]")
                                      .queues("root.a", "a1,a2")
                                      .cap("root.a.a1", "[memory=6144,vcores=2]")
                                      .cap("root.a.a2", "[memory=4096,vcores=2]"));
@@ -140,8 +154,10 @@ TEST(QueueCapacities, AbsoluteChildrenMustFitTheAbsoluteParent) {
 
 TEST(QueueCapacities, AbsoluteChildBelowPercentParentIsAnError) {
   std::string error = parseError(CsConf()
-                                     .queues("root", "a").cap("root.a", "100")
-                                     .queues("root.a", "a1").cap("root.a.a1", "[memory=1024]"));
+                                     .queues("root", "a")
+                                     .cap("root.a", "100")
+                                     .queues("root.a", "a1")
+                                     .cap("root.a.a1", "[memory=1024]"));
   EXPECT_THAT(error, HasSubstr("Parent queue 'root.a' and child queue 'root.a.a1' should use "
                                "either percentage based capacity configuration or absolute "
                                "resource together for label:"));
@@ -149,15 +165,16 @@ TEST(QueueCapacities, AbsoluteChildBelowPercentParentIsAnError) {
 
 TEST(QueueCapacities, AbsoluteMinimumAboveMaximumIsAnError) {
   std::string error = parseError(CsConf()
-                                     .queues("root", "a").cap("root.a", "[memory=8192,vcores=8]")
+                                     .queues("root", "a")
+                                     .cap("root.a", "[memory=8192,vcores=8]")
                                      .maxCap("root.a", "[memory=4096,vcores=8]"));
   EXPECT_THAT(error, HasSubstr("Min resource configuration <memory:8192, vCores:8> is greater "
                                "than its max value:<memory:4096, vCores:8> in queue:root.a"));
 }
 
 TEST(QueueCapacities, AbsoluteCapacityWithPercentMaximumIsAnError) {
-  std::string error = parseError(CsConf().queues("root", "a").cap("root.a", "[memory=8192]")
-                                     .maxCap("root.a", "50"));
+  std::string error = parseError(
+      CsConf().queues("root", "a").cap("root.a", "[memory=8192]").maxCap("root.a", "50"));
   EXPECT_THAT(error, HasSubstr("Queue 'root.a' should use either percentage based capacity "
                                "configuration or absolute resource"));
 }
@@ -165,19 +182,22 @@ TEST(QueueCapacities, AbsoluteCapacityWithPercentMaximumIsAnError) {
 TEST(QueueCapacities, MalformedCapacityValuesAreErrors) {
   std::string error = parseError(CsConf()
                                      .queues("root", "a,b,c,d")
-                                     .cap("root.a", "abc").cap("root.b", "[memory=1;vcores=1]")
-                                     .cap("root.c", "[vcores=4]").cap("root.d", "[disk=4,memory=1]"));
+                                     .cap("root.a", "abc")
+                                     .cap("root.b", "[memory=1;vcores=1]")
+                                     .cap("root.c", "[vcores=4]")
+                                     .cap("root.d", "[disk=4,memory=1]"));
   EXPECT_THAT(error, HasSubstr("root.a.capacity': 'abc' is not a capacity"));
   EXPECT_THAT(error, HasSubstr("root.b.capacity': '[memory=1;vcores=1]' is not an absolute "
                                "resource"));
-  EXPECT_THAT(error, HasSubstr("root.c.capacity': absolute resource '[vcores=4]' must give memory"));
+  EXPECT_THAT(error,
+              HasSubstr("root.c.capacity': absolute resource '[vcores=4]' must give memory"));
   EXPECT_THAT(error, HasSubstr("root.d.capacity': absolute resource '[disk=4,memory=1]': unknown "
                                "resource type 'disk'"));
 }
 
 TEST(QueueCapacities, PercentOutsideRangeIsIllegalCapacity) {
-  std::string error = parseError(CsConf().queues("root", "a,b").cap("root.a", "120")
-                                     .cap("root.b", "-5"));
+  std::string error =
+      parseError(CsConf().queues("root", "a,b").cap("root.a", "120").cap("root.b", "-5"));
   EXPECT_THAT(error, HasSubstr("Illegal capacity of 120.0 for queue root.a"));
   EXPECT_THAT(error, HasSubstr("Illegal capacity of -5.0 for queue root.b"));
 }
@@ -189,8 +209,11 @@ TEST(QueueCapacities, WeightOutsideRangeIsAnError) {
 }
 
 TEST(QueueCapacities, MaximumCapacityAbove100OrWeightIsAnError) {
-  std::string error = parseError(CsConf().queues("root", "a,b").cap("root.a", "50")
-                                     .maxCap("root.a", "150").cap("root.b", "50")
+  std::string error = parseError(CsConf()
+                                     .queues("root", "a,b")
+                                     .cap("root.a", "50")
+                                     .maxCap("root.a", "150")
+                                     .cap("root.b", "50")
                                      .maxCap("root.b", "2w"));
   EXPECT_THAT(error, HasSubstr("root.a.maximum-capacity': Illegal maximum capacity of 150.0 for "
                                "queue root.a"));
@@ -198,10 +221,10 @@ TEST(QueueCapacities, MaximumCapacityAbove100OrWeightIsAnError) {
 }
 
 TEST(QueueCapacities, RootCapacityIsFixed) {
-  parseOk(CsConf().queues("root", "a").cap("root.a", "100").cap("root", "100")
-              .maxCap("root", "-1"));
-  std::string error = parseError(CsConf().queues("root", "a").cap("root.a", "100")
-                                     .cap("root", "50"));
+  parseOk(
+      CsConf().queues("root", "a").cap("root.a", "100").cap("root", "100").maxCap("root", "-1"));
+  std::string error =
+      parseError(CsConf().queues("root", "a").cap("root.a", "100").cap("root", "50"));
   EXPECT_THAT(error, HasSubstr("yarn.scheduler.capacity.root.capacity': Cannot set capacity, root "
                                "queue has a fixed capacity of 100.0f"));
   error = parseError(CsConf().queues("root", "a").cap("root.a", "100").maxCap("root", "1w"));
@@ -210,41 +233,57 @@ TEST(QueueCapacities, RootCapacityIsFixed) {
 }
 
 TEST(QueueCapacities, CapacityAboveMaximumIsIllegalSetting) {
-  std::string error = parseError(CsConf().queues("root", "a,b").cap("root.a", "50")
-                                     .maxCap("root.a", "40").cap("root.b", "50"));
+  std::string error = parseError(CsConf()
+                                     .queues("root", "a,b")
+                                     .cap("root.a", "50")
+                                     .maxCap("root.a", "40")
+                                     .cap("root.b", "50"));
   EXPECT_THAT(error, HasSubstr("root.a.capacity': Illegal queue capacity setting "
                                "(abs-capacity=0.5) > (abs-maximum-capacity=0.4) for "
                                "queue=[root.a],label=[]"));
 }
 
 TEST(QueueCapacities, ChildrenMustSumTo100) {
-  std::string error = parseError(CsConf().queues("root", "a,b").cap("root.a", "50")
-                                     .cap("root.b", "60"));
+  std::string error =
+      parseError(CsConf().queues("root", "a,b").cap("root.a", "50").cap("root.b", "60"));
   EXPECT_THAT(error, HasSubstr("yarn.scheduler.capacity.root.queues': Illegal capacity sum of "
                                "1.1 for children of queue root for label=. It should be either 0 "
                                "or 1.0"));
 }
 
 TEST(QueueCapacities, SumToleranceIsFiveHundredthsOfAPercent) {
-  parseOk(CsConf().queues("root", "a,b,c").cap("root.a", "33.33").cap("root.b", "33.33")
+  parseOk(CsConf()
+              .queues("root", "a,b,c")
+              .cap("root.a", "33.33")
+              .cap("root.b", "33.33")
               .cap("root.c", "33.34"));
   parseOk(CsConf().queues("root", "a,b").cap("root.a", "50.04").cap("root.b", "50"));
   parseError(CsConf().queues("root", "a,b").cap("root.a", "50.1").cap("root.b", "50"));
 }
 
 TEST(QueueCapacities, ZeroSumNeedsAllowZeroCapacitySum) {
-  std::string error = parseError(CsConf().queues("root", "a,b").cap("root.a", "100")
-                                     .cap("root.b", "0").queues("root.a", "a1,a2"));
+  std::string error = parseError(CsConf()
+                                     .queues("root", "a,b")
+                                     .cap("root.a", "100")
+                                     .cap("root.b", "0")
+                                     .queues("root.a", "a1,a2"));
   EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 0.0 for children of queue root.a for "
                                "label=. It is set to 0, but parent percent != 0"));
-  parseOk(CsConf().queues("root", "a,b").cap("root.a", "100").cap("root.b", "0")
-              .queues("root.a", "a1,a2").set("root.a.allow-zero-capacity-sum", "true"));
+  parseOk(CsConf()
+              .queues("root", "a,b")
+              .cap("root.a", "100")
+              .cap("root.b", "0")
+              .queues("root.a", "a1,a2")
+              .set("root.a.allow-zero-capacity-sum", "true"));
 }
 
 TEST(QueueCapacities, ZeroCapacityParentNeedsAllowZeroForFullChildren) {
   CsConf c;
-  c.queues("root", "a,b").cap("root.a", "100").cap("root.b", "0")
-      .queues("root.b", "b1").cap("root.b.b1", "100");
+  c.queues("root", "a,b")
+      .cap("root.a", "100")
+      .cap("root.b", "0")
+      .queues("root.b", "b1")
+      .cap("root.b.b1", "100");
   std::string error = parseError(c);
   EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 1.0 for children of queue root.b for "
                                "label=. queue=root.b has zero capacity, but allowZeroCapacitySum "
@@ -256,21 +295,27 @@ TEST(QueueCapacities, ZeroCapacityParentNeedsAllowZeroForFullChildren) {
 }
 
 TEST(QueueCapacities, AllowZeroDoesNotAllowOtherSums) {
-  std::string error = parseError(CsConf().queues("root", "a").cap("root.a", "100")
-                                     .queues("root.a", "a1").cap("root.a.a1", "50")
+  std::string error = parseError(CsConf()
+                                     .queues("root", "a")
+                                     .cap("root.a", "100")
+                                     .queues("root.a", "a1")
+                                     .cap("root.a.a1", "50")
                                      .set("root.a.allow-zero-capacity-sum", "true"));
   EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 0.5 for children of queue root.a"));
 }
 
 TEST(QueueCapacities, LabelCapacitiesArePerPartition) {
-  CapacityConfig cfg = parseOk(CsConf()
-                                   .label("x")
-                                   .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
-                                   .set("root.a.accessible-node-labels", "x")
-                                   .set("root.a.accessible-node-labels.x.capacity", "100")
-                                   .set("root.a.accessible-node-labels.x.maximum-capacity", "100")
-                                   .set("root.a.accessible-node-labels.x.maximum-am-resource-percent", "0.5")
-                                   .set("root.b.accessible-node-labels", " "));
+  CapacityConfig cfg =
+      parseOk(CsConf()
+                  .label("x")
+                  .queues("root", "a,b")
+                  .cap("root.a", "50")
+                  .cap("root.b", "50")
+                  .set("root.a.accessible-node-labels", "x")
+                  .set("root.a.accessible-node-labels.x.capacity", "100")
+                  .set("root.a.accessible-node-labels.x.maximum-capacity", "100")
+                  .set("root.a.accessible-node-labels.x.maximum-am-resource-percent", "0.5")
+                  .set("root.b.accessible-node-labels", " "));
   const QueueConfig& a = cfg.queue("root.a");
   EXPECT_TRUE(a.canAccess("x"));
   EXPECT_FLOAT_EQ(a.partition("x").absoluteCapacity, 1.0f);
@@ -284,7 +329,9 @@ TEST(QueueCapacities, LabelCapacitiesArePerPartition) {
 TEST(QueueCapacities, LabelCapacitiesMustSumTo100AtRoot) {
   std::string error = parseError(CsConf()
                                      .label("x")
-                                     .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
+                                     .queues("root", "a,b")
+                                     .cap("root.a", "50")
+                                     .cap("root.b", "50")
                                      .set("root.a.accessible-node-labels.x.capacity", "30")
                                      .set("root.b.accessible-node-labels.x.capacity", "30"));
   EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 0.6 for children of queue root for "
@@ -298,7 +345,8 @@ TEST(QueueCapacities, UnusedClusterLabelNeedsNoCapacities) {
 TEST(QueueCapacities, LabelPercentOutsideRangeNamesTheLabel) {
   std::string error = parseError(CsConf()
                                      .label("x")
-                                     .queues("root", "a").cap("root.a", "100")
+                                     .queues("root", "a")
+                                     .cap("root.a", "100")
                                      .set("root.a.accessible-node-labels.x.capacity", "101"));
   EXPECT_THAT(error, HasSubstr("Illegal capacity of 101.0 for node-label=x in queue=root.a, "
                                "valid capacity should in range of [0, 100]."));
@@ -307,11 +355,15 @@ TEST(QueueCapacities, LabelPercentOutsideRangeNamesTheLabel) {
 TEST(QueueCapacities, AmResourcePercentIsAFraction) {
   CapacityConfig cfg = parseOk(CsConf()
                                    .set("maximum-am-resource-percent", "0.2")
-                                   .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
+                                   .queues("root", "a,b")
+                                   .cap("root.a", "50")
+                                   .cap("root.b", "50")
                                    .set("root.b.maximum-am-resource-percent", "0.5"));
   EXPECT_FLOAT_EQ(def(cfg, "root.a").maximumAmResourcePercent, 0.2f);
   EXPECT_FLOAT_EQ(def(cfg, "root.b").maximumAmResourcePercent, 0.5f);
-  std::string error = parseError(CsConf().queues("root", "a").cap("root.a", "100")
+  std::string error = parseError(CsConf()
+                                     .queues("root", "a")
+                                     .cap("root.a", "100")
                                      .set("root.a.maximum-am-resource-percent", "10"));
   EXPECT_THAT(error, HasSubstr("root.a.maximum-am-resource-percent': is a fraction in [0, 1]"));
 }

@@ -40,7 +40,8 @@ void readConfiguredLabels(BuildContext& ctx, const QueueConfig& q) {
     std::string_view rest = std::string_view(key).substr(prefix.size());
     size_t dot = rest.find('.');
     if (dot == std::string_view::npos || !isLabelSuffix(rest.substr(dot + 1))) {
-      ctx.problems.warn(key, "not a per-label setting (expected accessible-node-labels.<label>."
+      ctx.problems.warn(key,
+                        "not a per-label setting (expected accessible-node-labels.<label>."
                         "capacity, .maximum-capacity or .maximum-am-resource-percent); ignored");
       continue;
     }
@@ -55,7 +56,8 @@ void readAccessibleLabels(BuildContext& ctx, QueueConfig& q) {
   std::optional<std::string> value = ctx.conf.get(key);
   if (q.parent.empty()) {
     if (value) {
-      ctx.problems.warn(key, "Accessible node labels for root queue will be ignored, it will be "
+      ctx.problems.warn(key,
+                        "Accessible node labels for root queue will be ignored, it will be "
                         "automatically set to \"*\".");
     }
     q.accessibleToAllLabels = true;
@@ -76,8 +78,10 @@ void readAccessibleLabels(BuildContext& ctx, QueueConfig& q) {
   // Root accesses everything, so the subset rule starts below root's children.
   if (parent.parent.empty() || parent.accessibleToAllLabels) return;
   if (q.accessibleToAllLabels) {
-    ctx.problems.error(key, "Parent's accessible queue is not ANY(*), but child's accessible "
-                       "queue is * (queue {}, parent {})", q.path, parent.path);
+    ctx.problems.error(key,
+                       "Parent's accessible queue is not ANY(*), but child's accessible "
+                       "queue is * (queue {}, parent {})",
+                       q.path, parent.path);
     return;
   }
   std::vector<std::string> diff;
@@ -85,9 +89,10 @@ void readAccessibleLabels(BuildContext& ctx, QueueConfig& q) {
                       parent.accessibleLabels.begin(), parent.accessibleLabels.end(),
                       std::back_inserter(diff));
   if (!diff.empty()) {
-    ctx.problems.error(key, "Some labels of child queue is not a subset of parent queue, these "
-                       "labels=[{}] (queue {}, parent {})", fmt::join(diff, ","), q.path,
-                       parent.path);
+    ctx.problems.error(key,
+                       "Some labels of child queue is not a subset of parent queue, these "
+                       "labels=[{}] (queue {}, parent {})",
+                       fmt::join(diff, ","), q.path, parent.path);
   }
 }
 
@@ -124,9 +129,11 @@ void readDefaultLabelExpression(BuildContext& ctx, QueueConfig& q) {
     bool exists = ctx.labels.count(label) > 0;
     if (!accessible || !exists) {
       ctx.problems.error(
-          key, "Invalid default label expression of queue={} doesn't have permission to access "
+          key,
+          "Invalid default label expression of queue={} doesn't have permission to access "
           "all labels in default label expression. labelExpression of resource request={}. "
-          "Queue labels={}{}", q.path, q.defaultNodeLabelExpression, accessibleText(q),
+          "Queue labels={}{}",
+          q.path, q.defaultNodeLabelExpression, accessibleText(q),
           exists ? "" : fmt::format(" (label {} is not a cluster node label)", label));
       return;
     }

@@ -6,21 +6,25 @@
 namespace spindle {
 namespace {
 
+using testing::CsConf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::CsConf;
 using testing::parseError;
 using testing::parseOk;
 
 CsConf labelled() {
   return std::move(CsConf()
-                       .label("x").label("y", /*exclusive=*/false)
-                       .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50"));
+                       .label("x")
+                       .label("y", /*exclusive=*/false)
+                       .queues("root", "a,b")
+                       .cap("root.a", "50")
+                       .cap("root.b", "50"));
 }
 
 TEST(QueueLabels, RootAccessesEverythingAndChildrenInheritWhenUnset) {
   CapacityConfig cfg = parseOk(labelled()
-                                   .queues("root.a", "a1").cap("root.a.a1", "100")
+                                   .queues("root.a", "a1")
+                                   .cap("root.a.a1", "100")
                                    .set("root.a.accessible-node-labels", "x"));
   EXPECT_TRUE(cfg.queue("root").accessibleToAllLabels);
   EXPECT_TRUE(cfg.queue("root.b").accessibleToAllLabels) << "inherits root's *";
@@ -58,7 +62,8 @@ TEST(QueueLabels, UnknownLabelIsAnError) {
 TEST(QueueLabels, ChildLabelsMustBeASubsetOfTheParents) {
   std::string error = parseError(labelled()
                                      .set("root.a.accessible-node-labels", "x")
-                                     .queues("root.a", "a1,a2").cap("root.a.a1", "50")
+                                     .queues("root.a", "a1,a2")
+                                     .cap("root.a.a1", "50")
                                      .cap("root.a.a2", "50")
                                      .set("root.a.a1.accessible-node-labels", "x,y")
                                      .set("root.a.a2.accessible-node-labels", "*"));
@@ -82,7 +87,8 @@ TEST(QueueLabels, DefaultLabelExpressionIsInheritedWhenTheChildCoversTheParent) 
   CapacityConfig cfg = parseOk(labelled()
                                    .set("root.a.accessible-node-labels", "x")
                                    .set("root.a.default-node-label-expression", "x")
-                                   .queues("root.a", "a1,a2").cap("root.a.a1", "50")
+                                   .queues("root.a", "a1,a2")
+                                   .cap("root.a.a1", "50")
                                    .cap("root.a.a2", "50")
                                    .set("root.a.a2.accessible-node-labels", " "));
   EXPECT_EQ(cfg.queue("root.a").defaultNodeLabelExpression, "x");
@@ -94,8 +100,9 @@ TEST(QueueLabels, DefaultLabelExpressionIsInheritedWhenTheChildCoversTheParent) 
 TEST(QueueLabels, LabelKeysWithUnknownSuffixAreWarnedAbout) {
   CapacityConfig cfg = parseOk(labelled().set("root.a.accessible-node-labels.x.capcity", "5"));
   ASSERT_EQ(cfg.warnings.size(), 1u);
-  EXPECT_THAT(cfg.warnings[0], HasSubstr("root.a.accessible-node-labels.x.capcity': not a per-label "
-                                         "setting"));
+  EXPECT_THAT(cfg.warnings[0],
+              HasSubstr("root.a.accessible-node-labels.x.capcity': not a per-label "
+                        "setting"));
 }
 
 TEST(QueueLabels, CapacityForAnInaccessibleLabelIsWarnedAbout) {
@@ -108,14 +115,14 @@ TEST(QueueLabels, CapacityForAnInaccessibleLabelIsWarnedAbout) {
 }
 
 TEST(QueueLabels, ExclusiveEnforcedPartitionsMustExist) {
-  CapacityConfig cfg = parseOk(
-      labelled()
-          .set("root.a.ordering-policy", "fifo-with-partitions")
-          .set("root.a.ordering-policy.exclusive-enforced-partitions", "x"));
+  CapacityConfig cfg =
+      parseOk(labelled()
+                  .set("root.a.ordering-policy", "fifo-with-partitions")
+                  .set("root.a.ordering-policy.exclusive-enforced-partitions", "x"));
   EXPECT_EQ(cfg.queue("root.a").orderingPolicy, "fifo-with-partitions");
   EXPECT_THAT(cfg.queue("root.a").exclusiveEnforcedPartitions, ElementsAre("x"));
-  std::string error = parseError(
-      labelled().set("root.a.ordering-policy.exclusive-enforced-partitions", "q"));
+  std::string error =
+      parseError(labelled().set("root.a.ordering-policy.exclusive-enforced-partitions", "q"));
   EXPECT_THAT(error, HasSubstr("NodeLabelManager doesn't include label = q"));
 }
 

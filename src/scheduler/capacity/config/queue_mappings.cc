@@ -38,8 +38,10 @@ void checkStaticTarget(BuildContext& ctx, const std::string& key, const std::str
       if (each.name != queue) continue;
       (each.isLeaf() ? leaves : parents)++;
     }
-    if (leaves + parents > 1) why = "the short name is ambiguous; use the full path";
-    else if (parents == 1) why = "it is a parent queue";
+    if (leaves + parents > 1)
+      why = "the short name is ambiguous; use the full path";
+    else if (parents == 1)
+      why = "it is a parent queue";
   }
   ctx.problems.error(key, "mapping contains invalid or non-leaf queue {} (entry '{}'): {}", queue,
                      entry, why);
@@ -52,8 +54,10 @@ void readQueueMappings(BuildContext& ctx) {
   for (const std::string& entry : ctx.conf.getStrings(key)) {
     std::vector<std::string> f = fields(entry);
     if (f.size() != 3) {
-      ctx.problems.error(key, "Illegal queue mapping {} (expected u:<user>:<queue> or "
-                         "g:<group>:<queue>)", entry);
+      ctx.problems.error(key,
+                         "Illegal queue mapping {} (expected u:<user>:<queue> or "
+                         "g:<group>:<queue>)",
+                         entry);
       continue;
     }
     QueueMapping m;
@@ -62,8 +66,10 @@ void readQueueMappings(BuildContext& ctx) {
     } else if (f[0] == "g") {
       m.kind = MappingKind::kGroup;
     } else {
-      ctx.problems.error(key, "Illegal queue mapping {} (unknown mapping prefix {}; expected u "
-                         "or g)", entry, f[0]);
+      ctx.problems.error(key,
+                         "Illegal queue mapping {} (unknown mapping prefix {}; expected u "
+                         "or g)",
+                         entry, f[0]);
       continue;
     }
     m.source = f[1];

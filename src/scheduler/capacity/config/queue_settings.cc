@@ -50,17 +50,18 @@ void readUserWeights(BuildContext& ctx, QueueConfig& q) {
   constexpr std::string_view kSuffix = ".weight";
   const float queueUl = std::min(100.0f, static_cast<float>(q.minimumUserLimitPercent));
   for (const std::string& key : ctx.conf.namesWithPrefix(prefix)) {
-    if (!std::string_view(key).ends_with(kSuffix) ||
-        key.size() <= prefix.size() + kSuffix.size()) {
+    if (!std::string_view(key).ends_with(kSuffix) || key.size() <= prefix.size() + kSuffix.size()) {
       ctx.problems.warn(key, "not a user setting (expected user-settings.<user>.weight); ignored");
       continue;
     }
     std::string user = key.substr(prefix.size(), key.size() - prefix.size() - kSuffix.size());
     float weight = readFloat(ctx, key, 1.0f);
     if (q.isLeaf() && (weight < 0.0f || weight > 100.0f / queueUl)) {
-      ctx.problems.error(key, "Weight ({}) for user \"{}\" must be between 0 and 100 / {} (= {}, "
-                         "the number of concurrent active users in {})", javaFloat(weight), user,
-                         javaFloat(queueUl), javaFloat(100.0f / queueUl), q.path);
+      ctx.problems.error(key,
+                         "Weight ({}) for user \"{}\" must be between 0 and 100 / {} (= {}, "
+                         "the number of concurrent active users in {})",
+                         javaFloat(weight), user, javaFloat(queueUl), javaFloat(100.0f / queueUl),
+                         q.path);
       continue;
     }
     q.userWeights[user] = weight;
@@ -93,14 +94,13 @@ void readApplicationLimits(BuildContext& ctx, QueueConfig& q) {
     float perUser = static_cast<float>(maxApps) *
                     (static_cast<float>(q.minimumUserLimitPercent) / 100.0f) *
                     static_cast<float>(q.userLimitFactor);
-    int32_t truncated = perUser >= static_cast<float>(INT32_MAX)
-                            ? INT32_MAX
-                            : static_cast<int32_t>(perUser);
+    int32_t truncated =
+        perUser >= static_cast<float>(INT32_MAX) ? INT32_MAX : static_cast<int32_t>(perUser);
     q.maxApplicationsPerUser = std::min(maxApps, truncated);
   }
   const std::string parallelKey = queueKey(q.path, "max-parallel-apps");
-  int32_t parallel = ctx.problems.take(
-      ctx.conf.getInt(parallelKey, ctx.out.defaultMaxParallelApps), ctx.out.defaultMaxParallelApps);
+  int32_t parallel = ctx.problems.take(ctx.conf.getInt(parallelKey, ctx.out.defaultMaxParallelApps),
+                                       ctx.out.defaultMaxParallelApps);
   if (parallel < 0) {
     ctx.problems.error(parallelKey, "must be >= 0, got {}", parallel);
     parallel = ctx.out.defaultMaxParallelApps;
@@ -139,8 +139,10 @@ void readState(BuildContext& ctx, QueueConfig& q) {
   }
   if (parent && parent->state == QueueStateConfig::kStopped &&
       q.state == QueueStateConfig::kRunning) {
-    ctx.problems.error(key, "The parent queue:{} cannot be STOPPED as the child queue:{} is in "
-                       "RUNNING state.", parent->path, q.path);
+    ctx.problems.error(key,
+                       "The parent queue:{} cannot be STOPPED as the child queue:{} is in "
+                       "RUNNING state.",
+                       parent->path, q.path);
   }
 }
 
@@ -169,8 +171,10 @@ void readOrderingPolicy(BuildContext& ctx, QueueConfig& q) {
     std::string fallback = parent ? parent->orderingPolicy : "utilization";
     std::string policy(trimView(ctx.conf.get(key, fallback)));
     if (policy != "utilization" && policy != "priority-utilization") {
-      ctx.problems.error(key, "Unable to construct queue ordering policy={} queue={} (a parent "
-                         "queue takes utilization or priority-utilization)", policy, q.path);
+      ctx.problems.error(key,
+                         "Unable to construct queue ordering policy={} queue={} (a parent "
+                         "queue takes utilization or priority-utilization)",
+                         policy, q.path);
       policy = fallback;
     }
     q.orderingPolicy = policy;
@@ -189,8 +193,10 @@ void readOrderingPolicy(BuildContext& ctx, QueueConfig& q) {
   } else if (simple == "fifo-for-pending-apps" || simple == "FifoOrderingPolicyForPendingApps") {
     q.orderingPolicy = "fifo-for-pending-apps";
   } else {
-    ctx.problems.error(key, "Unable to construct ordering policy for: {} (a leaf queue takes "
-                       "fifo, fair, fifo-with-partitions or fifo-for-pending-apps)", policy);
+    ctx.problems.error(key,
+                       "Unable to construct ordering policy for: {} (a leaf queue takes "
+                       "fifo, fair, fifo-with-partitions or fifo-for-pending-apps)",
+                       policy);
   }
   q.fairSizeBasedWeight = ctx.problems.take(
       ctx.conf.getBool(queueKey(q.path, "ordering-policy.fair.enable-size-based-weight"), false),
@@ -199,8 +205,10 @@ void readOrderingPolicy(BuildContext& ctx, QueueConfig& q) {
       queueKey(q.path, "ordering-policy.exclusive-enforced-partitions");
   for (const std::string& label : ctx.conf.getStrings(partitionsKey)) {
     if (ctx.labels.count(label) == 0) {
-      ctx.problems.error(partitionsKey, "NodeLabelManager doesn't include label = {}, please "
-                         "check.", label);
+      ctx.problems.error(partitionsKey,
+                         "NodeLabelManager doesn't include label = {}, please "
+                         "check.",
+                         label);
       continue;
     }
     q.exclusiveEnforcedPartitions.insert(label);
@@ -209,8 +217,8 @@ void readOrderingPolicy(BuildContext& ctx, QueueConfig& q) {
 
 void readPriorities(BuildContext& ctx, QueueConfig& q) {
   q.priority = ctx.problems.take(ctx.conf.getInt(queueKey(q.path, "priority"), 0), 0);
-  int32_t appPriority = ctx.problems.take(
-      ctx.conf.getInt(queueKey(q.path, "default-application-priority"), 0), 0);
+  int32_t appPriority =
+      ctx.problems.take(ctx.conf.getInt(queueKey(q.path, "default-application-priority"), 0), 0);
   // Capped by yarn.cluster.max-application-priority, as CapacityScheduler caps app priorities.
   q.defaultApplicationPriority = std::min(appPriority, ctx.out.clusterMaxApplicationPriority);
   const std::string aclKey = queueKey(q.path, "acl_application_max_priority");
@@ -232,7 +240,8 @@ void readMaximumAllocation(BuildContext& ctx, QueueConfig& q) {
   const Resource& clusterMax = ctx.clusterBounds.maximum;
   const QueueConfig* parent = parentOf(ctx, q);
   Resource max;
-  for (int i = 0; i < n; ++i) max.set(i, parent ? parent->maximumAllocation.get(i) : clusterMax.get(i));
+  for (int i = 0; i < n; ++i)
+    max.set(i, parent ? parent->maximumAllocation.get(i) : clusterMax.get(i));
   const std::string genericKey = queueKey(q.path, "maximum-allocation");
   const std::string mbKey = queueKey(q.path, "maximum-allocation-mb");
   const std::string vcoresKey = queueKey(q.path, "maximum-allocation-vcores");
@@ -266,9 +275,10 @@ void readMaximumAllocation(BuildContext& ctx, QueueConfig& q) {
     blame = mbTooLarge ? mbKey : vcoresKey;
   }
   if (tooLarge) {
-    ctx.problems.error(blame, "Queue maximum allocation cannot be larger than the cluster setting "
-                       "for queue {} max allocation per queue: {} cluster setting: {}", q.path,
-                       max.toString(), clusterMax.toString());
+    ctx.problems.error(blame,
+                       "Queue maximum allocation cannot be larger than the cluster setting "
+                       "for queue {} max allocation per queue: {} cluster setting: {}",
+                       q.path, max.toString(), clusterMax.toString());
   }
   q.maximumAllocation = ResourceLimit::of(max, n);
 }

@@ -6,10 +6,10 @@
 namespace spindle {
 namespace {
 
+using testing::CsConf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
-using testing::CsConf;
 using testing::parseError;
 using testing::parseOk;
 using testing::testLeafQueueSetup;
@@ -53,16 +53,14 @@ TEST(QueueSettings, DisabledUserLimitFactorGivesEveryUserTheQueueMaximum) {
 }
 
 TEST(QueueSettings, MaximumApplicationsExplicitThenGlobalPerQueueThenDerived) {
-  CapacityConfig cfg = parseOk(twoLeaves()
-                                   .set("maximum-applications", "500")
-                                   .set("root.a.maximum-applications", "7"));
+  CapacityConfig cfg = parseOk(
+      twoLeaves().set("maximum-applications", "500").set("root.a.maximum-applications", "7"));
   EXPECT_EQ(cfg.queue("root.a").maximumApplications, 7);
   EXPECT_EQ(cfg.queue("root.a").configuredMaximumApplications, 7);
   EXPECT_EQ(cfg.queue("root.b").maximumApplications, 450);
 
-  CapacityConfig global = parseOk(twoLeaves()
-                                      .set("maximum-applications", "500")
-                                      .set("global-queue-max-application", "900"));
+  CapacityConfig global = parseOk(
+      twoLeaves().set("maximum-applications", "500").set("global-queue-max-application", "900"));
   EXPECT_EQ(global.globalQueueMaxApplication, 900);
   EXPECT_EQ(global.queue("root.a").maximumApplications, 500) << "min(global, system max)";
   CapacityConfig lower = parseOk(twoLeaves().set("global-queue-max-application", "42"));
@@ -93,7 +91,8 @@ TEST(QueueSettings, BadUserLimitValuesAreErrors) {
   std::string error = parseError(twoLeaves()
                                      .set("root.a.user-limit-factor", "-2")
                                      .set("root.b.minimum-user-limit-percent", "0"));
-  EXPECT_THAT(error, HasSubstr("root.a.user-limit-factor': must be -1 (disabled) or >= 0, got -2.0"));
+  EXPECT_THAT(error,
+              HasSubstr("root.a.user-limit-factor': must be -1 (disabled) or >= 0, got -2.0"));
   EXPECT_THAT(error, HasSubstr("root.b.minimum-user-limit-percent': must be > 0, got 0.0"));
 }
 
@@ -117,8 +116,11 @@ TEST(QueueSettings, UserWeightAboveConcurrentUsersIsAnError) {
 
 TEST(QueueSettings, MaxParallelAppsIsTheLowestAlongTheBranch) {
   CapacityConfig cfg = parseOk(CsConf()
-                                   .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
-                                   .queues("root.a", "a1,a2").cap("root.a.a1", "50")
+                                   .queues("root", "a,b")
+                                   .cap("root.a", "50")
+                                   .cap("root.b", "50")
+                                   .queues("root.a", "a1,a2")
+                                   .cap("root.a.a1", "50")
                                    .cap("root.a.a2", "50")
                                    .set("root.a.max-parallel-apps", "5")
                                    .set("root.a.a1.max-parallel-apps", "10")
@@ -133,8 +135,11 @@ TEST(QueueSettings, MaxParallelAppsIsTheLowestAlongTheBranch) {
 
 TEST(QueueSettings, StateIsInheritedAndCaseInsensitive) {
   CapacityConfig cfg = parseOk(CsConf()
-                                   .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
-                                   .queues("root.a", "a1").cap("root.a.a1", "100")
+                                   .queues("root", "a,b")
+                                   .cap("root.a", "50")
+                                   .cap("root.b", "50")
+                                   .queues("root.a", "a1")
+                                   .cap("root.a.a1", "100")
                                    .set("root.a.state", "stopped"));
   EXPECT_EQ(cfg.queue("root.a").state, QueueStateConfig::kStopped);
   EXPECT_EQ(cfg.queue("root.a.a1").state, QueueStateConfig::kStopped);
@@ -143,8 +148,10 @@ TEST(QueueSettings, StateIsInheritedAndCaseInsensitive) {
 
 TEST(QueueSettings, RunningChildOfStoppedParentIsAnError) {
   std::string error = parseError(CsConf()
-                                     .queues("root", "a").cap("root.a", "100")
-                                     .queues("root.a", "a1").cap("root.a.a1", "100")
+                                     .queues("root", "a")
+                                     .cap("root.a", "100")
+                                     .queues("root.a", "a1")
+                                     .cap("root.a.a1", "100")
                                      .set("root.a.state", "STOPPED")
                                      .set("root.a.a1.state", "RUNNING"));
   EXPECT_THAT(error, HasSubstr("The parent queue:root.a cannot be STOPPED as the child "
@@ -170,8 +177,11 @@ TEST(QueueSettings, AclsDefaultToEveryoneAtRootAndNobodyElsewhere) {
 // TestLeafQueue.testInheritedQueueAcls: access through any ancestor.
 TEST(QueueSettings, AclAccessIsInheritedFromAncestors) {
   CapacityConfig cfg = parseOk(CsConf()
-                                   .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
-                                   .queues("root.a", "a1").cap("root.a.a1", "100")
+                                   .queues("root", "a,b")
+                                   .cap("root.a", "50")
+                                   .cap("root.b", "50")
+                                   .queues("root.a", "a1")
+                                   .cap("root.a.a1", "100")
                                    .set("root.acl_submit_applications", " ")
                                    .set("root.acl_administer_queue", " ")
                                    .set("root.a.acl_submit_applications", "alice")
@@ -191,17 +201,23 @@ TEST(QueueSettings, BadAclNamesTheProperty) {
 }
 
 TEST(QueueSettings, OrderingPoliciesForLeavesAndParents) {
-  CapacityConfig cfg = parseOk(
-      CsConf()
-          .queues("root", "a,b,p").cap("root.a", "30").cap("root.b", "30").cap("root.p", "40")
-          .set("root.ordering-policy", "priority-utilization")
-          .queues("root.p", "p1,q").cap("root.p.p1", "50").cap("root.p.q", "50")
-          .queues("root.p.q", "q1").cap("root.p.q.q1", "100")
-          .set("root.a.ordering-policy", "fair")
-          .set("root.a.ordering-policy.fair.enable-size-based-weight", "true")
-          .set("root.b.ordering-policy",
-               "org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy."
-               "FifoOrderingPolicyForPendingApps"));
+  CapacityConfig cfg =
+      parseOk(CsConf()
+                  .queues("root", "a,b,p")
+                  .cap("root.a", "30")
+                  .cap("root.b", "30")
+                  .cap("root.p", "40")
+                  .set("root.ordering-policy", "priority-utilization")
+                  .queues("root.p", "p1,q")
+                  .cap("root.p.p1", "50")
+                  .cap("root.p.q", "50")
+                  .queues("root.p.q", "q1")
+                  .cap("root.p.q.q1", "100")
+                  .set("root.a.ordering-policy", "fair")
+                  .set("root.a.ordering-policy.fair.enable-size-based-weight", "true")
+                  .set("root.b.ordering-policy",
+                       "org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy."
+                       "FifoOrderingPolicyForPendingApps"));
   EXPECT_EQ(cfg.queue("root").orderingPolicy, "priority-utilization");
   EXPECT_EQ(cfg.queue("root.p.q").orderingPolicy, "priority-utilization") << "inherited";
   EXPECT_EQ(cfg.queue("root.p.p1").orderingPolicy, "fifo");
@@ -213,9 +229,8 @@ TEST(QueueSettings, OrderingPoliciesForLeavesAndParents) {
 }
 
 TEST(QueueSettings, UnknownOrderingPoliciesAreErrors) {
-  std::string error = parseError(oneLeaf()
-                                     .set("root.ordering-policy", "fifo")
-                                     .set("root.a.ordering-policy", "utilization"));
+  std::string error = parseError(
+      oneLeaf().set("root.ordering-policy", "fifo").set("root.a.ordering-policy", "utilization"));
   EXPECT_THAT(error, HasSubstr("root.ordering-policy': Unable to construct queue ordering "
                                "policy=fifo queue=root"));
   EXPECT_THAT(error, HasSubstr("root.a.ordering-policy': Unable to construct ordering policy for: "
@@ -239,9 +254,12 @@ TEST(QueueSettings, MaximumAllocationInheritsAndOverrides) {
   CapacityConfig cfg = parseOk(CsConf()
                                    .raw("yarn.scheduler.maximum-allocation-mb", "16384")
                                    .raw("yarn.scheduler.maximum-allocation-vcores", "32")
-                                   .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
+                                   .queues("root", "a,b")
+                                   .cap("root.a", "50")
+                                   .cap("root.b", "50")
                                    .set("root.a.maximum-allocation-mb", "4096")
-                                   .queues("root.a", "a1").cap("root.a.a1", "100")
+                                   .queues("root.a", "a1")
+                                   .cap("root.a.a1", "100")
                                    .set("root.b.maximum-allocation", "memory-mb=8G,vcores=2")
                                    .set("root.b.maximum-allocation-mb", "1024"));
   EXPECT_EQ(cfg.queue("root").maximumAllocation.get(kMemoryIndex), 16384);
@@ -272,13 +290,17 @@ TEST(QueueSettings, NonPositiveMaximumAllocationIsAnError) {
 }
 
 TEST(QueueSettings, PreemptionSwitchesAreInherited) {
-  CapacityConfig cfg = parseOk(CsConf()
-                                   .queues("root", "a,b").cap("root.a", "50").cap("root.b", "50")
-                                   .queues("root.a", "a1,a2").cap("root.a.a1", "50")
-                                   .cap("root.a.a2", "50")
-                                   .set("root.a.disable_preemption", "true")
-                                   .set("root.a.a2.disable_preemption", "false")
-                                   .set("root.a.intra-queue-preemption.disable_preemption", "true"));
+  CapacityConfig cfg =
+      parseOk(CsConf()
+                  .queues("root", "a,b")
+                  .cap("root.a", "50")
+                  .cap("root.b", "50")
+                  .queues("root.a", "a1,a2")
+                  .cap("root.a.a1", "50")
+                  .cap("root.a.a2", "50")
+                  .set("root.a.disable_preemption", "true")
+                  .set("root.a.a2.disable_preemption", "false")
+                  .set("root.a.intra-queue-preemption.disable_preemption", "true"));
   EXPECT_TRUE(cfg.queue("root.a.a1").disablePreemption);
   EXPECT_FALSE(cfg.queue("root.a.a2").disablePreemption);
   EXPECT_FALSE(cfg.queue("root.b").disablePreemption);

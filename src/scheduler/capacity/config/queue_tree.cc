@@ -16,7 +16,8 @@ namespace {
 constexpr std::string_view kRoot = "root";
 
 bool hasWhitespace(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  return std::any_of(s.begin(), s.end(),
+                     [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
 }
 
 // Adds `path` and, depth first, its children; names are trimmed (getStrings trims).
@@ -30,13 +31,14 @@ void addQueue(BuildContext& ctx, const std::string& path, const std::string& nam
   std::set<std::string> seen;
   for (const std::string& child : ctx.conf.getStrings(key)) {
     if (child.find('.') != std::string::npos || hasWhitespace(child)) {
-      ctx.problems.error(key, "Illegal queue name '{}' in child queues of {}: a name may not "
-                         "contain '.' or whitespace", child, path);
+      ctx.problems.error(key,
+                         "Illegal queue name '{}' in child queues of {}: a name may not "
+                         "contain '.' or whitespace",
+                         child, path);
       continue;
     }
     if (!seen.insert(child).second) {
-      ctx.problems.error(key, "Duplicate child queue name '{}' in child queues of {}", child,
-                         path);
+      ctx.problems.error(key, "Duplicate child queue name '{}' in child queues of {}", child, path);
       continue;
     }
     q.children.push_back(path + "." + child);
@@ -72,18 +74,40 @@ void checkQueuesKeysStartAtRoot(BuildContext& ctx) {
 
 // First segments of per-queue keys (reference §1.2, plus keys of components that read them
 // elsewhere: reservations, auto-created queues, lifetimes).
-constexpr std::string_view kQueueKeyHeads[] = {
-    "queues", "capacity", "maximum-capacity", "minimum-user-limit-percent",
-    "user-limit-factor", "user-settings", "maximum-applications",
-    "maximum-am-resource-percent", "max-parallel-apps", "state", "acl_submit_applications",
-    "acl_administer_queue", "acl_application_max_priority",
-    "ordering-policy", "priority", "default-application-priority", "accessible-node-labels",
-    "default-node-label-expression", "maximum-allocation-mb", "maximum-allocation-vcores",
-    "maximum-allocation", "disable_preemption", "intra-queue-preemption",
-    "maximum-application-lifetime", "default-application-lifetime", "allow-zero-capacity-sum",
-    "auto-create-child-queue", "leaf-queue-template", "auto-queue-creation-v2",
-    "reservable", "show-reservations-as-queues", "average-capacity",
-    "instantaneous-max-capacity", "multi-node-placement-enabled"};
+constexpr std::string_view kQueueKeyHeads[] = {"queues",
+                                               "capacity",
+                                               "maximum-capacity",
+                                               "minimum-user-limit-percent",
+                                               "user-limit-factor",
+                                               "user-settings",
+                                               "maximum-applications",
+                                               "maximum-am-resource-percent",
+                                               "max-parallel-apps",
+                                               "state",
+                                               "acl_submit_applications",
+                                               "acl_administer_queue",
+                                               "acl_application_max_priority",
+                                               "ordering-policy",
+                                               "priority",
+                                               "default-application-priority",
+                                               "accessible-node-labels",
+                                               "default-node-label-expression",
+                                               "maximum-allocation-mb",
+                                               "maximum-allocation-vcores",
+                                               "maximum-allocation",
+                                               "disable_preemption",
+                                               "intra-queue-preemption",
+                                               "maximum-application-lifetime",
+                                               "default-application-lifetime",
+                                               "allow-zero-capacity-sum",
+                                               "auto-create-child-queue",
+                                               "leaf-queue-template",
+                                               "auto-queue-creation-v2",
+                                               "reservable",
+                                               "show-reservations-as-queues",
+                                               "average-capacity",
+                                               "instantaneous-max-capacity",
+                                               "multi-node-placement-enabled"};
 
 bool isQueueKeyHead(std::string_view head) {
   if (head.starts_with("reservation")) return true;  // reservation-agent, -policy, -window, ...
@@ -122,8 +146,10 @@ void warnUnknownQueueKeys(BuildContext& ctx) {
     std::string_view tail = rest.substr(owner.size() + 1);
     std::string_view head = tail.substr(0, tail.find('.'));
     if (isQueueKeyHead(head)) continue;
-    ctx.problems.warn(key, "'{}' is neither a child queue listed in {} nor a known setting of "
-                      "queue {}; ignored", head, queueKey(owner, "queues"), owner);
+    ctx.problems.warn(key,
+                      "'{}' is neither a child queue listed in {} nor a known setting of "
+                      "queue {}; ignored",
+                      head, queueKey(owner, "queues"), owner);
   }
 }
 

@@ -6,9 +6,9 @@
 namespace spindle {
 namespace {
 
+using testing::CsConf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::CsConf;
 using testing::parseError;
 using testing::parseOk;
 
@@ -41,8 +41,8 @@ Result<CapacityConfig> parseXml(std::string_view xml) {
 TEST(QueueTree, SlsSampleConfigHasThreeLeavesAt25_25_50) {
   Result<CapacityConfig> cfg = parseXml(kSlsSample);
   ASSERT_TRUE(cfg.isOk()) << cfg.status().message();
-  EXPECT_THAT(cfg->preorder, ElementsAre("root", "root.sls_queue_1", "root.sls_queue_2",
-                                         "root.sls_queue_3"));
+  EXPECT_THAT(cfg->preorder,
+              ElementsAre("root", "root.sls_queue_1", "root.sls_queue_2", "root.sls_queue_3"));
   EXPECT_THAT(cfg->queue("root").children,
               ElementsAre("root.sls_queue_1", "root.sls_queue_2", "root.sls_queue_3"));
   const QueueConfig& q1 = cfg->queue("root.sls_queue_1");
@@ -59,9 +59,11 @@ TEST(QueueTree, SlsSampleConfigHasThreeLeavesAt25_25_50) {
 TEST(QueueTree, ChildNamesAreTrimmedAndPreorderIsDepthFirst) {
   CapacityConfig cfg = parseOk(CsConf()
                                    .queues("root", " a , b ")
-                                   .cap("root.a", "50").cap("root.b", "50")
+                                   .cap("root.a", "50")
+                                   .cap("root.b", "50")
                                    .queues("root.a", "a1,a2")
-                                   .cap("root.a.a1", "30").cap("root.a.a2", "70"));
+                                   .cap("root.a.a1", "30")
+                                   .cap("root.a.a2", "70"));
   EXPECT_THAT(cfg.preorder, ElementsAre("root", "root.a", "root.a.a1", "root.a.a2", "root.b"));
   EXPECT_FALSE(cfg.queue("root.a").isLeaf());
   EXPECT_TRUE(cfg.queue("root.a.a2").isLeaf());
@@ -70,9 +72,14 @@ TEST(QueueTree, ChildNamesAreTrimmedAndPreorderIsDepthFirst) {
 TEST(QueueTree, UniqueLeafNamesResolveByShortName) {
   CapacityConfig cfg = parseOk(CsConf()
                                    .queues("root", "a,b")
-                                   .cap("root.a", "50").cap("root.b", "50")
-                                   .queues("root.a", "x,y").cap("root.a.x", "50").cap("root.a.y", "50")
-                                   .queues("root.b", "x,z").cap("root.b.x", "50").cap("root.b.z", "50"));
+                                   .cap("root.a", "50")
+                                   .cap("root.b", "50")
+                                   .queues("root.a", "x,y")
+                                   .cap("root.a.x", "50")
+                                   .cap("root.a.y", "50")
+                                   .queues("root.b", "x,z")
+                                   .cap("root.b.x", "50")
+                                   .cap("root.b.z", "50"));
   ASSERT_NE(cfg.find("y"), nullptr);
   EXPECT_EQ(cfg.find("y")->path, "root.a.y");
   EXPECT_EQ(cfg.find("z")->path, "root.b.z");
@@ -90,7 +97,8 @@ TEST(QueueTree, RootWithoutChildrenIsAnError) {
 }
 
 TEST(QueueTree, DuplicateChildNameIsAnError) {
-  std::string error = parseError(CsConf().queues("root", "a,b,a").cap("root.a", "50").cap("root.b", "50"));
+  std::string error =
+      parseError(CsConf().queues("root", "a,b,a").cap("root.a", "50").cap("root.b", "50"));
   EXPECT_THAT(error, HasSubstr("property 'yarn.scheduler.capacity.root.queues'"));
   EXPECT_THAT(error, HasSubstr("Duplicate child queue name 'a' in child queues of root"));
 }
@@ -101,14 +109,16 @@ TEST(QueueTree, ChildNameWithDotIsAnError) {
 }
 
 TEST(QueueTree, QueuesKeyOutsideRootIsAnError) {
-  std::string error = parseError(CsConf().queues("root", "a").cap("root.a", "100").queues("b", "c"));
+  std::string error =
+      parseError(CsConf().queues("root", "a").cap("root.a", "100").queues("b", "c"));
   EXPECT_THAT(error, HasSubstr("property 'yarn.scheduler.capacity.b.queues'"));
   EXPECT_THAT(error, HasSubstr("queue path 'b' must start with root"));
 }
 
 TEST(QueueTree, KeysOfQueuesOutsideTheTreeAreWarnedAbout) {
   CapacityConfig cfg = parseOk(CsConf()
-                                   .queues("root", "a").cap("root.a", "100")
+                                   .queues("root", "a")
+                                   .cap("root.a", "100")
                                    .cap("root.typo", "10")
                                    .set("root.a.capacty", "5"));
   ASSERT_EQ(cfg.warnings.size(), 2u);

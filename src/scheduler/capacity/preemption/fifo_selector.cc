@@ -25,8 +25,8 @@ using Pick = std::pair<const AppSnapshot*, const ContainerSnapshot*>;
 
 // Step 1: containers borrowed on non-exclusive labelled nodes, newest container id first,
 // partition by partition of the target.
-void takeIgnoreExclusivity(RoundState& st, const QueueSnapshot& qs, ToObtain& obtain,
-                           int index, bool conservative) {
+void takeIgnoreExclusivity(RoundState& st, const QueueSnapshot& qs, ToObtain& obtain, int index,
+                           bool conservative) {
   std::vector<Pick> borrowed;
   for (const AttemptId& a : qs.appsInPreemptionOrder) {
     const AppSnapshot* app = st.app(a);
@@ -86,8 +86,8 @@ void FifoSelector::selectFromLeaf(RoundState& st, QueueId leaf,
   Resource skippedAmSize;
   for (const AttemptId& a : qs.appsInPreemptionOrder) {
     if (obtain.empty()) break;
-    if (!takeFromApp(st, *st.app(a), obtain, index_, conservative, reservationsToKill,
-                     skippedAms, skippedAmSize)) {
+    if (!takeFromApp(st, *st.app(a), obtain, index_, conservative, reservationsToKill, skippedAms,
+                     skippedAmSize)) {
       break;
     }
   }

@@ -69,8 +69,8 @@ void IdealAssignmentCalculator::recurse(std::vector<TempQueue>& tqs, QueueId q) 
   for (QueueId c : qs.children) recurse(tqs, c);
 }
 
-void IdealAssignmentCalculator::computeIdealResourceDistribution(
-    std::vector<TempQueue*>& children, const Resource& parentIdeal) {
+void IdealAssignmentCalculator::computeIdealResourceDistribution(std::vector<TempQueue*>& children,
+                                                                 const Resource& parentIdeal) {
   const ResourceCalculator& rc = st_.rc();
   const Resource& tot = parentIdeal;
   std::vector<TempQueue*> nonZero, zero;

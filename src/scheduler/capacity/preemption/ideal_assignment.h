@@ -27,8 +27,7 @@ namespace spindle::preemption {
 
 class IdealAssignmentCalculator {
  public:
-  IdealAssignmentCalculator(RoundState& state, CalculatorMode mode)
-      : st_(state), mode_(mode) {}
+  IdealAssignmentCalculator(RoundState& state, CalculatorMode mode) : st_(state), mode_(mode) {}
 
   void compute();
 

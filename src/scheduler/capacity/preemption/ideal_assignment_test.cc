@@ -29,8 +29,7 @@ int64_t idealOf(const PreemptionPlan& plan, const std::string& path,
   return -1;
 }
 
-int marked(const PreemptionPlan& plan, const std::string& path,
-           const std::string& partition = "") {
+int marked(const PreemptionPlan& plan, const std::string& path, const std::string& partition = "") {
   int n = 0;
   for (const PreemptionCandidate& c : plan.candidates) {
     n += c.queuePath == path && c.partition == partition;
@@ -96,13 +95,15 @@ TEST(IdealAssignment, SatisfiedQueuesBalanceOnlyInBalanceMode) {
 
 // §5: a leaf using no more than G x 1.1 is never a victim, even with a lower ideal.
 TEST(IdealAssignment, DeadZoneProtectsQueuesNearTheirGuarantee) {
-  PreemptionSnapshot within = SnapshotBuilder(100).leaf("A", 40, 44, 0).leaf("B", 60, 56, 20).build();
+  PreemptionSnapshot within =
+      SnapshotBuilder(100).leaf("A", 40, 44, 0).leaf("B", 60, 56, 20).build();
   auto plan = planPreemptionRound(within, tableKnobs());
   ASSERT_TRUE(plan.isOk());
   EXPECT_EQ(idealOf(*plan, "root.A"), 40);
   EXPECT_TRUE(plan->candidates.empty());
 
-  PreemptionSnapshot beyond = SnapshotBuilder(100).leaf("A", 40, 45, 0).leaf("B", 60, 55, 20).build();
+  PreemptionSnapshot beyond =
+      SnapshotBuilder(100).leaf("A", 40, 45, 0).leaf("B", 60, 55, 20).build();
   auto plan2 = planPreemptionRound(beyond, tableKnobs());
   ASSERT_TRUE(plan2.isOk());
   EXPECT_EQ(marked(*plan2, "root.A"), 5);

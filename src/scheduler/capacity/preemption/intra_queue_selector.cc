@@ -31,8 +31,12 @@ Resource sub0(const Resource& a, const Resource& b) { return (a - b).clampedAtZe
 class LeafPlan {
  public:
   LeafPlan(RoundState& st, QueueId leaf, const std::string& partition)
-      : st_(st), rc_(st.rc()), cluster_(st.snapshot().clusterTotal), leaf_(leaf),
-        partition_(partition), tq_(st.queue(leaf, partition)) {}
+      : st_(st),
+        rc_(st.rc()),
+        cluster_(st.snapshot().clusterTotal),
+        leaf_(leaf),
+        partition_(partition),
+        tq_(st.queue(leaf, partition)) {}
 
   // Steps 1-5; returns false when the queue is skipped.
   bool compute() {

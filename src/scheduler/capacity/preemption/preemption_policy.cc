@@ -64,14 +64,12 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
     ReservedSelector(static_cast<int>(selectors.size() - 1)).select(st);
   }
   selectors.emplace_back(SelectorKind::kFifo, settings.maxWaitBeforeKillMs);
-  FifoSelector(false, static_cast<int>(selectors.size() - 1))
-      .select(st, plan.reservationsToKill);
+  FifoSelector(false, static_cast<int>(selectors.size() - 1)).select(st, plan.reservationsToKill);
   plan.figures = collectFigures(st);
   if (settings.preemptToBalanceEnabled) {
     selectors.emplace_back(SelectorKind::kFifoBalance,
                            settings.preemptToBalanceMaxWaitBeforeKillMs);
-    FifoSelector(true, static_cast<int>(selectors.size() - 1))
-        .select(st, plan.reservationsToKill);
+    FifoSelector(true, static_cast<int>(selectors.size() - 1)).select(st, plan.reservationsToKill);
   }
   if (settings.intraQueueEnabled) {
     selectors.emplace_back(SelectorKind::kIntraQueue, settings.maxWaitBeforeKillMs);

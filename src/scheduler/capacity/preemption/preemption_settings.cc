@@ -27,8 +27,8 @@ Status checkFraction(const std::string& name, double v, double lo, double hi) {
   return Status::ok();
 }
 
-Result<double> fraction(const Configuration& conf, const std::string& name, double def,
-                        double lo, double hi) {
+Result<double> fraction(const Configuration& conf, const std::string& name, double def, double lo,
+                        double hi) {
   SPINDLE_ASSIGN_OR_RETURN(double v, conf.getDouble(name, def));
   SPINDLE_RETURN_IF_ERROR(checkFraction(name, v, lo, hi));
   return v;
@@ -95,9 +95,8 @@ Result<PreemptionSettings> parsePreemptionSettings(const Configuration& conf) {
   }
   SPINDLE_ASSIGN_OR_RETURN(s.intraQueueConservativeDrf,
                            conf.getBool(key("intra-queue-preemption.conservative-drf"), true));
-  SPINDLE_ASSIGN_OR_RETURN(
-      s.lazyPreemptionEnabled,
-      conf.getBool("yarn.scheduler.capacity.lazy-preemption-enabled", false));
+  SPINDLE_ASSIGN_OR_RETURN(s.lazyPreemptionEnabled,
+                           conf.getBool("yarn.scheduler.capacity.lazy-preemption-enabled", false));
   SPINDLE_ASSIGN_OR_RETURN(s.underutilizedPreemptionEnabled,
                            conf.getBool(underKey("enabled"), false));
   SPINDLE_ASSIGN_OR_RETURN(s.underutilizedReservedContainerDelayMs,

@@ -26,22 +26,22 @@ enum class IntraQueueOrderPolicy { kUserLimitFirst, kPriorityFirst };
 struct PreemptionSettings {
   // yarn.resourcemanager.scheduler.monitor.enable
   bool monitorEnabled = false;
-  bool observeOnly = false;                    // P.observe_only
-  int64_t monitoringIntervalMs = 3000;         // P.monitoring_interval
-  int64_t maxWaitBeforeKillMs = 15000;         // P.max_wait_before_kill
-  double totalPreemptionPerRound = 0.1;        // P.total_preemption_per_round
-  double maxIgnoredOverCapacity = 0.1;         // P.max_ignored_over_capacity
-  double naturalTerminationFactor = 0.2;       // P.natural_termination_factor
-  bool selectBasedOnReservedContainers = false;           // P.select_based_on_reserved_containers
+  bool observeOnly = false;                      // P.observe_only
+  int64_t monitoringIntervalMs = 3000;           // P.monitoring_interval
+  int64_t maxWaitBeforeKillMs = 15000;           // P.max_wait_before_kill
+  double totalPreemptionPerRound = 0.1;          // P.total_preemption_per_round
+  double maxIgnoredOverCapacity = 0.1;           // P.max_ignored_over_capacity
+  double naturalTerminationFactor = 0.2;         // P.natural_termination_factor
+  bool selectBasedOnReservedContainers = false;  // P.select_based_on_reserved_containers
   bool additionalResBalanceBasedOnReservedContainers = false;  // P.additional_res_balance_...
-  bool crossQueueConservativeDrf = false;      // P.conservative-drf
-  bool preemptToBalanceEnabled = false;        // P.preemption-to-balance-queue-after-satisfied.enabled
+  bool crossQueueConservativeDrf = false;                      // P.conservative-drf
+  bool preemptToBalanceEnabled = false;  // P.preemption-to-balance-queue-after-satisfied.enabled
   int64_t preemptToBalanceMaxWaitBeforeKillMs = 300000;  // ...after-satisfied.max-wait-before-kill
-  bool intraQueueEnabled = false;              // P.intra-queue-preemption.enabled
-  double intraQueueMinimumThreshold = 0.5;     // P.intra-queue-preemption.minimum-threshold
-  double intraQueueMaxAllowableLimit = 0.2;    // P.intra-queue-preemption.max-allowable-limit
+  bool intraQueueEnabled = false;                        // P.intra-queue-preemption.enabled
+  double intraQueueMinimumThreshold = 0.5;   // P.intra-queue-preemption.minimum-threshold
+  double intraQueueMaxAllowableLimit = 0.2;  // P.intra-queue-preemption.max-allowable-limit
   IntraQueueOrderPolicy intraQueueOrderPolicy = IntraQueueOrderPolicy::kUserLimitFirst;
-  bool intraQueueConservativeDrf = true;       // P.intra-queue-preemption.conservative-drf
+  bool intraQueueConservativeDrf = true;  // P.intra-queue-preemption.conservative-drf
   // yarn.scheduler.capacity.lazy-preemption-enabled
   bool lazyPreemptionEnabled = false;
   // yarn.scheduler.capacity.ordering-policy.priority-utilization.underutilized-preemption.*

@@ -5,7 +5,9 @@
 namespace spindle::preemption {
 namespace {
 
-std::string key(std::string_view suffix) { return std::string(kPreemptionPrefix) + std::string(suffix); }
+std::string key(std::string_view suffix) {
+  return std::string(kPreemptionPrefix) + std::string(suffix);
+}
 
 TEST(PreemptionSettings, DefaultsAreYarns) {
   Configuration conf;

@@ -28,8 +28,8 @@ const NodeSnapshot* PreemptionSnapshot::node(NodeId id) const {
 
 Status validateSnapshot(const PreemptionSnapshot& s) {
   if (s.resourceTypeCount < 1 || s.resourceTypeCount > kMaxResourceTypes) {
-    return invalidArgument("snapshot: resource type count {} outside [1, {}]",
-                           s.resourceTypeCount, kMaxResourceTypes);
+    return invalidArgument("snapshot: resource type count {} outside [1, {}]", s.resourceTypeCount,
+                           kMaxResourceTypes);
   }
   if (s.partition("") == nullptr) {
     return invalidArgument("snapshot: the default partition \"\" is missing");
@@ -53,8 +53,8 @@ Status validateSnapshot(const PreemptionSnapshot& s) {
   }
   for (size_t i = 0; i < s.nodes.size(); ++i) {
     if (s.nodes[i].id.value() != i) {
-      return invalidArgument("snapshot: node '{}' has id {} but sits at index {}",
-                             s.nodes[i].name, s.nodes[i].id.value(), i);
+      return invalidArgument("snapshot: node '{}' has id {} but sits at index {}", s.nodes[i].name,
+                             s.nodes[i].id.value(), i);
     }
     if (s.partition(s.nodes[i].partition) == nullptr) {
       return invalidArgument("snapshot: node '{}' is in unknown partition '{}'", s.nodes[i].name,
@@ -82,8 +82,8 @@ Status validateSnapshot(const PreemptionSnapshot& s) {
                                c.id.seq, app.name);
       }
       if (s.node(c.node) == nullptr) {
-        return invalidArgument("snapshot: container {} of app '{}' is on unknown node {}",
-                               c.id.seq, app.name, c.node.value());
+        return invalidArgument("snapshot: container {} of app '{}' is on unknown node {}", c.id.seq,
+                               app.name, c.node.value());
       }
     }
   }

@@ -44,13 +44,13 @@ struct PartitionInfo {
 
 // One (queue, partition) entry (reference §3 table).
 struct QueuePartitionAmounts {
-  Resource guaranteed;  // effective minimum resource, else total x absoluteCapacity
-  Resource max;         // effective maximum resource, else total x absoluteMaxCapacity
-  Resource used;        // includes AM containers
-  Resource pending;     // leaf: pending considering user limit, reserved included
+  Resource guaranteed;             // effective minimum resource, else total x absoluteCapacity
+  Resource max;                    // effective maximum resource, else total x absoluteMaxCapacity
+  Resource used;                   // includes AM containers
+  Resource pending;                // leaf: pending considering user limit, reserved included
   Resource pendingDeductReserved;  // leaf: the same with reservations subtracted
   Resource reserved;
-  Resource killable;    // lazy preemption: resources already marked killable
+  Resource killable;  // lazy preemption: resources already marked killable
   // absoluteCapacity for the partition (YARN-11073 tiny-queue normalisation); negative means
   // derive it as guaranteed.memory / partition total.memory.
   double absoluteCapacity = -1;
@@ -61,7 +61,7 @@ struct QueuePartitionAmounts {
 
 struct QueueSnapshot {
   std::string path;
-  QueueId parent;              // invalid for the root
+  QueueId parent;  // invalid for the root
   std::vector<QueueId> children;
   // The queue's own `disable_preemption` / `intra-queue-preemption.disable_preemption` if set;
   // unset means inherit from the parent (root defaults to false).
@@ -79,12 +79,12 @@ struct QueueSnapshot {
 
 struct ContainerSnapshot {
   ContainerId id;
-  NodeId node;               // where it runs (or is reserved)
-  Resource size;             // allocated resource, or the reserved size of a reservation
-  int requestPriority = 0;   // numerically larger = lower priority = preempted first
+  NodeId node;              // where it runs (or is reserved)
+  Resource size;            // allocated resource, or the reserved size of a reservation
+  int requestPriority = 0;  // numerically larger = lower priority = preempted first
   bool isAm = false;
-  bool isReservation = false;   // a reserved (not yet running) container
-  bool killable = false;        // lazy preemption: already marked killable
+  bool isReservation = false;  // a reserved (not yet running) container
+  bool killable = false;       // lazy preemption: already marked killable
   // Runs on a non-exclusive labelled node for a request that did not ask for that label.
   bool ignoresExclusivity = false;
   // When the container (or reservation) was created, on the scheduler's clock; the
@@ -108,7 +108,7 @@ struct NodeSnapshot {
   std::string name;
   std::string partition;
   Resource unallocated;
-  Resource killable;   // total of killable containers on the node
+  Resource killable;  // total of killable containers on the node
   // The node's reserved container (its app and id), if any.
   std::optional<ContainerId> reservedContainer;
 };
@@ -116,7 +116,7 @@ struct NodeSnapshot {
 struct PreemptionSnapshot {
   CalculatorKind calculator = CalculatorKind::kDefault;
   int resourceTypeCount = 2;
-  Resource clusterTotal;                 // whole cluster, all partitions
+  Resource clusterTotal;  // whole cluster, all partitions
   // yarn.scheduler.minimum-allocation-*; intra-queue userlimit_first spares one of it per app.
   Resource minimumAllocation;
   // The scheduler clock when the snapshot was taken (the core never reads a clock itself).
@@ -124,7 +124,7 @@ struct PreemptionSnapshot {
   std::vector<PartitionInfo> partitions;  // must include ""
   std::vector<QueueSnapshot> queues;      // pre-order, root first
   std::vector<AppSnapshot> apps;
-  std::vector<NodeSnapshot> nodes;       // indexed by NodeId value
+  std::vector<NodeSnapshot> nodes;  // indexed by NodeId value
 
   QueueId addQueue(std::string path, QueueId parent);
   const QueueSnapshot& queue(QueueId q) const { return queues[q.value()]; }

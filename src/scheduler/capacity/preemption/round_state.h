@@ -28,10 +28,10 @@ struct TempQueue {
   QueueId id;
   std::string partition;
   bool leaf = true;
-  bool preemptionDisabled = false;       // inherited disable_preemption
-  bool intraQueueDisabled = false;       // inherited intra-queue disable_preemption
+  bool preemptionDisabled = false;  // inherited disable_preemption
+  bool intraQueueDisabled = false;  // inherited intra-queue disable_preemption
   int relativePriority = 0;
-  double absoluteCapacity = 0;           // for YARN-11073 normalisation of tiny queues
+  double absoluteCapacity = 0;  // for YARN-11073 normalisation of tiny queues
   Resource partitionTotal;
   Resource guaranteed, max, used, pending, pendingDeductReserved, reserved, killable;
   // Computed by the calculator.

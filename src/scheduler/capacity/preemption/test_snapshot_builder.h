@@ -42,8 +42,8 @@ class SnapshotBuilder {
     return *this;
   }
   // A leaf under root (or an existing leaf amount for another partition, when it exists).
-  SnapshotBuilder& leaf(const std::string& name, int64_t guaranteed, int64_t used,
-                        int64_t pending, int64_t max = -1) {
+  SnapshotBuilder& leaf(const std::string& name, int64_t guaranteed, int64_t used, int64_t pending,
+                        int64_t max = -1) {
     QueueId id;
     for (size_t i = 0; i < s_.queues.size(); ++i) {
       if (s_.queues[i].path == "root." + name) id = QueueId(static_cast<uint32_t>(i));

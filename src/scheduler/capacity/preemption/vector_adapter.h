@@ -14,8 +14,8 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -114,10 +114,12 @@ inline Result<BuiltVector> buildTableVector(const nlohmann::json& vec) {
   BuiltVector v;
   PreemptionSnapshot& s = v.snapshot;
   const nlohmann::json& t = vec["table"];
-  s.calculator = vec["calculator"] == "dominant" ? CalculatorKind::kDominant
-                                                 : CalculatorKind::kDefault;
+  s.calculator =
+      vec["calculator"] == "dominant" ? CalculatorKind::kDominant : CalculatorKind::kDefault;
   const size_t n = t["abs"].size();
-  auto cell = [&](const char* row, size_t i) { return parseResource(t[row][i].get<std::string>()); };
+  auto cell = [&](const char* row, size_t i) {
+    return parseResource(t[row][i].get<std::string>());
+  };
   // Queue tree: a parent with k children is pushed k times; each next column pops its parent.
   std::vector<QueueId> stack;
   std::vector<QueueId> ids;
@@ -140,8 +142,11 @@ inline Result<BuiltVector> buildTableVector(const nlohmann::json& vec) {
   // Children were pushed in order, so popping visits them in reverse: fix the child lists
   // to configuration order (column order).
   for (QueueSnapshot& q : s.queues) std::sort(q.children.begin(), q.children.end());
-  s.nodes.push_back(NodeSnapshot{.id = NodeId(0), .name = "n0", .partition = "",
-                                 .unallocated = Resource(), .killable = Resource(),
+  s.nodes.push_back(NodeSnapshot{.id = NodeId(0),
+                                 .name = "n0",
+                                 .partition = "",
+                                 .unallocated = Resource(),
+                                 .killable = Resource(),
                                  .reservedContainer = std::nullopt});
   v.nodeByName["n0"] = NodeId(0);
   Resource cluster;
@@ -173,16 +178,22 @@ inline Result<BuiltVector> buildTableVector(const nlohmann::json& vec) {
       ++appSeq;
       uint64_t seq = 0;
       for (int64_t r = 0; r < ceilDiv(appReserved, gran.memoryMb()); ++r) {
-        app.containers.push_back(ContainerSnapshot{.id = {app.attempt, seq++}, .node = NodeId(0),
-                                                   .size = gran, .requestPriority = 1,
-                                                   .isAm = false, .isReservation = true});
+        app.containers.push_back(ContainerSnapshot{.id = {app.attempt, seq++},
+                                                   .node = NodeId(0),
+                                                   .size = gran,
+                                                   .requestPriority = 1,
+                                                   .isAm = false,
+                                                   .isReservation = true});
       }
       int64_t live = ceilDiv(appUsed, gran.memoryMb());
       for (int64_t l = 0; l < live; ++l) {
         bool am = amFirst && l == 0;
-        app.containers.push_back(ContainerSnapshot{.id = {app.attempt, seq++}, .node = NodeId(0),
-                                                   .size = gran, .requestPriority = am ? 0 : 1,
-                                                   .isAm = am, .isReservation = false});
+        app.containers.push_back(ContainerSnapshot{.id = {app.attempt, seq++},
+                                                   .node = NodeId(0),
+                                                   .size = gran,
+                                                   .requestPriority = am ? 0 : 1,
+                                                   .isAm = am,
+                                                   .isReservation = false});
       }
       v.appByName[app.name] = app.attempt;
       attempts.push_back(app.attempt);
@@ -206,7 +217,7 @@ inline Result<BuiltVector> buildTableVector(const nlohmann::json& vec) {
 struct DslState {
   BuiltVector v;
   int types = 2;
-  std::map<std::string, std::optional<Resource>> nodeRes;  // host -> res= if given
+  std::map<std::string, std::optional<Resource>> nodeRes;             // host -> res= if given
   std::map<QueueId, std::vector<std::pair<int, AttemptId>>> perLeaf;  // (app priority, id)
   void noteTypes(const std::string& text) {
     types = std::max(types, static_cast<int>(split(trim(text), ':').size()));
@@ -251,8 +262,11 @@ inline Status parseDslNodes(const nlohmann::json& d, DslState& st) {
     std::string host = trim(entry.substr(0, eq));
     std::string rest = entry.substr(eq + 1);
     std::string partition = trim(rest.substr(0, rest.find(' ')));
-    NodeSnapshot node{.id = NodeId(static_cast<uint32_t>(s.nodes.size())), .name = host,
-                      .partition = partition, .unallocated = Resource(), .killable = Resource(),
+    NodeSnapshot node{.id = NodeId(static_cast<uint32_t>(s.nodes.size())),
+                      .name = host,
+                      .partition = partition,
+                      .unallocated = Resource(),
+                      .killable = Resource(),
                       .reservedContainer = std::nullopt};
     auto res = rest.find("res=");
     if (res != std::string::npos) {
@@ -380,9 +394,13 @@ inline Status parseDslApps(const nlohmann::json& d, DslState& st) {
       bool reserved = trim(f[5]) == "true";
       const NodeSnapshot& node = s.nodes[nit->second.value()];
       for (int k = 0; k < repeat; ++k) {
-        ContainerSnapshot c{.id = {app.attempt, seq}, .node = node.id, .size = size,
-                            .requestPriority = priority, .isAm = seq == 1 && !reserved,
-                            .isReservation = reserved, .killable = false,
+        ContainerSnapshot c{.id = {app.attempt, seq},
+                            .node = node.id,
+                            .size = size,
+                            .requestPriority = priority,
+                            .isAm = seq == 1 && !reserved,
+                            .isReservation = reserved,
+                            .killable = false,
                             .ignoresExclusivity = label.empty() && !node.partition.empty()};
         ++seq;
         if (reserved) s.nodes[node.id.value()].reservedContainer = c.id;
@@ -459,8 +477,8 @@ inline Status finishDslSnapshot(const nlohmann::json& d, DslState& st) {
 
 inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
   DslState st;
-  st.v.snapshot.calculator = vec["calculator"] == "dominant" ? CalculatorKind::kDominant
-                                                             : CalculatorKind::kDefault;
+  st.v.snapshot.calculator =
+      vec["calculator"] == "dominant" ? CalculatorKind::kDominant : CalculatorKind::kDefault;
   const nlohmann::json& d = vec["dsl"];
   SPINDLE_RETURN_IF_ERROR(parseDslLabels(d, st));
   SPINDLE_RETURN_IF_ERROR(parseDslNodes(d, st));

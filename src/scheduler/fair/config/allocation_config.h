@@ -3,9 +3,11 @@
 // AllocationFileQueueParser.java and AllocationConfiguration.java; reference fair-scheduler.md
 // §3.1-3.4; vectors CFG-*, QP-*, FP-3/FP-4 (policy placement).
 //
-//   Result<FairSchedulerConfig> cfg = parseFairSchedulerConfig(conf, types, "/etc/fair-scheduler.xml");
-//   if (!cfg.isOk()) ... cfg.status().message() lists every error, one per line, each as
-//                        "fair-scheduler.xml:12: <maxResources> (queue root.a): Missing resource: mb"
+//   Result<FairSchedulerConfig> cfg = parseFairSchedulerConfig(conf, types,
+//   "/etc/fair-scheduler.xml"); if (!cfg.isOk()) ... cfg.status().message() lists every error, one
+//   per line, each as
+//                        "fair-scheduler.xml:12: <maxResources> (queue root.a): Missing resource:
+//                        mb"
 //   const FairQueueConfig& a = cfg->allocation.queue("root.a");
 //   ResourceLimit max = a.maxShare(cluster, types.count());
 //   Result<Placement> p = assignAppToQueue(cfg->allocation.placementPolicy, "default", "bob",
@@ -55,31 +57,31 @@ struct FairQueueConfig {
   std::vector<std::string> children;  // full paths, in file order
   bool isParent = false;              // has child queues or type="parent"
   bool isLeaf() const { return !isParent; }
-  bool declared = false;              // appears in the file (root/root.default may be implicit)
-  int line = 0;                       // line of its <queue> element (0 when implicit)
+  bool declared = false;  // appears in the file (root/root.default may be implicit)
+  int line = 0;           // line of its <queue> element (0 when implicit)
 
   float weight = 1.0f;
-  std::optional<ConfigurableResource> minResources;      // unset: 0
-  std::optional<ConfigurableResource> maxResources;      // resolved with queueMaxResourcesDefault;
-                                                         // unset: unbounded
-  std::optional<ConfigurableResource> maxChildResources; // max share of ad hoc children
+  std::optional<ConfigurableResource> minResources;       // unset: 0
+  std::optional<ConfigurableResource> maxResources;       // resolved with queueMaxResourcesDefault;
+                                                          // unset: unbounded
+  std::optional<ConfigurableResource> maxChildResources;  // max share of ad hoc children
   // maxContainerAllocation, inherited from the nearest ancestor that sets it; unset: the
   // scheduler's maximum allocation.
   std::optional<Resource> maxContainerAllocation;
   int32_t maxRunningApps = INT32_MAX;
-  float maxAMShare = 0.5f;            // capped at 1.0; -1 disables the check
+  float maxAMShare = 0.5f;  // capped at 1.0; -1 disables the check
   PolicyKind policy = PolicyKind::kFair;
   int64_t minSharePreemptionTimeoutMs = kNoTimeout;
   int64_t fairSharePreemptionTimeoutMs = kNoTimeout;
   float fairSharePreemptionThreshold = 0.5f;  // clamped to [0, 1]
-  bool allowPreemptionFrom = true;    // false when this queue or an ancestor says false
-  AccessControlList submitAcl;        // as configured; root default "*", others nobody
+  bool allowPreemptionFrom = true;            // false when this queue or an ancestor says false
+  AccessControlList submitAcl;                // as configured; root default "*", others nobody
   AccessControlList administerAcl;
   std::optional<std::string> aclAdministerReservations;  // raw ACL strings (reservation system)
   std::optional<std::string> aclListReservations;
   std::optional<std::string> aclSubmitReservations;
-  bool reservation = false;           // a ReservationSystem plan queue
-  bool policyAllowed = true;          // see rule 4 above
+  bool reservation = false;   // a ReservationSystem plan queue
+  bool policyAllowed = true;  // see rule 4 above
 
   // Min share: minResources resolved against the cluster (0 when unset).
   Resource minShare(const Resource& cluster, int typeCount) const;
@@ -103,7 +105,7 @@ struct AllocationConfig {
                  const std::vector<std::string>& userGroups) const;
 
   int32_t userMaxAppsDefault = INT32_MAX;
-  std::map<std::string, int32_t> userMaxApps;     // <user name="u"><maxRunningApps>
+  std::map<std::string, int32_t> userMaxApps;  // <user name="u"><maxRunningApps>
   int32_t maxRunningAppsOfUser(const std::string& user) const;
   int32_t queueMaxAppsDefault = INT32_MAX;
   std::optional<ConfigurableResource> queueMaxResourcesDefault;
@@ -119,9 +121,9 @@ struct AllocationConfig {
   std::string reservationPlanner =
       "org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.SimpleCapacityReplanner";
 
-  PlacementPolicy placementPolicy;        // from the file, else defaultPlacementPolicy(site)
+  PlacementPolicy placementPolicy;  // from the file, else defaultPlacementPolicy(site)
   bool placementPolicyFromFile = false;
-  std::vector<std::string> warnings;      // ignored elements, policy violations, max < min
+  std::vector<std::string> warnings;  // ignored elements, policy violations, max < min
 };
 
 struct FairSchedulerConfig {

@@ -56,7 +56,8 @@ TEST(AllocationConfigTest, EveryQueueElement) {
     <maxChildResources>50%</maxChildResources>
     <schedulingMode>fair</schedulingMode>
   </pool>
-</allocations>)", "fs.xml", *types, FairSiteConfig());
+</allocations>)",
+                               "fs.xml", *types, FairSiteConfig());
   ASSERT_TRUE(r.isOk()) << r.status().message();
   const FairQueueConfig& a = r->queue("root.a");
   EXPECT_TRUE(a.declared);
@@ -177,9 +178,12 @@ TEST(AllocationConfigTest, PreemptionTimeoutsInherit) {
   <queue name="queueC"/>
 )");
   const std::vector<std::tuple<std::string, int64_t, int64_t>> expected{
-      {"root", 30000, 15000},          {"root.default", 30000, 15000},
-      {"root.queueA", 30000, 15000},   {"root.queueB", 25000, 10000},
-      {"root.queueB.queueB1", 25000, 5000}, {"root.queueB.queueB2", 20000, 10000},
+      {"root", 30000, 15000},
+      {"root.default", 30000, 15000},
+      {"root.queueA", 30000, 15000},
+      {"root.queueB", 25000, 10000},
+      {"root.queueB.queueB1", 25000, 5000},
+      {"root.queueB.queueB2", 20000, 10000},
       {"root.queueC", 30000, 15000}};
   for (const auto& [queue, fair, min] : expected) {
     EXPECT_EQ(cfg.queue(queue).fairSharePreemptionTimeoutMs, fair) << queue;
@@ -207,10 +211,14 @@ TEST(AllocationConfigTest, ThresholdAndAllowPreemptionFromInherit) {
 
 TEST(AllocationConfigTest, LegacyFairSharePreemptionTimeoutOnlyWhenDefaultAbsent) {
   EXPECT_EQ(parseOk("<fairSharePreemptionTimeout>7</fairSharePreemptionTimeout>\n")
-                .queue("root").fairSharePreemptionTimeoutMs, 7000);
+                .queue("root")
+                .fairSharePreemptionTimeoutMs,
+            7000);
   EXPECT_EQ(parseOk("<fairSharePreemptionTimeout>7</fairSharePreemptionTimeout>\n"
                     "<defaultFairSharePreemptionTimeout>9</defaultFairSharePreemptionTimeout>\n")
-                .queue("root").fairSharePreemptionTimeoutMs, 9000);
+                .queue("root")
+                .fairSharePreemptionTimeoutMs,
+            9000);
 }
 
 TEST(AllocationConfigTest, ExplicitRootQueue) {
@@ -284,12 +292,12 @@ TEST(AllocationConfigTest, PlacementPolicyFromXml) {
   EXPECT_EQ(cfg.placementPolicy.rules[1].defaultQueue, "root.fallback");
   SimpleGroupsMapping groups;
   // FS-13: submissions to root.parentq by user1 and user2 land in per-user queues under it.
-  auto p1 = assignAppToQueue(cfg.placementPolicy, "root.parentq", "user1", groups,
-                             cfg.configuredQueues);
+  auto p1 =
+      assignAppToQueue(cfg.placementPolicy, "root.parentq", "user1", groups, cfg.configuredQueues);
   ASSERT_TRUE(p1.isOk());
   EXPECT_EQ(p1->queue, "root.parentq.user1");
-  auto p3 = assignAppToQueue(cfg.placementPolicy, "root.default", "user3", groups,
-                             cfg.configuredQueues);
+  auto p3 =
+      assignAppToQueue(cfg.placementPolicy, "root.default", "user3", groups, cfg.configuredQueues);
   ASSERT_TRUE(p3.isOk());
   EXPECT_EQ(p3->queue, "root.fallback");
 }
@@ -388,11 +396,15 @@ TEST(AllocationConfigTest, UserAndEmptyValueErrors) {
 <queue name="a"><weight/></queue>
 )");
   EXPECT_NE(message.find("fair-scheduler.xml:3: <user>: a <user> element needs a name attribute"),
-            std::string::npos) << message;
+            std::string::npos)
+      << message;
   EXPECT_NE(message.find("fair-scheduler.xml:4: <maxRunningApps> (user bob): 'lots' is not an "
-                         "integer"), std::string::npos) << message;
+                         "integer"),
+            std::string::npos)
+      << message;
   EXPECT_NE(message.find("fair-scheduler.xml:5: <weight> (queue root.a): the element has no value"),
-            std::string::npos) << message;
+            std::string::npos)
+      << message;
 }
 
 TEST(AllocationConfigTest, DocumentLevelErrors) {
@@ -415,10 +427,12 @@ TEST(AllocationConfigTest, WarningsForIgnoredElementsAndMaxBelowMin) {
 </queue>
 )");
   ASSERT_EQ(cfg.warnings.size(), 3u);
-  EXPECT_EQ(cfg.warnings[0], "fair-scheduler.xml:3: <queueMaxAppsDefualt>: Bad element in "
-                             "allocations file, ignored");
-  EXPECT_EQ(cfg.warnings[1], "fair-scheduler.xml:7: <colour> (queue root.a): Bad element in "
-                             "allocations file, ignored");
+  EXPECT_EQ(cfg.warnings[0],
+            "fair-scheduler.xml:3: <queueMaxAppsDefualt>: Bad element in "
+            "allocations file, ignored");
+  EXPECT_EQ(cfg.warnings[1],
+            "fair-scheduler.xml:7: <colour> (queue root.a): Bad element in "
+            "allocations file, ignored");
   EXPECT_NE(cfg.warnings[2].find("Queue root.a has max resources less than min resources"),
             std::string::npos);
   // The effective max share is raised to the min share.

@@ -24,7 +24,7 @@ namespace spindle::fair::alloc {
 
 // A <queue> as written, before defaults and inheritance are applied.
 struct RawQueue {
-  FairQueueConfig cfg;                 // identity, tree, directly stored values
+  FairQueueConfig cfg;  // identity, tree, directly stored values
   std::optional<int32_t> maxRunningApps;
   std::optional<float> maxAMShare;
   std::optional<PolicyKind> policy;

@@ -67,8 +67,9 @@ bool parseDefaultElement(const pugi::xml_node& node, ParseState& st, AllocationC
       if (!v.isOk()) {
         report(v.status());
       } else if (v.value() == PolicyKind::kFifo) {
-        report(invalidArgument("Bad fair scheduler config file: defaultQueueSchedulingPolicy or "
-                               "defaultQueueSchedulingMode can't be FIFO."));
+        report(
+            invalidArgument("Bad fair scheduler config file: defaultQueueSchedulingPolicy or "
+                            "defaultQueueSchedulingMode can't be FIFO."));
       } else {
         out.defaultSchedulingPolicy = v.value();
       }
@@ -151,7 +152,8 @@ Result<AllocationConfig> parseDocument(const pugi::xml_node& top, ParseState& st
     alloc::parseQueueElement(node, isRoot ? "" : "root", st);
   }
   if (!out.placementPolicyFromFile) {
-    out.placementPolicy = defaultPlacementPolicy(site.allowUndeclaredPools, site.userAsDefaultQueue);
+    out.placementPolicy =
+        defaultPlacementPolicy(site.allowUndeclaredPools, site.userAsDefaultQueue);
   }
   alloc::resolveQueues(st, out);
   SPINDLE_RETURN_IF_ERROR(st.toStatus());
@@ -193,8 +195,8 @@ Resource FairQueueConfig::minShare(const Resource& cluster, int typeCount) const
 }
 
 ResourceLimit FairQueueConfig::maxShare(const Resource& cluster, int typeCount) const {
-  ResourceLimit limit = maxResources ? maxResources->resolveLimit(cluster, typeCount)
-                                     : ResourceLimit::unbounded();
+  ResourceLimit limit =
+      maxResources ? maxResources->resolveLimit(cluster, typeCount) : ResourceLimit::unbounded();
   const Resource min = minShare(cluster, typeCount);
   for (int i = 0; i < typeCount; ++i) limit.set(i, std::max(limit.get(i), min.get(i)));
   return limit;
@@ -215,8 +217,10 @@ Result<AllocationConfig> parseAllocationText(std::string_view xml, std::string_v
   }
   const pugi::xml_node top = doc.document_element();
   if (std::string_view(top.name()) != "allocations") {
-    return invalidArgument("{}:{}: Bad fair scheduler config file: top-level element not "
-                           "<allocations>", sourceName, st.lineOf(top));
+    return invalidArgument(
+        "{}:{}: Bad fair scheduler config file: top-level element not "
+        "<allocations>",
+        sourceName, st.lineOf(top));
   }
   return parseDocument(top, st, site);
 }
@@ -228,7 +232,8 @@ Result<AllocationConfig> parseAllocationFile(const std::string& path, const Reso
 }
 
 AllocationConfig emptyAllocation(const FairSiteConfig& site) {
-  auto parsed = parseAllocationText("<allocations/>", "<no allocation file>", ResourceTypes(), site);
+  auto parsed =
+      parseAllocationText("<allocations/>", "<no allocation file>", ResourceTypes(), site);
   return parsed.value();
 }
 

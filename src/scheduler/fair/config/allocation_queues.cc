@@ -108,8 +108,9 @@ class QueueFieldReader {
     std::optional<ConfigurableResource> r = resource(field, kResourceMax);
     if (!r) return;
     if (r->isPercentage()) {
-      st_.error(field, ctx_, "maxContainerAllocation must be an absolute resource, not a "
-                             "percentage");
+      st_.error(field, ctx_,
+                "maxContainerAllocation must be an absolute resource, not a "
+                "percentage");
       return;
     }
     q_.maxContainerAllocation = r->resolve(Resource(), st_.types().count());
@@ -134,9 +135,11 @@ class QueueFieldReader {
 // "The configuration settings for X are invalid. A queue element that contains child queue
 // elements or that has the type='parent' attribute cannot also include a <E> element."
 std::string parentOnlyLeafElement(const std::string& path, const char* element) {
-  return fmt::format("The configuration settings for {} are invalid. A queue element that "
-                     "contains child queue elements or that has the type='parent' attribute "
-                     "cannot also include a {} element.", path, element);
+  return fmt::format(
+      "The configuration settings for {} are invalid. A queue element that "
+      "contains child queue elements or that has the type='parent' attribute "
+      "cannot also include a {} element.",
+      path, element);
 }
 
 bool isQueueTag(std::string_view tag) { return tag == "queue" || tag == "pool"; }
@@ -152,15 +155,18 @@ void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath
     return;
   }
   if (name.find('.') != std::string::npos) {
-    st.error(node, "", fmt::format("Bad fair scheduler config file: queue name ({}) shouldn't "
-                                   "contain period.", name));
+    st.error(node, "",
+             fmt::format("Bad fair scheduler config file: queue name ({}) shouldn't "
+                         "contain period.",
+                         name));
     return;
   }
   const std::string path =
       parentPath.empty() ? std::string("root") : fmt::format("{}.{}", parentPath, name);
   if (auto it = st.queues.find(path); it != st.queues.end()) {
-    st.error(node, queueContext(path), fmt::format("queue {} is declared twice (first at line {})",
-                                                   path, it->second.cfg.line));
+    st.error(
+        node, queueContext(path),
+        fmt::format("queue {} is declared twice (first at line {})", path, it->second.cfg.line));
     return;
   }
   RawQueue& q = st.queues[path];
@@ -203,7 +209,8 @@ void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath
 
 namespace {
 
-void addImplicit(ParseState& st, const std::string& path, const std::string& parent, bool isParent) {
+void addImplicit(ParseState& st, const std::string& path, const std::string& parent,
+                 bool isParent) {
   if (st.queues.count(path) > 0) return;
   RawQueue& q = st.queues[path];
   q.cfg.path = path;
@@ -215,13 +222,16 @@ void addImplicit(ParseState& st, const std::string& path, const std::string& par
 
 // Warns when an absolute max is below an absolute min in some type (YARN logs "Queue %s has max
 // resources %s less than min resources %s"); the effective max is raised to the min.
-void checkMaxAtLeastMin(const FairQueueConfig& q, int typeCount, std::vector<std::string>& warnings) {
+void checkMaxAtLeastMin(const FairQueueConfig& q, int typeCount,
+                        std::vector<std::string>& warnings) {
   if (!q.minResources || !q.maxResources) return;
   if (q.minResources->isPercentage() || q.maxResources->isPercentage()) return;
   for (int i = 0; i < typeCount; ++i) {
     if (q.maxResources->absoluteValue(i) < q.minResources->absoluteValue(i)) {
-      warnings.push_back(fmt::format("line {}: Queue {} has max resources less than min resources; "
-                                     "the max share is raised to the min share", q.line, q.path));
+      warnings.push_back(
+          fmt::format("line {}: Queue {} has max resources less than min resources; "
+                      "the max share is raised to the min share",
+                      q.line, q.path));
       return;
     }
   }
@@ -274,13 +284,16 @@ void resolveQueues(ParseState& st, AllocationConfig& out) {
     q.policyAllowed = parent == nullptr || parent->policyAllowed;
     if (q.policyAllowed && q.isParent && !isAllowedOnParent(q.policy)) {
       q.policyAllowed = false;
-      warnings.push_back(fmt::format("line {}: queue {} is a parent queue and cannot use the FIFO "
-                                     "policy; YARN does not create it or its subtree", q.line, path));
+      warnings.push_back(
+          fmt::format("line {}: queue {} is a parent queue and cannot use the FIFO "
+                      "policy; YARN does not create it or its subtree",
+                      q.line, path));
     } else if (q.policyAllowed && parent && !isChildPolicyAllowed(parent->policy, q.policy)) {
       q.policyAllowed = false;
-      warnings.push_back(fmt::format("line {}: queue {} uses policy {}, which its parent's policy {} "
-                                     "does not allow; YARN does not create it or its subtree",
-                                     q.line, path, policyName(q.policy), policyName(parent->policy)));
+      warnings.push_back(
+          fmt::format("line {}: queue {} uses policy {}, which its parent's policy {} "
+                      "does not allow; YARN does not create it or its subtree",
+                      q.line, path, policyName(q.policy), policyName(parent->policy)));
     }
     checkMaxAtLeastMin(q, st.types().count(), warnings);
     out.queues.emplace(path, q);

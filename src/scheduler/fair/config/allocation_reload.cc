@@ -76,9 +76,10 @@ void AllocationReloadWatcher::finished(TimeMs now, const Status& outcome) {
 void AllocationReloadWatcher::fail(Status st) {
   // "Failed to reload fair scheduler config file - will use existing allocations.", once.
   if (!lastAttemptFailed_) {
-    SPINDLE_LOG_ERROR("Failed to reload fair scheduler config file {} - will use existing "
-                      "allocations: {}",
-                      probe_->path(), st.message());
+    SPINDLE_LOG_ERROR(
+        "Failed to reload fair scheduler config file {} - will use existing "
+        "allocations: {}",
+        probe_->path(), st.message());
   }
   lastAttemptFailed_ = true;
   lastError_ = std::move(st);

@@ -77,8 +77,7 @@ TEST(AllocationReloadWatcher, MissingFileIsAnErrorNotAReload) {
   FakeFile file;
   AllocationReloadWatcher w(std::make_unique<FakeProbe>(&file), 10000, 5000, 0);
   EXPECT_FALSE(w.poll(10000));
-  EXPECT_NE(w.lastError().message().find("no such file /etc/fair-scheduler.xml"),
-            std::string::npos)
+  EXPECT_NE(w.lastError().message().find("no such file /etc/fair-scheduler.xml"), std::string::npos)
       << w.lastError().message();
   EXPECT_EQ(file.reads, 0);
 }

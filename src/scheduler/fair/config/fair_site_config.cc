@@ -81,14 +81,14 @@ Result<FairSiteConfig> parseFairSiteConfig(const Configuration& conf) {
   s.localityDelayRackMs = r.longValue(key("locality-delay-rack-ms"), s.localityDelayRackMs);
   s.updateIntervalMs = r.longValue(key("update-interval-ms"), s.updateIntervalMs);
   if (s.updateIntervalMs < 0) {
-    s.warnings.push_back(conf.where(key("update-interval-ms")) +
-                         fmt::format("{} is invalid, so using default value 500 ms instead",
-                                     s.updateIntervalMs));
+    s.warnings.push_back(
+        conf.where(key("update-interval-ms")) +
+        fmt::format("{} is invalid, so using default value 500 ms instead", s.updateIntervalMs));
     s.updateIntervalMs = 500;
   }
   s.waitTimeBeforeKillMs = r.longValue(key("waitTimeBeforeKill"), s.waitTimeBeforeKillMs);
-  s.waitTimeBeforeNextStarvationCheckMs = r.longValue(key("waitTimeBeforeNextStarvationCheck"),
-                                                      s.waitTimeBeforeNextStarvationCheckMs);
+  s.waitTimeBeforeNextStarvationCheckMs =
+      r.longValue(key("waitTimeBeforeNextStarvationCheck"), s.waitTimeBeforeNextStarvationCheckMs);
   s.preemptionIntervalMs = r.longValue(key("preemptionInterval"), s.preemptionIntervalMs);
   s.amPreemption = r.flag(key("am.preemption"), s.amPreemption);
   s.preemptionDesign = r.design(kPreemptionDesignKey, s.preemptionDesign);

@@ -73,7 +73,8 @@ TEST(FairSiteConfigTest, AllMalformedKeysAreReported) {
   auto conf = Configuration::parseString(R"(<configuration>
 <property><name>yarn.scheduler.fair.preemption</name><value>yes</value></property>
 <property><name>yarn.scheduler.fair.max.assign</name><value>many</value></property>
-</configuration>)", "yarn-site.xml");
+</configuration>)",
+                                         "yarn-site.xml");
   ASSERT_TRUE(conf.isOk());
   auto s = parseFairSiteConfig(*conf);
   ASSERT_FALSE(s.isOk());

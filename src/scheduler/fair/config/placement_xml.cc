@@ -42,7 +42,8 @@ std::optional<PlacementRule> parseRule(const pugi::xml_node& node, ParseState& s
   if (pugi::xml_attribute create = node.attribute("create")) {
     auto parsed = parseStrictBool(create.value());
     if (!parsed.isOk()) {
-      st.error(node, fmt::format("rule {}", name), "attribute create: " + parsed.status().message());
+      st.error(node, fmt::format("rule {}", name),
+               "attribute create: " + parsed.status().message());
     } else {
       rule.create = parsed.value();
     }

@@ -35,8 +35,7 @@ Result<RuleOutcome> queueForApp(const PlacementRule& rule, const std::string& re
     case PlacementRuleKind::kSpecified:
       if (requested == "default") return RuleOutcome(std::string());
       return RuleOutcome(withRoot(requested));
-    case PlacementRuleKind::kUser:
-      return RuleOutcome(rootChild(user));
+    case PlacementRuleKind::kUser: return RuleOutcome(rootChild(user));
     case PlacementRuleKind::kPrimaryGroup: {
       const std::vector<std::string> list = groups.groups(user);
       if (list.empty()) return failedPrecondition("No groups returned for user {}", user);
@@ -60,10 +59,8 @@ Result<RuleOutcome> queueForApp(const PlacementRule& rule, const std::string& re
       queue += cleanQueueNamePart(user);
       return RuleOutcome(queue);
     }
-    case PlacementRuleKind::kDefault:
-      return RuleOutcome(rule.defaultQueue);
-    case PlacementRuleKind::kReject:
-      return RuleOutcome(std::nullopt);
+    case PlacementRuleKind::kDefault: return RuleOutcome(rule.defaultQueue);
+    case PlacementRuleKind::kReject: return RuleOutcome(std::nullopt);
   }
   return internalError("unknown placement rule");
 }
@@ -98,13 +95,10 @@ const char* placementRuleName(PlacementRuleKind kind) {
 bool PlacementRule::isTerminal() const {
   switch (kind) {
     case PlacementRuleKind::kUser:
-    case PlacementRuleKind::kPrimaryGroup:
-      return create;
+    case PlacementRuleKind::kPrimaryGroup: return create;
     case PlacementRuleKind::kDefault:
-    case PlacementRuleKind::kReject:
-      return true;
-    default:
-      return false;
+    case PlacementRuleKind::kReject: return true;
+    default: return false;
   }
 }
 
@@ -126,7 +120,8 @@ PlacementPolicy defaultPlacementPolicy(bool allowUndeclaredPools, bool userAsDef
   const bool create = allowUndeclaredPools;
   PlacementPolicy policy;
   policy.rules.push_back(PlacementRule::of(PlacementRuleKind::kSpecified, create));
-  if (userAsDefaultQueue) policy.rules.push_back(PlacementRule::of(PlacementRuleKind::kUser, create));
+  if (userAsDefaultQueue)
+    policy.rules.push_back(PlacementRule::of(PlacementRuleKind::kUser, create));
   if (!userAsDefaultQueue || !create) {
     policy.rules.push_back(PlacementRule::of(PlacementRuleKind::kDefault, true));
   }

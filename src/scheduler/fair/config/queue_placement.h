@@ -44,10 +44,10 @@ const char* placementRuleName(PlacementRuleKind kind);
 
 struct PlacementRule {
   PlacementRuleKind kind = PlacementRuleKind::kSpecified;
-  bool create = true;                            // the `create` attribute
-  std::string defaultQueue = "root.default";     // kDefault: the `queue` attribute, root.-prefixed
-  std::shared_ptr<const PlacementRule> nested;   // kNestedUserQueue only
-  int line = 0;                                  // where it was declared (0: built in)
+  bool create = true;                           // the `create` attribute
+  std::string defaultQueue = "root.default";    // kDefault: the `queue` attribute, root.-prefixed
+  std::shared_ptr<const PlacementRule> nested;  // kNestedUserQueue only
+  int line = 0;                                 // where it was declared (0: built in)
   static PlacementRule of(PlacementRuleKind kind, bool create) {
     PlacementRule r;
     r.kind = kind;

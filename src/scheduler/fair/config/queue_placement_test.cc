@@ -39,8 +39,7 @@ TEST(QueuePlacementTest, QP1_SpecifiedThenUser) {
 }
 
 TEST(QueuePlacementTest, QP2_NoCreate) {
-  PlacementPolicy policy{{rule(Kind::kSpecified), rule(Kind::kUser, false),
-                          rule(Kind::kDefault)}};
+  PlacementPolicy policy{{rule(Kind::kSpecified), rule(Kind::kUser, false), rule(Kind::kDefault)}};
   ASSERT_TRUE(validatePlacementPolicy(policy).isOk());
   QueueCatalog configured{.leaves = {"root.someuser"}, .parents = {}};
   EXPECT_EQ(place(policy, "specifiedq", "someuser", configured), "root.specifiedq");
@@ -59,11 +58,11 @@ TEST(QueuePlacementTest, QP3_SpecifiedThenReject) {
 TEST(QueuePlacementTest, QP4_TerminalRuleChecks) {
   Status omitted = validatePlacementPolicy({{rule(Kind::kSpecified), rule(Kind::kUser, false)}});
   EXPECT_EQ(omitted.message(), "Could get past last queue placement rule without assigning");
-  Status middle = validatePlacementPolicy(
-      {{rule(Kind::kSpecified), rule(Kind::kDefault), rule(Kind::kUser)}});
+  Status middle =
+      validatePlacementPolicy({{rule(Kind::kSpecified), rule(Kind::kDefault), rule(Kind::kUser)}});
   EXPECT_EQ(middle.message(), "Rules after rule 1 in queue placement policy can never be reached");
-  PlacementPolicy terminals{{rule(Kind::kSecondaryGroupExistingQueue, true),
-                             defaultRule("root.otherdefault", false)}};
+  PlacementPolicy terminals{
+      {rule(Kind::kSecondaryGroupExistingQueue, true), defaultRule("root.otherdefault", false)}};
   ASSERT_TRUE(validatePlacementPolicy(terminals).isOk());
   EXPECT_EQ(place(terminals, "root.otherdefault", "user1"),
             "ERROR: Should have applied a rule before reaching here (user user1, queue "
@@ -77,12 +76,13 @@ TEST(QueuePlacementTest, QP5_DefaultRuleWithQueueAttribute) {
 }
 
 TEST(QueuePlacementTest, QP6_NestedUserQueuePrimaryGroup) {
-  PlacementPolicy policy{{rule(Kind::kSpecified, false), nested(rule(Kind::kPrimaryGroup)),
-                          rule(Kind::kDefault)}};
+  PlacementPolicy policy{
+      {rule(Kind::kSpecified, false), nested(rule(Kind::kPrimaryGroup)), rule(Kind::kDefault)}};
   ASSERT_TRUE(validatePlacementPolicy(policy).isOk());
   EXPECT_EQ(place(policy, "root.default", "user1"), "root.user1group.user1");
-  EXPECT_EQ(place(policy, "root.specifiedq", "user2", {.leaves = {"root.specifiedq"}, .parents = {}}),
-            "root.specifiedq");
+  EXPECT_EQ(
+      place(policy, "root.specifiedq", "user2", {.leaves = {"root.specifiedq"}, .parents = {}}),
+      "root.specifiedq");
   // The nested rule names a configured leaf: nestedUserQueue continues.
   EXPECT_EQ(place(policy, "root.default", "user3",
                   {.leaves = {"root.specifiedq", "root.user3group"}, .parents = {}}),
@@ -92,8 +92,9 @@ TEST(QueuePlacementTest, QP6_NestedUserQueuePrimaryGroup) {
 TEST(QueuePlacementTest, QP8_NestedUserQueueSecondaryGroup) {
   PlacementPolicy policy{{nested(rule(Kind::kSecondaryGroupExistingQueue)), rule(Kind::kDefault)}};
   EXPECT_EQ(place(policy, "root.default", "user1"), "root.default");
-  EXPECT_EQ(place(policy, "root.default", "user1", {.leaves = {}, .parents = {"root.user1subgroup1"}}),
-            "root.user1subgroup1.user1");
+  EXPECT_EQ(
+      place(policy, "root.default", "user1", {.leaves = {}, .parents = {"root.user1subgroup1"}}),
+      "root.user1subgroup1.user1");
 }
 
 TEST(QueuePlacementTest, QP9_NestedUserQueueSpecificRule) {
@@ -107,10 +108,9 @@ TEST(QueuePlacementTest, QP11_QueuePlacementWithPolicy) {
   QueueCatalog configured{.leaves = {"root.user1", "root.user3group", "root.user4subgroup1",
                                      "root.user4subgroup2", "root.user5subgroup2"},
                           .parents = {}};
-  PlacementPolicy policy1{{rule(Kind::kSpecified, true), rule(Kind::kUser, false),
-                           rule(Kind::kPrimaryGroup, false),
-                           rule(Kind::kSecondaryGroupExistingQueue, false),
-                           rule(Kind::kDefault, true)}};
+  PlacementPolicy policy1{
+      {rule(Kind::kSpecified, true), rule(Kind::kUser, false), rule(Kind::kPrimaryGroup, false),
+       rule(Kind::kSecondaryGroupExistingQueue, false), rule(Kind::kDefault, true)}};
   ASSERT_TRUE(validatePlacementPolicy(policy1).isOk());
   EXPECT_EQ(place(policy1, "somequeue", "user1", configured), "root.somequeue");
   EXPECT_EQ(place(policy1, "default", "user1", configured), "root.user1");
@@ -118,8 +118,8 @@ TEST(QueuePlacementTest, QP11_QueuePlacementWithPolicy) {
   EXPECT_EQ(place(policy1, "default", "user4", configured), "root.user4subgroup1");
   EXPECT_EQ(place(policy1, "default", "user5", configured), "root.user5subgroup2");
   EXPECT_EQ(place(policy1, "default", "otheruser", configured), "root.default");
-  PlacementPolicy policy2{{rule(Kind::kUser, false), rule(Kind::kSpecified, true),
-                           rule(Kind::kDefault, true)}};
+  PlacementPolicy policy2{
+      {rule(Kind::kUser, false), rule(Kind::kSpecified, true), rule(Kind::kDefault, true)}};
   ASSERT_TRUE(validatePlacementPolicy(policy2).isOk());
   EXPECT_EQ(place(policy2, "somequeue", "user1", configured), "root.user1");
   EXPECT_EQ(place(policy2, "somequeue", "otheruser", configured), "root.somequeue");
@@ -142,8 +142,9 @@ TEST(QueuePlacementTest, QP12_DefaultPolicyAndNonLeafTargets) {
   // Case 3: nestedUserQueue(primaryGroup create=false) with user1group a configured parent.
   PlacementPolicy nestedPolicy{{rule(Kind::kSpecified, false),
                                 nested(rule(Kind::kPrimaryGroup, false)), rule(Kind::kDefault)}};
-  EXPECT_EQ(place(nestedPolicy, "root.default", "user1", {.leaves = {}, .parents = {"root.user1group"}}),
-            "root.user1group.user1");
+  EXPECT_EQ(
+      place(nestedPolicy, "root.default", "user1", {.leaves = {}, .parents = {"root.user1group"}}),
+      "root.user1group.user1");
 }
 
 TEST(QueuePlacementTest, DefaultPolicyVariants) {

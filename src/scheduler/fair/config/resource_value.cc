@@ -119,21 +119,24 @@ Result<ConfigurableResource> parseNewStyle(std::string_view value, const Resourc
   for (int i = 0; i < types.count(); ++i) fractions[static_cast<size_t>(i)] = 1.0;
   for (std::string_view resource : split(value, ',')) {
     const std::vector<std::string_view> parts = split(resource, '=');
-    if (parts.size() != 2) return configError(value, "Every resource must be of the form: name=value.");
+    if (parts.size() != 2)
+      return configError(value, "Every resource must be of the form: name=value.");
     const std::string name(trim(parts[0]));
     const std::string text(trim(parts[1]));
     const std::optional<int> index = types.indexOf(name);
     if (!index) {
       return configError(value, fmt::format("The resource name, \"{}\" was not recognized. Please "
                                             "check the value of yarn.resource-types in the "
-                                            "Resource Manager's configuration files.", name));
+                                            "Resource Manager's configuration files.",
+                                            name));
     }
     if (asPercent) {
       auto percentage = findPercentage(text, "");
       if (!percentage.isOk()) {
         return configError(value, fmt::format("The resource values must all be percentages. "
                                               "\"{}\" is either not a non-negative number or "
-                                              "does not include the '%' symbol.", text));
+                                              "does not include the '%' symbol.",
+                                              text));
       }
       fractions[static_cast<size_t>(*index)] = *percentage / 100;
       continue;
@@ -142,10 +145,12 @@ Result<ConfigurableResource> parseNewStyle(std::string_view value, const Resourc
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
       return configError(value, fmt::format("The resource values must all be integers. \"{}\" is "
-                                            "not an integer.", text));
+                                            "not an integer.",
+                                            text));
     }
     if (parsed < 0) {
-      return invalidArgument("Invalid value of {}: {}, value should not be negative!", name, parsed);
+      return invalidArgument("Invalid value of {}: {}, value should not be negative!", name,
+                             parsed);
     }
     values[static_cast<size_t>(*index)] = parsed;
   }
@@ -188,8 +193,7 @@ ResourceLimit ConfigurableResource::resolveLimit(const Resource& cluster, int ty
 }
 
 Result<ConfigurableResource> parseResourceConfigValue(std::string_view value,
-                                                      const ResourceTypes& types,
-                                                      int64_t missing) {
+                                                      const ResourceTypes& types, int64_t missing) {
   if (trim(value).empty()) {
     return invalidArgument("Error reading resource config--the resource string is empty.");
   }

@@ -3,8 +3,9 @@
 // FairSchedulerConfiguration.parseResourceConfigValue and ConfigurableResource. Reference
 // fair-scheduler.md §3.1 "Resource string formats"; vectors CFG-1..4.
 //
-//   auto v = parseResourceConfigValue("memory-mb=50%, vcores=50%", types, /*missing=*/kResourceMax);
-//   Resource r = v->resolve(cluster, types.count());   // percentages of the cluster, truncated
+//   auto v = parseResourceConfigValue("memory-mb=50%, vcores=50%", types,
+//   /*missing=*/kResourceMax); Resource r = v->resolve(cluster, types.count());   // percentages of
+//   the cluster, truncated
 //
 // Forms (chosen as YARN chooses: contains '=' -> new form; else contains '%' -> old percentage
 // form; else old absolute form):
@@ -55,7 +56,6 @@ class ConfigurableResource {
   std::array<int64_t, kMaxResourceTypes> values_{};
   std::optional<std::array<double, kMaxResourceTypes>> fractions_;
 };
-
 
 // Parses one value. `missing` is what unspecified types get in the absolute forms: 0 for
 // minResources, kResourceMax for the max-type fields. Errors carry YARN's message only; the

@@ -14,10 +14,10 @@ Resource parse(const std::string& text, const Resource& cluster = Resource::of(1
 }
 
 TEST(ResourceValueTest, CFG1_OldAbsoluteForm) {
-  for (const char* text : {"2 vcores, 5120 mb", "5120 mb, 2 vcores", "2vcores,5120mb",
-                           "5120mb,2vcores", "5120mb   mb, 2    vcores", "5120 Mb, 2 vCores",
-                           "  5120 mb, 2 vcores  ", "  5120.3 mb, 2.35 vcores  ",
-                           "  5120. mb, 2. vcores  "}) {
+  for (const char* text :
+       {"2 vcores, 5120 mb", "5120 mb, 2 vcores", "2vcores,5120mb", "5120mb,2vcores",
+        "5120mb   mb, 2    vcores", "5120 Mb, 2 vCores", "  5120 mb, 2 vcores  ",
+        "  5120.3 mb, 2.35 vcores  ", "  5120. mb, 2. vcores  "}) {
     EXPECT_EQ(parse(text), Resource::of(5120, 2)) << text;
   }
 }

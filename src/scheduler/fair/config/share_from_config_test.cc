@@ -90,8 +90,8 @@ TEST(ShareFromConfigTest, FSS1_NoAppsRunning) {
 
 TEST(ShareFromConfigTest, FSS2_FSS3_OnlyActiveQueuesShare) {
   AllocationConfig cfg = hierarchy("fair");
-  auto one = shares(cfg, Resource::of(16384, 0), ShareMode::kInstantaneous,
-                    {"root.parentA.childA1"});
+  auto one =
+      shares(cfg, Resource::of(16384, 0), ShareMode::kInstantaneous, {"root.parentA.childA1"});
   EXPECT_NEAR(one["root.parentA.childA1"].memoryMb() / 16384.0 * 100, 100, 0.1);
   EXPECT_EQ(one["root.parentA.childA2"].memoryMb(), 0);
   auto three = shares(cfg, Resource::of(16384, 0), ShareMode::kInstantaneous,
@@ -104,9 +104,9 @@ TEST(ShareFromConfigTest, FSS2_FSS3_OnlyActiveQueuesShare) {
 TEST(ShareFromConfigTest, FSS6_DrfDifferentParents) {
   AllocationConfig cfg = hierarchy("drf");
   const Resource cluster = Resource::of(16384, 10);
-  auto inst = shares(cfg, cluster, ShareMode::kInstantaneous,
-                     {"root.parentA.childA1", "root.parentA.childA2", "root.parentB.childB1",
-                      "root.default"});
+  auto inst = shares(
+      cfg, cluster, ShareMode::kInstantaneous,
+      {"root.parentA.childA1", "root.parentA.childA2", "root.parentB.childB1", "root.default"});
   EXPECT_NEAR(inst["root.parentA.childA1"].memoryMb() / 16384.0 * 100, 40, 0.9);
   EXPECT_NEAR(inst["root.parentA.childA1"].vcores() / 10.0 * 100, 40, 0.9);
   EXPECT_NEAR(inst["root.parentA.childA2"].memoryMb() / 16384.0 * 100, 40, 0.9);

@@ -26,9 +26,9 @@ TEST(AmShareTest, FS8_ZeroFairShareFallsBackToMaxShareOrRootAvailable) {
 }
 
 TEST(AmShareTest, OneVcoreClusterStillAdmitsAnAm) {
-  EXPECT_EQ(computeMaxAmResource(Resource::of(1024, 1), ResourceLimit::unbounded(), Resource(),
-                                 0.5f, 2),
-            Resource::of(512, 1));
+  EXPECT_EQ(
+      computeMaxAmResource(Resource::of(1024, 1), ResourceLimit::unbounded(), Resource(), 0.5f, 2),
+      Resource::of(512, 1));
 }
 
 TEST(AmShareTest, AdmissionFollowsThePolicyCalculator) {
@@ -36,8 +36,8 @@ TEST(AmShareTest, AdmissionFollowsThePolicyCalculator) {
   SchedulingPolicy fairP(PolicyKind::kFair, Resource::of(8192, 8), 2);
   SchedulingPolicy drfP(PolicyKind::kDrf, Resource::of(8192, 8), 2);
   const Resource am = Resource::of(1024, 1);
-  EXPECT_TRUE(canRunAppAm(fairP, Resource::of(1024, 1), am, limit, 0.5f));   // 2048 MB fits
-  EXPECT_FALSE(canRunAppAm(drfP, Resource::of(1024, 1), am, limit, 0.5f));   // 2 vcores > 1
+  EXPECT_TRUE(canRunAppAm(fairP, Resource::of(1024, 1), am, limit, 0.5f));  // 2048 MB fits
+  EXPECT_FALSE(canRunAppAm(drfP, Resource::of(1024, 1), am, limit, 0.5f));  // 2 vcores > 1
   EXPECT_FALSE(canRunAppAm(fairP, Resource::of(2048, 0), am, limit, 0.5f));
   EXPECT_TRUE(canRunAppAm(fairP, Resource::of(2048, 0), am, limit, -1.0f));  // disabled
 }

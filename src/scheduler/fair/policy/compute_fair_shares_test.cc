@@ -53,9 +53,7 @@ TEST(ComputeFairSharesTest, CFS7_LargeShares) {
             (std::vector<int64_t>{10000000, 10000000, 10000000, 10000000}));
 }
 
-TEST(ComputeFairSharesTest, CFS8_EmptyList) {
-  EXPECT_TRUE(memoryShares({}, 40).empty());
-}
+TEST(ComputeFairSharesTest, CFS8_EmptyList) { EXPECT_TRUE(memoryShares({}, 40).empty()); }
 
 TEST(ComputeFairSharesTest, MinSharesAboveTotalAreNotScaledDown) {
   std::vector<Schedulable> s{fake(30, kIntMax, 1), fake(30, kIntMax, 1)};

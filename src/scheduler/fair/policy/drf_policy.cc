@@ -50,10 +50,10 @@ int compareRatios(const std::vector<DrfRatioRow>& rows1, const std::vector<DrfRa
 int DrfComparator::compare(const Schedulable& s1, const Schedulable& s2) const {
   std::vector<DrfRatioRow> rows1;
   std::vector<DrfRatioRow> rows2;
-  const int dominant1 = calculateClusterAndFairRatios(s1.usage, s1.weight, cluster_, typeCount_,
-                                                      rows1);
-  const int dominant2 = calculateClusterAndFairRatios(s2.usage, s2.weight, cluster_, typeCount_,
-                                                      rows2);
+  const int dominant1 =
+      calculateClusterAndFairRatios(s1.usage, s1.weight, cluster_, typeCount_, rows1);
+  const int dominant2 =
+      calculateClusterAndFairRatios(s2.usage, s2.weight, cluster_, typeCount_, rows2);
   const bool needy1 = s1.usage.get(dominant1) < s1.minShare.get(dominant1);
   const bool needy2 = s2.usage.get(dominant2) < s2.minShare.get(dominant2);
   int res = 0;

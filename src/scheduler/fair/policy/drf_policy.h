@@ -46,7 +46,8 @@ int compareRatios(const std::vector<DrfRatioRow>& rows1, const std::vector<DrfRa
 class DrfComparator {
  public:
   // `cluster` is the scheduler's current cluster resource (it follows node add/remove).
-  DrfComparator(const Resource& cluster, int typeCount) : cluster_(cluster), typeCount_(typeCount) {}
+  DrfComparator(const Resource& cluster, int typeCount)
+      : cluster_(cluster), typeCount_(typeCount) {}
   int compare(const Schedulable& s1, const Schedulable& s2) const;
 
  private:

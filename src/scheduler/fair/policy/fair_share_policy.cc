@@ -30,10 +30,10 @@ int compareMinShareUsage(const Schedulable& s1, const Schedulable& s2) {
   if (!needy1) return 0;
   // Both needy, so both minShareX > usage >= 0. YARN divides only when minShareX > 1; with
   // minShareX == 1 the usage is 0 and the ratio 0 either way.
-  const double ratio1 = min1 > 1 ? static_cast<double>(use1) / static_cast<double>(min1)
-                                 : static_cast<double>(use1);
-  const double ratio2 = min2 > 1 ? static_cast<double>(use2) / static_cast<double>(min2)
-                                 : static_cast<double>(use2);
+  const double ratio1 =
+      min1 > 1 ? static_cast<double>(use1) / static_cast<double>(min1) : static_cast<double>(use1);
+  const double ratio2 =
+      min2 > 1 ? static_cast<double>(use2) / static_cast<double>(min2) : static_cast<double>(use2);
   return javaDoubleCompare(ratio1, ratio2);
 }
 

@@ -1,7 +1,8 @@
 // FairSharePolicy's comparator (FS/policies/FairSharePolicy.java, newest version; reference
 // fair-scheduler.md §2.1). Memory only. compare(a, b) < 0 means a is offered resources first.
 //
-//   std::sort(apps.begin(), apps.end(), [](auto& a, auto& b) { return fairShareCompare(a, b) < 0; });
+//   std::sort(apps.begin(), apps.end(), [](auto& a, auto& b) { return fairShareCompare(a, b) < 0;
+//   });
 //
 // Stages, each consulted only when the previous ones tie:
 //  1. Demand: a schedulable with demand.mem == 0 ranks after one with demand.mem > 0. A queue
@@ -35,15 +36,15 @@ int fairShareCompare(const Schedulable& s1, const Schedulable& s2);
 // with the two inputs besides usage that the usage stages read, so that a new usage re-keys a
 // member without its view (setUsage).
 struct FairShareKey {
-  int64_t minShareX = 0;     // min(minShare.mem, demand.mem)
+  int64_t minShareX = 0;  // min(minShare.mem, demand.mem)
   float weight = 1.0f;
-  bool noDemand = false;     // stage 1: ranks after those with demand
-  bool notNeedy = false;     // stage 2: needy ones first...
+  bool noDemand = false;           // stage 1: ranks after those with demand
+  bool notNeedy = false;           // stage 2: needy ones first...
   bool weightNotPositive = false;  // stage 3: weight > 0 first
-  double needyRatio = 0;     // ...by usage / minShareX (0 when not needy)
-  double usageOverWeight = 0;  // weight > 0: usage / weight; else -weight (0 for +-0)
-  double rawUsage = 0;       // weight <= 0 (not NaN): usage, for equal weights; else 0
-  int64_t startTime = 0;     // stage 4
+  double needyRatio = 0;           // ...by usage / minShareX (0 when not needy)
+  double usageOverWeight = 0;      // weight > 0: usage / weight; else -weight (0 for +-0)
+  double rawUsage = 0;             // weight <= 0 (not NaN): usage, for equal weights; else 0
+  int64_t startTime = 0;           // stage 4
   int64_t nameRank = -1;
 };
 FairShareKey fairShareKey(const Schedulable& s);
@@ -55,8 +56,8 @@ inline void setUsage(FairShareKey& k, int64_t use) {
   k.notNeedy = !(use < min);
   k.needyRatio = 0;
   if (!k.notNeedy) {
-    k.needyRatio = min > 1 ? static_cast<double>(use) / static_cast<double>(min)
-                           : static_cast<double>(use);
+    k.needyRatio =
+        min > 1 ? static_cast<double>(use) / static_cast<double>(min) : static_cast<double>(use);
   }
   // compareFairShareUsage: two positive weights compare usage / weight; a positive weight goes
   // before any other (Double.compare(-w1, -w2) with -w1 < 0 <= -w2, NaN the greatest); two

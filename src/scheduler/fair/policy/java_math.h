@@ -1,8 +1,8 @@
 // Java numeric semantics the Fair Scheduler's float/double code relies on, so that Spindle rounds
 // where YARN rounds (STYLE rule 1: where YARN uses floats, keep its rules).
 //
-//   int64_t share = fair::javaLongCast(weight * ratio);    // (long) d: truncates, saturates, NaN->0
-//   int c = fair::javaDoubleCompare(a, b);                 // Double.compare: NaN greatest
+//   int64_t share = fair::javaLongCast(weight * ratio);    // (long) d: truncates, saturates,
+//   NaN->0 int c = fair::javaDoubleCompare(a, b);                 // Double.compare: NaN greatest
 //   int s = fair::signum(t1 - t2);                         // (int) Math.signum(long diff)
 #pragma once
 

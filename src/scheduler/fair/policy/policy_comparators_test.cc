@@ -159,30 +159,36 @@ TEST(FairSharePolicyTest, FP6_LowerMinShareRatioFirst) {
 
 TEST(FairSharePolicyTest, NoDemandRanksLast) {
   Schedulable idle = Schedulable::app("a", 0);
-  Schedulable busy = Schedulable::app("b", 0).withDemand(Resource::of(1024, 1))
-                         .withUsage(Resource::of(8192, 8));
+  Schedulable busy =
+      Schedulable::app("b", 0).withDemand(Resource::of(1024, 1)).withUsage(Resource::of(8192, 8));
   EXPECT_GT(fairShareCompare(idle, busy), 0);
 }
 
 TEST(FairSharePolicyTest, NeedyFirstThenUsageOverWeight) {
-  Schedulable needy = Schedulable::app("a", 0).withDemand(Resource::of(4096, 4))
-                          .withMinShare(Resource::of(2048, 0)).withUsage(Resource::of(1024, 1));
-  Schedulable rich = Schedulable::app("b", 0).withDemand(Resource::of(4096, 4))
-                         .withUsage(Resource::of(0, 0));
+  Schedulable needy = Schedulable::app("a", 0)
+                          .withDemand(Resource::of(4096, 4))
+                          .withMinShare(Resource::of(2048, 0))
+                          .withUsage(Resource::of(1024, 1));
+  Schedulable rich =
+      Schedulable::app("b", 0).withDemand(Resource::of(4096, 4)).withUsage(Resource::of(0, 0));
   EXPECT_LT(fairShareCompare(needy, rich), 0);
-  Schedulable heavy = Schedulable::app("c", 0).withDemand(Resource::of(4096, 4))
-                          .withUsage(Resource::of(3000, 1)).withWeight(3.0f);
-  Schedulable light = Schedulable::app("d", 0).withDemand(Resource::of(4096, 4))
-                          .withUsage(Resource::of(1500, 1));
+  Schedulable heavy = Schedulable::app("c", 0)
+                          .withDemand(Resource::of(4096, 4))
+                          .withUsage(Resource::of(3000, 1))
+                          .withWeight(3.0f);
+  Schedulable light =
+      Schedulable::app("d", 0).withDemand(Resource::of(4096, 4)).withUsage(Resource::of(1500, 1));
   EXPECT_LT(fairShareCompare(heavy, light), 0);  // 1000 per weight vs 1500
 }
 
 TEST(FairSharePolicyTest, ZeroWeightRanksAfterNonZero) {
   Schedulable zero = Schedulable::app("a", 0).withDemand(Resource::of(1, 0)).withWeight(0.0f);
-  Schedulable one = Schedulable::app("b", 0).withDemand(Resource::of(1, 0))
-                        .withUsage(Resource::of(1000000, 0));
+  Schedulable one =
+      Schedulable::app("b", 0).withDemand(Resource::of(1, 0)).withUsage(Resource::of(1000000, 0));
   EXPECT_GT(fairShareCompare(zero, one), 0);
-  Schedulable zero2 = Schedulable::app("c", 0).withDemand(Resource::of(1, 0)).withWeight(0.0f)
+  Schedulable zero2 = Schedulable::app("c", 0)
+                          .withDemand(Resource::of(1, 0))
+                          .withWeight(0.0f)
                           .withUsage(Resource::of(5, 0));
   EXPECT_LT(fairShareCompare(zero, zero2), 0);  // both 0: raw usage
 }
@@ -264,11 +270,16 @@ TEST(SchedulingPolicyTest, HeadroomAndOverShareChecks) {
   EXPECT_TRUE(drfP.isAmUsageOverLimit(usage, share));
 }
 
-
 // FairShareKey orders exactly as fairShareCompare, over every stage and the weight edge cases
 // (zero of either sign, negative, NaN, infinite), with names ranked.
 TEST(FairShareKey, OrdersAsTheComparator) {
-  const float weights[] = {1.0f, 2.0f, 0.5f, 3.0f, 0.0f, -0.0f, -1.0f,
+  const float weights[] = {1.0f,
+                           2.0f,
+                           0.5f,
+                           3.0f,
+                           0.0f,
+                           -0.0f,
+                           -1.0f,
                            std::numeric_limits<float>::quiet_NaN(),
                            std::numeric_limits<float>::infinity()};
   const int64_t amounts[] = {0, 1, 2, 1024, 2048, 3072};
@@ -295,7 +306,8 @@ TEST(FairShareKey, OrdersAsTheComparator) {
           << a.name << " w=" << a.weight << " vs " << b.name << " w=" << b.weight;
     }
   }
-  // Re-keying with a new usage (setUsage) gives the key of the view with that usage, stage for stage.
+  // Re-keying with a new usage (setUsage) gives the key of the view with that usage, stage for
+  // stage.
   for (const Schedulable& a : all) {
     for (int64_t use : amounts) {
       Schedulable b = a;

@@ -12,8 +12,7 @@ namespace spindle::fair {
 namespace {
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -57,7 +56,8 @@ void SchedulingPolicy::computeShares(const std::vector<Schedulable>& schedulable
       fair::computeShares(schedulables, total, kMemoryIndex, mode, shares);
       return;
     case PolicyKind::kDrf:
-      for (int t = 0; t < typeCount_; ++t) fair::computeShares(schedulables, total, t, mode, shares);
+      for (int t = 0; t < typeCount_; ++t)
+        fair::computeShares(schedulables, total, t, mode, shares);
       return;
     case PolicyKind::kFifo:
       if (mode == ShareMode::kSteady) return;
