@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "base/rng.h"
-#include "replay/engine.h"
+#include "sim/engine.h"
 
 namespace spindle::replay {
 namespace {

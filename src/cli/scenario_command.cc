@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "sim/scenario_runner.h"
+#include "scenario/scenario_runner.h"
 
 namespace spindle::cli {
 

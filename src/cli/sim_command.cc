@@ -11,10 +11,10 @@
 
 #include "config/configuration.h"
 #include "dao/decision_json.h"
-#include "replay/engine.h"
-#include "replay/job_outputs.h"
 #include "report/html_report.h"
 #include "resource/resource_config.h"
+#include "sim/engine.h"
+#include "sim/job_outputs.h"
 #include "trace/readers.h"
 
 namespace spindle::cli {

@@ -1,6 +1,6 @@
 // The workload model every trace reader produces and the simulator replays: jobs with task
 // groups, and the node topology. Readers live beside this header (sls_reader.h, rumen_reader.h,
-// synth_generator.h, nodes_reader.h); the replay engine (src/replay/) consumes only these types.
+// synth_generator.h, nodes_reader.h); the simulator engine (src/sim/) consumes only these types.
 //
 //   SlsSettings sls = slsSettingsFromConfig(conf, types).value();
 //   TraceReadOptions opt{.types = types, .sls = sls, .seed = 7};

@@ -1,4 +1,4 @@
-#include "sim/json_reader.h"
+#include "scenario/json_reader.h"
 
 #include <charconv>
 

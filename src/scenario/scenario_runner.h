@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 namespace spindle {
 

@@ -1,4 +1,4 @@
-#include "sim/expectations.h"
+#include "scenario/expectations.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "replay/engine.h"
+#include "sim/engine.h"
 
 #include <algorithm>
 #include <cmath>

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/expectations.h"
+#include "scenario/expectations.h"
 
 namespace spindle {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "replay/engine.h"
+#include "sim/engine.h"
 
 namespace spindle::replay {
 

@@ -2,9 +2,9 @@
 #include <sstream>
 
 #include "resource/resource_config.h"
-#include "sim/json_reader.h"
-#include "sim/scenario.h"
-#include "sim/scenario_internal.h"
+#include "scenario/json_reader.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_internal.h"
 
 namespace spindle {
 

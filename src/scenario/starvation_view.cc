@@ -1,4 +1,4 @@
-#include "sim/starvation_view.h"
+#include "scenario/starvation_view.h"
 
 #include "scheduler/fair/fair_scheduler.h"
 

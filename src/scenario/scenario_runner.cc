@@ -1,4 +1,4 @@
-#include "sim/scenario_runner.h"
+#include "scenario/scenario_runner.h"
 
 #include <filesystem>
 #include <fstream>
@@ -6,8 +6,8 @@
 #include "base/rng.h"
 #include "dao/decision_json.h"
 #include "dao/rest_views.h"
+#include "scenario/expectations.h"
 #include "scheduler/scheduler_factory.h"
-#include "sim/expectations.h"
 
 namespace spindle {
 

@@ -1,4 +1,4 @@
-#include "replay/heartbeat_sweep.h"
+#include "sim/heartbeat_sweep.h"
 
 #include <gtest/gtest.h>
 

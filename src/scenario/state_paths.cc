@@ -7,8 +7,8 @@
 
 #include "dao/decision_json.h"
 #include "dao/rest_views.h"
-#include "sim/expectations.h"
-#include "sim/starvation_view.h"
+#include "scenario/expectations.h"
+#include "scenario/starvation_view.h"
 
 namespace spindle {
 

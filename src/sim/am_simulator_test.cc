@@ -1,9 +1,9 @@
-#include "replay/am_simulator.h"
+#include "sim/am_simulator.h"
 
 #include <gtest/gtest.h>
 
 #include "app/container_state.h"
-#include "replay/test_traces.h"
+#include "sim/test_traces.h"
 
 namespace spindle::replay {
 namespace {

@@ -1,4 +1,4 @@
-#include "replay/engine.h"
+#include "sim/engine.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "app/container_state.h"
 #include "dao/decision_json.h"
-#include "replay/test_traces.h"
+#include "sim/test_traces.h"
 
 namespace spindle::replay {
 namespace {

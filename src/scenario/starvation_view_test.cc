@@ -1,8 +1,8 @@
 // The scenario `starvation:` view: fields of apps, leaves and parents, and its errors.
 #include <gtest/gtest.h>
 
-#include "sim/scenario.h"
-#include "sim/scenario_runner.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_runner.h"
 
 namespace spindle {
 namespace {

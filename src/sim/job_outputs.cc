@@ -1,4 +1,4 @@
-#include "replay/job_outputs.h"
+#include "sim/job_outputs.h"
 
 #include <fstream>
 

@@ -1,4 +1,4 @@
-#include "replay/metrics_writer.h"
+#include "sim/metrics_writer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario_runner.h"
+#include "scenario/scenario_runner.h"
 
 namespace spindle {
 namespace {

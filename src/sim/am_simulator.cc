@@ -1,4 +1,4 @@
-#include "replay/am_simulator.h"
+#include "sim/am_simulator.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // Parsing of the individual step kinds of docs/scenario-format.md.
-#include "sim/json_reader.h"
-#include "sim/scenario.h"
-#include "sim/scenario_internal.h"
+#include "scenario/json_reader.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_internal.h"
 
 namespace spindle {
 

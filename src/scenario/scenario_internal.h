@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/json_reader.h"
-#include "sim/scenario.h"
+#include "scenario/json_reader.h"
+#include "scenario/scenario.h"
 
 namespace spindle {
 
