@@ -24,7 +24,7 @@
 #include "base/rng.h"
 #include "sim/engine.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 namespace {
 
 int64_t logNormal(Rng& rng, double mean, double sigma) {
@@ -146,7 +146,7 @@ int runOne(int nodes, double hours, bool naive, const std::string& scheduler) {
 }
 
 }  // namespace
-}  // namespace spindle::replay
+}  // namespace spindle::sim
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
   }
   if (sizes.empty()) sizes = {1000, 10000};
   for (int n : sizes) {
-    if (int rc = spindle::replay::runOne(n, hours, naive, scheduler); rc != 0) return rc;
+    if (int rc = spindle::sim::runOne(n, hours, naive, scheduler); rc != 0) return rc;
   }
   return 0;
 }

@@ -133,7 +133,7 @@ class ProgressBar {
  public:
   explicit ProgressBar(bool enabled, TimeMs totalMs)
       : enabled_(enabled), totalMs_(totalMs), start_(std::chrono::steady_clock::now()) {}
-  void update(const replay::Progress& p) {
+  void update(const sim::Progress& p) {
     if (!enabled_) return;
     const double wall = seconds();
     if (wall < 2.0) return;  // short runs print nothing
@@ -171,10 +171,10 @@ TimeMs estimatedEnd(const Trace& t, std::optional<TimeMs> until) {
   return end;
 }
 
-void printSummary(const replay::Engine& e, const Trace& trace) {
-  const replay::RunStats& s = e.stats();
+void printSummary(const sim::Engine& e, const Trace& trace) {
+  const sim::RunStats& s = e.stats();
   std::map<std::string, int> states;
-  for (const replay::JobResult& j : e.jobs()) ++states[j.state];
+  for (const sim::JobResult& j : e.jobs()) ++states[j.state];
   std::string byState;
   for (const auto& [state, n] : states) byState += fmt::format(" {} {}", state, n);
   const double simS = static_cast<double>(s.endMs) / 1000.0;
@@ -244,7 +244,7 @@ int runSimCommand(const SimOptions& o) {
     if (!decisions->ok()) return fail(fmt::format("cannot write {}/decisions.jsonl", o.outputDir));
   }
 
-  replay::EngineOptions eo;
+  sim::EngineOptions eo;
   eo.sls = *sls;
   eo.conf = *conf;
   eo.seed = o.seed.value_or(1);
@@ -256,8 +256,8 @@ int runSimCommand(const SimOptions& o) {
   eo.decisionLog = decisions.get();
   const bool showProgress = !o.quiet && (o.progress || isatty(STDERR_FILENO));
   ProgressBar bar(showProgress, estimatedEnd(*trace, until));
-  eo.progress = [&bar](const replay::Progress& p) { bar.update(p); };
-  auto engine = replay::Engine::create(*trace, eo);
+  eo.progress = [&bar](const sim::Progress& p) { bar.update(p); };
+  auto engine = sim::Engine::create(*trace, eo);
   if (!engine) return fail(engine.status().message());
   if (decisions) decisions->attach(&(*engine)->scheduler());
   Status run = (*engine)->run();
@@ -265,7 +265,7 @@ int runSimCommand(const SimOptions& o) {
   if (!run.isOk()) return fail(run.message());
   if ((*engine)->stats().stalled) {
     int waiting = 0;
-    for (const replay::JobResult& j : (*engine)->jobs()) {
+    for (const sim::JobResult& j : (*engine)->jobs()) {
       waiting += j.state == "ACCEPTED" || j.state == "RUNNING" ? 1 : 0;
     }
     std::cerr << fmt::format(
@@ -273,8 +273,8 @@ int runSimCommand(const SimOptions& o) {
         "(asks no node can hold?)\n",
         (*engine)->stats().endMs, waiting);
   }
-  Status w = replay::writeJobRuntimeCsv(o.outputDir + "/jobruntime.csv", (*engine)->jobs());
-  if (w.isOk()) w = replay::writeJobsCsv(o.outputDir + "/jobs.csv", (*engine)->jobs());
+  Status w = sim::writeJobRuntimeCsv(o.outputDir + "/jobruntime.csv", (*engine)->jobs());
+  if (w.isOk()) w = sim::writeJobsCsv(o.outputDir + "/jobs.csv", (*engine)->jobs());
   if (!w.isOk()) return fail(w.message());
   // report.html reads realtimetrack.json, which exists only with yarn.sls.metrics.switch ON.
   if (sls->metricsOn) {

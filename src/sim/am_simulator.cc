@@ -4,7 +4,7 @@
 
 #include "app/container_state.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 namespace {
 const std::string kAny(kAnyResourceName);
@@ -349,4 +349,4 @@ void AmSimulator::resetForNewAttempt() {
   ++restarts_;
 }
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

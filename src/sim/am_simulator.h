@@ -51,7 +51,7 @@
 #include "trace/sls_settings.h"
 #include "trace/trace.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 enum class AmKind { kMapReduce, kStream, kDag };
 const char* toString(AmKind k);  // "mapreduce", "stream", "dag"
@@ -172,4 +172,4 @@ class AmSimulator {
   int64_t restarts_ = 0;
 };
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

@@ -5,7 +5,7 @@
 #include "app/container_state.h"
 #include "sim/test_traces.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 namespace {
 
 using testing::JobBuilder;
@@ -280,4 +280,4 @@ TEST(AmKindFor, BuiltInAndRegisteredNames) {
 }
 
 }  // namespace
-}  // namespace spindle::replay
+}  // namespace spindle::sim

@@ -6,7 +6,7 @@
 #include "app/container_state.h"
 #include "scheduler/scheduler_factory.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 namespace {
 
@@ -640,4 +640,4 @@ void Engine::sample() {
   lastSampleMs_ = s.timeMs;
 }
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

@@ -65,7 +65,7 @@
 #include "trace/sls_settings.h"
 #include "trace/trace.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 struct Progress {
   TimeMs simMs = 0;
@@ -216,4 +216,4 @@ class Engine final : public DecisionSink {
   RunStats stats_;
 };
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

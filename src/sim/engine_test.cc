@@ -12,7 +12,7 @@
 #include "dao/decision_json.h"
 #include "sim/test_traces.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 namespace {
 
 using testing::JobBuilder;
@@ -322,4 +322,4 @@ TEST(Engine, PreemptionRoundsAreRecordedAndFreeRoomForTheStarvedQueue) {
 }
 
 }  // namespace
-}  // namespace spindle::replay
+}  // namespace spindle::sim

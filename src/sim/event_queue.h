@@ -19,7 +19,7 @@
 
 #include "base/clock.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 enum class EventType : uint8_t {
   kAction,       // a = index of an injected action (Engine::scheduleAction)
@@ -68,4 +68,4 @@ class EventQueue {
   size_t work_ = 0;  // submissions, task ends and actions in the heap
 };
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 HeartbeatSweep::HeartbeatSweep(TimeMs interval, Rng& rng, uint32_t numNodes)
     : interval_(interval),
@@ -46,4 +46,4 @@ Position HeartbeatSweep::nextOfNode(uint32_t node, TimeMs t) const {
   return cycle * n + rank_[node];
 }
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

@@ -20,7 +20,7 @@
 #include "base/clock.h"
 #include "base/rng.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 using Position = int64_t;
 inline constexpr Position kNoPosition = std::numeric_limits<Position>::max();
@@ -49,4 +49,4 @@ class HeartbeatSweep {
   std::vector<TimeMs> sortedOffset_;  // offset_[order_[r]]
 };
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

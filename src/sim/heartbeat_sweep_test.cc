@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace spindle::replay {
+namespace spindle::sim {
 namespace {
 
 TEST(HeartbeatSweep, OffsetsAreSeededAndWithinOneInterval) {
@@ -53,4 +53,4 @@ TEST(HeartbeatSweep, FirstAtOrAfterAndNextOfNode) {
 }
 
 }  // namespace
-}  // namespace spindle::replay
+}  // namespace spindle::sim

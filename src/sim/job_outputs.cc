@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 namespace {
 
@@ -60,4 +60,4 @@ Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs)
   return writeFile(path, out);
 }
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

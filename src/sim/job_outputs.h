@@ -11,7 +11,7 @@
 #include "base/status.h"
 #include "sim/engine.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 // JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time: the trace's
 // start/end and the simulated submission/finish (simulated ms); unknown values are empty.
@@ -19,4 +19,4 @@ Status writeJobRuntimeCsv(const std::string& path, const std::vector<JobResult>&
 // JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state.
 Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs);
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

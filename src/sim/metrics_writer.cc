@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 namespace {
 
@@ -240,4 +240,4 @@ Status MetricsWriter::close() {
   return Status::ok();
 }
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

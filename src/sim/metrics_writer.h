@@ -29,7 +29,7 @@
 #include "resource/resource.h"
 #include "scheduler/preemption_report.h"
 
-namespace spindle::replay {
+namespace spindle::sim {
 
 inline constexpr int kNodeUsageBuckets = 10;  // nodes.memory.0-10 ... nodes.memory.90-100
 
@@ -106,4 +106,4 @@ class MetricsWriter {
   std::map<std::string, std::unique_ptr<std::ofstream>> files_;
 };
 
-}  // namespace spindle::replay
+}  // namespace spindle::sim

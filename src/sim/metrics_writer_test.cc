@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace spindle::replay {
+namespace spindle::sim {
 namespace {
 
 std::string slurp(const std::string& path) {
@@ -188,4 +188,4 @@ TEST(MetricsWriter, UnwritableFolderIsAnError) {
 }
 
 }  // namespace
-}  // namespace spindle::replay
+}  // namespace spindle::sim

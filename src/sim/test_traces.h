@@ -9,7 +9,7 @@
 #include "trace/sls_settings.h"
 #include "trace/trace.h"
 
-namespace spindle::replay::testing {
+namespace spindle::sim::testing {
 
 inline SlsSettings testSls() {
   SlsSettings s;
@@ -92,4 +92,4 @@ class TraceBuilder {
   Trace trace_;
 };
 
-}  // namespace spindle::replay::testing
+}  // namespace spindle::sim::testing
