@@ -4,7 +4,8 @@
 //   SPINDLE_ASSIGN_OR_RETURN(int64_t count, step.child("ask").getInt("count", 1));
 //   // error text: "steps[3].ask.count: expected an integer, got \"x\""
 //
-// Used by every file-format boundary (scenarios, traces) so users see where a value is wrong.
+// Used by the scenario parser and its steps (src/scenario/) so users see where a value is wrong;
+// the trace readers have their own located helpers (src/trace/json_fields.h).
 #pragma once
 
 #include <optional>
