@@ -2,6 +2,10 @@
 #
 #   spindle_library(spindle_base SOURCES status.cc clock.cc DEPS fmt::fmt)
 #   spindle_test(spindle_base_test SOURCES status_test.cc DEPS spindle_base)
+#
+# Test labels: `fast` (unit and scenario tests, seconds) and `slow` (end-to-end experiments that
+# replay long traces). `ctest -L fast` skips the slow ones; `make test` runs the slow ones once,
+# in the release build, and not again under the sanitizers.
 
 function(spindle_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
@@ -15,6 +19,7 @@ function(spindle_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   add_test(NAME ${name} COMMAND ${name} --gtest_brief=1)
+  set_tests_properties(${name} PROPERTIES LABELS fast)
 endfunction()
 
 # A folder whose library is all its *.cc files (tests excluded) and whose test target

@@ -2,6 +2,7 @@
 """Writes one scenario per public capacity-preemption vector (tests/scenarios/preemption/).
 
     python3 tests/scenarios/preemption/generate.py          # rewrites the *.json next to it
+    python3 tests/scenarios/preemption/generate.py --out D  # writes them into D instead
 
 Input: src/scheduler/capacity/preemption/testdata/vectors.json, the transcription of
 shared/reference/vectors/preemption-capacity-vectors.json that the policy's unit tests read
@@ -665,13 +666,20 @@ def file_name(vid):
 
 
 def main():
+    out = HERE
+    if len(sys.argv) == 3 and sys.argv[1] == "--out":
+        out = sys.argv[2]
+        os.makedirs(out, exist_ok=True)
+    elif len(sys.argv) != 1:
+        print("usage: generate.py [--out DIR]", file=sys.stderr)
+        return 2
     with open(VECTORS) as f:
         vectors = json.load(f)["vectors"]
     written = 0
     for v in vectors:
         if v["id"] in SKIPPED:
             continue
-        with open(os.path.join(HERE, file_name(v["id"])), "w") as f:
+        with open(os.path.join(out, file_name(v["id"])), "w") as f:
             f.write(dump(scenario(v)))
         written += 1
     print("wrote {} scenarios; not generated: {}".format(written, ", ".join(SKIPPED)))
