@@ -236,5 +236,60 @@ TEST(NodeFilterHook, FairTriesTheNextKeyWhenTheNodeIsRefused) {
   EXPECT_EQ(fs.allocations(app), 2);
 }
 
+// The order of the checks stays each scheduler's: the Capacity Scheduler's precheckNode (with
+// the constraint hook) comes before its blacklist check, while FIFO and Fair skip a
+// blacklisting app before looking at any key.
+
+int skipsFor(const DecisionLog& log, AppId app, SkipReason why) {
+  int n = 0;
+  for (const Decision& d : log.decisions()) {
+    n += d.kind == DecisionKind::kSkip && d.app == app && d.skip == why;
+  }
+  return n;
+}
+
+TEST(NodeFilterOrder, CapacityAsksTheConstraintHookBeforeTheBlacklist) {
+  testing::CsConf c;
+  c.queues("root", "a").cap("root.a", "100");
+  Cs cs(c);
+  const RefuseNodes check({"h1"});
+  cs.sched().setPlacementCheck(&check);
+  cs.node("h1", "/r1", 8 * GB);
+  const AppId app = cs.submit("a", "u");
+  ASSERT_TRUE(cs.sched().handle(AppAllocate{app, {request("*", 1, true)}, {}, {"h1"}, {}}).isOk());
+  EXPECT_EQ(cs.heartbeat("h1"), 0);
+  EXPECT_EQ(skipsFor(cs.log(), app, SkipReason::kConstraint), 1);
+  EXPECT_EQ(skipsFor(cs.log(), app, SkipReason::kBlacklisted), 0);
+}
+
+TEST(NodeFilterOrder, FairAsksTheBlacklistBeforeAnyKey) {
+  fstest::Fs fs(fstest::allocationXml(R"(<queue name="a"/>)"));
+  const RefuseNodes check({"h1"});
+  fs.sched().setPlacementCheck(&check);
+  fs.node("h1", "/r1", 8192);
+  const AppId app = fs.app("root.a");
+  ASSERT_TRUE(fs.sched().handle(AppAllocate{app, {request("*", 1, true)}, {}, {"h1"}, {}}).isOk());
+  fs.heartbeat("h1");
+  EXPECT_EQ(skipsFor(fs.log(), app, SkipReason::kBlacklisted), 1);
+  EXPECT_EQ(skipsFor(fs.log(), app, SkipReason::kConstraint), 0);
+}
+
+TEST(NodeFilterOrder, FifoAsksTheBlacklistBeforeAnyKey) {
+  Configuration conf;
+  SimulatedClock clock;
+  Rng rng(1);
+  DecisionLog log;
+  auto fifo = FifoScheduler::create(conf, clock, rng).value();
+  fifo->setDecisionSink(&log);
+  const RefuseNodes check({"h1"});
+  fifo->setPlacementCheck(&check);
+  ASSERT_TRUE(fifo->handle(NodeAdded{"h1", "/r1", Resource::of(4096, 4), {}, {}}).isOk());
+  const AppId app = fifo->submit(AppSubmission{}).value();
+  ASSERT_TRUE(fifo->handle(AppAllocate{app, {request("*", 1, true)}, {}, {"/r1"}, {}}).isOk());
+  ASSERT_TRUE(fifo->handle(NodeHeartbeat{"h1", {}}).isOk());
+  EXPECT_EQ(skipsFor(log, app, SkipReason::kBlacklisted), 1);
+  EXPECT_EQ(skipsFor(log, app, SkipReason::kConstraint), 0);
+}
+
 }  // namespace
 }  // namespace spindle
