@@ -45,6 +45,7 @@
 #include "resource/resource_calculator.h"
 #include "scheduler/decision.h"
 #include "scheduler/events.h"
+#include "scheduler/node_filter.h"
 #include "scheduler/preemption_report.h"
 
 namespace spindle {
@@ -107,6 +108,12 @@ class Scheduler {
   const ContainerTable& containers() const { return containers_; }
   // The last skip recorded for a pending app: "why is my app pending".
   const Decision* lastSkip(AppId id) const;
+  // Whether a node may take an app's request (blacklist, partition, relaxLocality, placement
+  // constraints): the stage every scheduler asks (node_filter.h).
+  const NodeFilter& nodeFilter() const { return nodeFilter_; }
+  // Installs the node filter's placement-constraint and node-attribute check (not owned;
+  // nullptr, the default: no constraints).
+  void setPlacementCheck(const PlacementCheck* check) { nodeFilter_.setPlacementCheck(check); }
 
   // Apps in a queue, in the scheduler's order; nullopt when the queue does not exist
   // (YARN's getAppsInQueue returns null).
@@ -260,6 +267,7 @@ class Scheduler {
   const Clock& clock_;
   Rng& rng_;
   Cluster cluster_;
+  NodeFilter nodeFilter_;
   std::map<AppId, std::unique_ptr<Application>> apps_;  // live apps, by id (submission order)
   std::map<AppId, std::unique_ptr<Application>> finishedApps_;
   ContainerTable containers_;  // live containers

@@ -16,6 +16,7 @@ CapacityAllocator::CapacityAllocator(CapacityScheduler& cs, NodeId node)
       cfg_(cs.config_),
       nodeId_(node),
       node_(cs.cluster().node(node)),
+      filter_(cs.nodeFilter()),
       partition_(node_.partition()),
       R_(cs.partitionResource(partition_)),
       cluster_(cs.cluster().total()),
@@ -350,12 +351,18 @@ CapacityAllocator::Outcome CapacityAllocator::allocateKey(CsApp& s, const Schedu
   Application& app = *s.app;
   const ResourceRequest* any = app.asks().find(key, kAnyResourceName);
   if (any == nullptr || any->numContainers <= 0) return Outcome::of(State::kPrioritySkipped);
+  // precheckNode: the request's partition, then placement constraints (the node filter's).
   const std::string keyP = cs_.keyPartition(s, *any);
-  if ((mode == Mode::kRespectExclusivity && keyP != partition_) ||
-      (mode == Mode::kIgnoreExclusivity && !keyP.empty())) {
+  if (const SkipReason why =
+          filter_.checkPartition(keyP, partition_, mode == Mode::kRespectExclusivity);
+      why != SkipReason::kNone) {
     skip(
-        s, key, SkipReason::kPartition,
+        s, key, why,
         fmt::format("asks for partition '{}', node {} is in '{}'", keyP, node_.name(), partition_));
+    return Outcome::of(State::kPrioritySkipped);
+  }
+  if (const SkipReason why = filter_.checkConstraints(app, key, node_); why != SkipReason::kNone) {
+    skip(s, key, why, filter_.explainConstraints(app, key, node_));
     return Outcome::of(State::kPrioritySkipped);
   }
   if (!cfg_.reservationsContinueLookAllNodes && !shouldAllocOrReserve(s, key, any->capability)) {
@@ -373,8 +380,8 @@ CapacityAllocator::Outcome CapacityAllocator::allocateKey(CsApp& s, const Schedu
           {"askMb", double(any->capability.memoryMb())}});
     return Outcome::of(State::kQueueSkipped);
   }
-  if (app.blacklist().count(node_.name()) || app.blacklist().count(node_.rack())) {
-    skip(s, key, SkipReason::kBlacklisted,
+  if (const SkipReason why = filter_.checkBlacklist(app, node_); why != SkipReason::kNone) {
+    skip(s, key, why,
          fmt::format("node {} or its rack {} is blacklisted", node_.name(), node_.rack()));
     return Outcome::of(State::kAppSkipped);
   }
@@ -410,9 +417,9 @@ CapacityAllocator::Outcome CapacityAllocator::assignOnNode(CsApp& s, const Sched
     if (o.assigned()) return o;
   }
   if (asks.count(key, rack) > 0) {
-    if (!asks.canDelayTo(key, rack)) {
-      skip(s, key, SkipReason::kRelaxLocality,
-           fmt::format("relaxLocality=false on rack {} forbids {}", rack, host));
+    if (const SkipReason why = filter_.checkRelaxLocality(asks, key, node_, Locality::kRackLocal);
+        why != SkipReason::kNone) {
+      skip(s, key, why, fmt::format("relaxLocality=false on rack {} forbids {}", rack, host));
       return Outcome::of(State::kPrioritySkipped);
     }
     const int64_t threshold = rackLocalThreshold(numNodes_, cfg_.nodeLocalityDelay);
@@ -423,8 +430,9 @@ CapacityAllocator::Outcome CapacityAllocator::assignOnNode(CsApp& s, const Sched
   }
   const int32_t outstanding = asks.count(key, kAnyResourceName);
   if (outstanding > 0) {
-    if (!asks.canDelayTo(key, kAnyResourceName)) {
-      skip(s, key, SkipReason::kRelaxLocality,
+    if (const SkipReason why = filter_.checkRelaxLocality(asks, key, node_, Locality::kOffSwitch);
+        why != SkipReason::kNone) {
+      skip(s, key, why,
            fmt::format("relaxLocality=false on ANY forbids off-switch placement on {}", host));
       return Outcome::of(State::kPrioritySkipped);
     }

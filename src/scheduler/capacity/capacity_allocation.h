@@ -94,6 +94,7 @@ class CapacityAllocator {
   const CapacityConfig& cfg_;
   NodeId nodeId_;
   const Node& node_;
+  const NodeFilter& filter_;  // the scheduler's: blacklist, partition, relaxLocality, constraints
   const std::string& partition_;  // the node's (nodes outlive a pass)
   Resource R_;                    // the node's partition resource
   Resource cluster_;              // the cluster total (the calculators' "clusterResource")

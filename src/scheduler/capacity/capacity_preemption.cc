@@ -216,7 +216,10 @@ void CapacityScheduler::reclaimKillable(NodeId nodeId) {
       if (!s.pendingIn(p)) continue;
       std::optional<Resource> need;
       s.app->asks().forEachActiveKey([&](const SchedulerKey&, const ResourceRequest& any) {
-        if (keyPartition(s, any) != p) return true;
+        if (nodeFilter().checkPartition(keyPartition(s, any), p, /*respectExclusivity=*/true) !=
+            SkipReason::kNone) {
+          return true;
+        }
         need = any.capability;
         return false;
       });

@@ -7,8 +7,9 @@
 //     skipped (AM_LIMIT).
 //  2. For each scheduler key, ascending (only the reserved key when serving a reservation):
 //     a. hasContainerForNode: ANY asks outstanding, relaxLocality allows this node, the ask
-//        fits the node's total capability, and the leaf and its ancestors stay within their
-//        max shares; otherwise try the next key;
+//        fits the node's total capability, the node filter's constraint hook accepts the node
+//        (CONSTRAINT otherwise), and the leaf and its ancestors stay within their max shares;
+//        otherwise try the next key;
 //     b. count a scheduling opportunity and compute the allowed locality (§6);
 //     c. node-local if host and rack asks are outstanding; else rack-local if the rack ask is
 //        outstanding and allowed (and relaxLocality permits the rack); else off-switch if the
@@ -96,9 +97,8 @@ FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId
     a.prefetchAsks();
     fa.locality.prefetch();
     if (!a.asks().hasPending()) continue;
-    if (!a.blacklist().empty() &&
-        (a.blacklist().count(node.name()) || a.blacklist().count(node.rack()))) {
-      recordSkip(a, nodeId, {}, SkipReason::kBlacklisted,
+    if (const SkipReason why = nodeFilter().checkBlacklist(a, node); why != SkipReason::kNone) {
+      recordSkip(a, nodeId, {}, why,
                  fmt::format("node {} or its rack {} is blacklisted", node.name(), node.rack()));
       continue;
     }
@@ -143,8 +143,7 @@ bool FairScheduler::isOverAmShareLimit(const FsApp& fa, NodeId node) {
 
 FairScheduler::KeyAsks FairScheduler::keyAsks(const Application& a, const SchedulerKey& key,
                                               const Node& node) const {
-  return {a.asks().find(key, kAnyResourceName), a.asks().find(key, node.rack()),
-          a.asks().find(key, node.name())};
+  return LocalityAsks::lookUp(a.asks(), key, node);
 }
 
 bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key, NodeId nodeId) {
@@ -157,11 +156,13 @@ bool FairScheduler::hasContainerForNode(const FsApp& fa, const SchedulerKey& key
   const Node& node = cluster().node(nodeId);
   const ResourceRequest* any = asks.any;
   if (any == nullptr || any->numContainers <= 0) return false;
-  const bool forRack = KeyAsks::count(asks.rack) > 0;
-  const bool forNode = KeyAsks::count(asks.host) > 0;
-  if (!KeyAsks::canDelayTo(any) && !forRack) return false;
-  if (forRack && !KeyAsks::canDelayTo(asks.rack) && !forNode) return false;
+  const NodeFilter& filter = nodeFilter();
+  if (filter.checkRelaxLocality(asks) != SkipReason::kNone) return false;
   if (!any->capability.fitsIn(node.total())) return false;
+  if (const SkipReason why = filter.checkConstraints(a, key, node); why != SkipReason::kNone) {
+    recordSkip(a, nodeId, key, why, filter.explainConstraints(a, key, node));
+    return false;
+  }
   if (!fa.leaf->fitsInMaxShare(any->capability)) {
     recordSkip(a, nodeId, key, SkipReason::kQueueMaxCapacity,
                fmt::format("ask {} would take queue {} (or a parent) over its max share",
@@ -214,11 +215,16 @@ std::optional<FairScheduler::Assignment> FairScheduler::assignAtKey(FsApp& fa,
   const int32_t host = KeyAsks::count(asks.host);
   const Locality allowed = allowedLocality(fa, key);
   if (rack > 0 && host > 0) return assignAt(fa, key, nodeId, Locality::kNodeLocal, reserved);
-  if (!KeyAsks::canDelayTo(asks.rack)) return std::nullopt;
+  const NodeFilter& filter = nodeFilter();
+  if (filter.checkRelaxLocality(asks, Locality::kRackLocal) != SkipReason::kNone) {
+    return std::nullopt;
+  }
   if (rack > 0 && allowed != Locality::kNodeLocal) {
     return assignAt(fa, key, nodeId, Locality::kRackLocal, reserved);
   }
-  if (!KeyAsks::canDelayTo(asks.any)) return std::nullopt;
+  if (filter.checkRelaxLocality(asks, Locality::kOffSwitch) != SkipReason::kNone) {
+    return std::nullopt;
+  }
   if (KeyAsks::count(asks.any) > 0 &&
       (allowed == Locality::kOffSwitch || a.asks().uniqueLocations(key) <= 1)) {
     return assignAt(fa, key, nodeId, Locality::kOffSwitch, reserved);

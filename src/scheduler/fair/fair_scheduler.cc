@@ -325,7 +325,7 @@ std::optional<Resource> FairScheduler::headroom(AppId id) const {
   // subtractResourcesOnBlacklistedNodes
   for (NodeId n : cluster().nodeIds()) {
     const Node& node = cluster().node(n);
-    if (a->blacklist().count(node.name()) || a->blacklist().count(node.rack())) {
+    if (nodeFilter().checkBlacklist(*a, node) != SkipReason::kNone) {
       clusterFree -= node.unallocated();
     }
   }

@@ -220,14 +220,8 @@ class FairScheduler final : public Scheduler {
   Locality allowedLocality(fair::FsApp& fa, const SchedulerKey& key);
   bool hasContainerForNode(const fair::FsApp& fa, const SchedulerKey& key, NodeId node);
   // One key's ANY, rack and host requests for a node (null when absent): what AskTable's
-  // count and canDelayTo look up, looked up once.
-  struct KeyAsks {
-    const ResourceRequest* any;
-    const ResourceRequest* rack;
-    const ResourceRequest* host;
-    static int32_t count(const ResourceRequest* r) { return r ? r->numContainers : 0; }
-    static bool canDelayTo(const ResourceRequest* r) { return r == nullptr || r->relaxLocality; }
-  };
+  // count and canDelayTo look up, looked up once; the node filter reads them as they are.
+  using KeyAsks = LocalityAsks;
   KeyAsks keyAsks(const Application& a, const SchedulerKey& key, const Node& node) const;
   bool hasContainerForNode(const fair::FsApp& fa, const SchedulerKey& key, NodeId node,
                            const KeyAsks& asks);

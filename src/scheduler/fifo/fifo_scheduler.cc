@@ -66,8 +66,9 @@ void FifoScheduler::schedule(NodeId nodeId) {
 
 void FifoScheduler::scheduleApp(Application& a, NodeId nodeId) {
   const Node& node = cluster().node(nodeId);
-  if (a.blacklist().count(node.name()) || a.blacklist().count(node.rack())) {
-    recordSkip(a, nodeId, {}, SkipReason::kBlacklisted,
+  const NodeFilter& filter = nodeFilter();
+  if (const SkipReason why = filter.checkBlacklist(a, node); why != SkipReason::kNone) {
+    recordSkip(a, nodeId, {}, why,
                fmt::format("node {} or its rack {} is blacklisted", node.name(), node.rack()));
     return;
   }
@@ -75,6 +76,11 @@ void FifoScheduler::scheduleApp(Application& a, NodeId nodeId) {
   const std::vector<SchedulerKey> keys = a.asks().activeKeys();
   for (const SchedulerKey& key : keys) {
     if (maxAllocatable(a, key, nodeId, Locality::kOffSwitch) <= 0) continue;
+    // A key the node may not take gets nothing, like one that does not fit: stop here too.
+    if (const SkipReason why = filter.checkConstraints(a, key, node); why != SkipReason::kNone) {
+      recordSkip(a, nodeId, key, why, filter.explainConstraints(a, key, node));
+      break;
+    }
     if (assignOnNode(a, key, nodeId) == 0) {
       explainNoAssignment(a, key, nodeId);
       break;  // do not assign out of order w.r.t. priorities
@@ -117,14 +123,20 @@ int FifoScheduler::assignRackLocal(Application& a, const SchedulerKey& key, Node
   const int rack = a.asks().count(key, node.rack());
   if (rack <= 0) return 0;
   if (a.asks().count(key, kAnyResourceName) <= 0) return 0;
-  if (!a.asks().canDelayTo(key, node.rack())) return 0;
+  if (nodeFilter().checkRelaxLocality(a.asks(), key, node, Locality::kRackLocal) !=
+      SkipReason::kNone) {
+    return 0;
+  }
   const int assignable = std::min(maxAllocatable(a, key, nodeId, Locality::kRackLocal), rack);
   return assignContainers(a, key, nodeId, assignable, Locality::kRackLocal);
 }
 
 int FifoScheduler::assignOffSwitch(Application& a, const SchedulerKey& key, NodeId nodeId) {
   const int any = a.asks().count(key, kAnyResourceName);
-  if (any <= 0 || !a.asks().canDelayTo(key, kAnyResourceName)) return 0;
+  if (any <= 0 || nodeFilter().checkRelaxLocality(a.asks(), key, cluster().node(nodeId),
+                                                  Locality::kOffSwitch) != SkipReason::kNone) {
+    return 0;
+  }
   return assignContainers(a, key, nodeId, any, Locality::kOffSwitch);
 }
 

@@ -11,14 +11,16 @@
 //        rack-local, then off-switch containers, all in the same heartbeat and with no delay
 //        scheduling; each level places min(assignable, floor(free memory / ask memory))
 //        containers (memory only, vcores ignored, as the DefaultResourceCalculator);
-//     c. if a key got no container, do not try the app's lower-priority keys
-//        ("do not assign out of order w.r.t. priorities");
+//     c. if a key got no container (or the node filter's constraint hook refused the node),
+//        do not try the app's lower-priority keys ("do not assign out of order w.r.t.
+//        priorities");
 //     d. stop once the node's unallocated memory is below the minimum allocation.
 // Every app's headroom is cluster total minus cluster used. No queues, limits, reservations
 // or preemption. Spindle also honours relaxLocality here (rack-local needs the rack request's
 // relaxLocality, off-switch the ANY request's), as the Capacity Scheduler does; see
-// docs/compatibility.md. Apps without pending asks are kept out of the loop (an ordered index),
-// so a heartbeat costs O(apps with pending asks), not O(all apps).
+// docs/compatibility.md. The blacklist, relaxLocality and constraint checks are the node
+// filter's (node_filter.h). Apps without pending asks are kept out of the loop (an ordered
+// index), so a heartbeat costs O(apps with pending asks), not O(all apps).
 #pragma once
 
 #include <memory>
