@@ -19,10 +19,10 @@ int64_t combine(int64_t acc, int64_t value, CardinalityOp op) {
   return acc;
 }
 
-template <typename Map, typename Key>
-int32_t lookup(const Map& map, const Key& key) {
+template <typename Key>
+int32_t lookup(const std::unordered_map<Key, int64_t>& map, const Key& key) {
   auto it = map.find(key);
-  return it == map.end() ? 0 : it->second;
+  return it == map.end() ? 0 : static_cast<int32_t>(it->second);
 }
 
 }  // namespace
@@ -51,15 +51,9 @@ const AllocationTagsManager::Counts* AllocationTagsManager::rackCounts(RackId ra
 
 std::pair<int32_t, int32_t> AllocationTagsManager::bump(Counts& c, AppId app, TagId tag,
                                                         int32_t delta) {
-  int32_t& perApp = c.byAppTag[key(app, tag)];
-  const int32_t before = perApp;
-  perApp += delta;
-  const int32_t after = perApp;
-  if (after <= 0) c.byAppTag.erase(key(app, tag));
-  int32_t& all = c.byTag[tag];
-  all += delta;
-  if (all <= 0) c.byTag.erase(tag);
-  return {before, after};
+  const auto perApp = c.byAppTag.add(key(app, tag), delta);
+  c.byTag.add(tag, delta);
+  return perApp;
 }
 
 void AllocationTagsManager::change(NodeId node, RackId rack, AppId app, TagId tag, int32_t delta) {
@@ -80,10 +74,8 @@ void AllocationTagsManager::change(NodeId node, RackId rack, AppId app, TagId ta
   const int rackStep = (rackBefore <= 0 && rackAfter > 0) - (rackBefore > 0 && rackAfter <= 0);
   if (nodeStep == 0 && rackStep == 0) return;
   AppEntry& entry = apps_[app];
-  if (nodeStep != 0 && (entry.nodes[node.value()] += nodeStep) <= 0)
-    entry.nodes.erase(node.value());
-  if (rackStep != 0 && (entry.racks[rack.value()] += rackStep) <= 0)
-    entry.racks.erase(rack.value());
+  if (nodeStep != 0) entry.nodes.add(node.value(), nodeStep);
+  if (rackStep != 0) entry.racks.add(rack.value(), rackStep);
   if (entry.nodes.empty() && entry.racks.empty()) apps_.erase(app);
 }
 
@@ -106,7 +98,7 @@ bool AllocationTagsManager::removeTags(NodeId node, AppId app, std::span<const s
   bool allFound = true;
   for (const std::string& tag : tags) {
     const TagId id = findTag(tag);
-    if (n == nullptr || id == kNoTag || lookup(n->byAppTag, key(app, id)) <= 0) {
+    if (n == nullptr || id == kNoTag || n->byAppTag.get(key(app, id)) <= 0) {
       allFound = false;
       continue;
     }
@@ -119,7 +111,8 @@ void AllocationTagsManager::removeNode(NodeId node) {
   const Counts* n = nodeCounts(node);
   if (n == nullptr || n->byAppTag.empty()) return;
   const RackId rack = nodeRack_[node.value()];
-  const std::vector<std::pair<uint64_t, int32_t>> entries(n->byAppTag.begin(), n->byAppTag.end());
+  std::vector<std::pair<uint64_t, int32_t>> entries;
+  n->byAppTag.forEach([&](uint64_t k, int32_t c) { entries.emplace_back(k, c); });
   for (const auto& [k, c] : entries) change(node, rack, appOf(k), tagOf(k), -c);
 }
 
@@ -145,13 +138,12 @@ void AllocationTagsManager::removeApplication(AppId app) {
 
 int64_t AllocationTagsManager::count(const Counts& c, const AppSet& apps, TagId tag) {
   switch (apps.kind()) {
-    case AppSet::Kind::kAll: return lookup(c.byTag, tag);
-    case AppSet::Kind::kOne: return lookup(c.byAppTag, key(apps.app(), tag));
-    case AppSet::Kind::kAllBut:
-      return lookup(c.byTag, tag) - lookup(c.byAppTag, key(apps.app(), tag));
+    case AppSet::Kind::kAll: return c.byTag.get(tag);
+    case AppSet::Kind::kOne: return c.byAppTag.get(key(apps.app(), tag));
+    case AppSet::Kind::kAllBut: return c.byTag.get(tag) - c.byAppTag.get(key(apps.app(), tag));
     case AppSet::Kind::kMany: {
       int64_t sum = 0;
-      for (AppId a : apps.apps()) sum += lookup(c.byAppTag, key(a, tag));
+      for (AppId a : apps.apps()) sum += c.byAppTag.get(key(a, tag));
       return sum;
     }
   }
@@ -169,26 +161,24 @@ int64_t AllocationTagsManager::fold(const Counts& c, const AppSet& apps,
   std::optional<int64_t> acc;
   auto add = [&](int64_t value) { acc = acc ? combine(*acc, value, op) : value; };
   switch (apps.kind()) {
-    case AppSet::Kind::kAll:
-      for (const auto& [tag, n] : c.byTag) add(n);
-      break;
+    case AppSet::Kind::kAll: c.byTag.forEach([&](TagId, int32_t n) { add(n); }); break;
     case AppSet::Kind::kOne:
-      for (const auto& [k, n] : c.byAppTag) {
+      c.byAppTag.forEach([&](uint64_t k, int32_t n) {
         if (appOf(k) == apps.app()) add(n);
-      }
+      });
       break;
     case AppSet::Kind::kAllBut:
-      for (const auto& [tag, n] : c.byTag) {
-        const int64_t others = n - lookup(c.byAppTag, key(apps.app(), tag));
+      c.byTag.forEach([&](TagId tag, int32_t n) {
+        const int64_t others = n - c.byAppTag.get(key(apps.app(), tag));
         if (others > 0) add(others);
-      }
+      });
       break;
     case AppSet::Kind::kMany: {
       std::map<TagId, int64_t> summed;
-      for (const auto& [k, n] : c.byAppTag) {
+      c.byAppTag.forEach([&](uint64_t k, int32_t n) {
         const auto& list = apps.apps();
         if (std::find(list.begin(), list.end(), appOf(k)) != list.end()) summed[tagOf(k)] += n;
-      }
+      });
       for (const auto& [tag, n] : summed) add(n);
       break;
     }
@@ -218,7 +208,7 @@ int64_t AllocationTagsManager::nodeCardinality(NodeId node, std::optional<AppId>
   const Counts* c = nodeCounts(node);
   const TagId id = findTag(tag);
   if (c == nullptr || id == kNoTag) return 0;
-  return app ? lookup(c->byAppTag, key(*app, id)) : lookup(c->byTag, id);
+  return app ? c->byAppTag.get(key(*app, id)) : c->byTag.get(id);
 }
 
 int64_t AllocationTagsManager::rackCardinality(RackId rack, std::optional<AppId> app,
@@ -226,7 +216,7 @@ int64_t AllocationTagsManager::rackCardinality(RackId rack, std::optional<AppId>
   const Counts* c = rackCounts(rack);
   const TagId id = findTag(tag);
   if (c == nullptr || id == kNoTag) return 0;
-  return app ? lookup(c->byAppTag, key(*app, id)) : lookup(c->byTag, id);
+  return app ? c->byAppTag.get(key(*app, id)) : c->byTag.get(id);
 }
 
 int64_t AllocationTagsManager::nodeCardinality(NodeId node, const AppSet& apps,
@@ -283,7 +273,7 @@ std::vector<std::pair<std::string, int64_t>> AllocationTagsManager::tagsWithCoun
     NodeId node) const {
   std::vector<std::pair<std::string, int64_t>> out;
   if (const Counts* c = nodeCounts(node)) {
-    for (const auto& [tag, n] : c->byTag) out.emplace_back(tagNames_[tag], n);
+    c->byTag.forEach([&](TagId tag, int32_t n) { out.emplace_back(tagNames_[tag], n); });
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -306,24 +296,31 @@ size_t AllocationTagsManager::racksWithTags(AppId app) const {
 Status AllocationTagsManager::checkInvariants() const {
   auto checkScope = [](const Counts& c, std::string_view what, size_t index) -> Status {
     std::unordered_map<TagId, int64_t> summed;
-    for (const auto& [k, n] : c.byAppTag) {
-      if (n <= 0) return internalError("{} {}: count {} for tag {}", what, index, n, tagOf(k));
+    bool positive = true;
+    c.byAppTag.forEach([&](uint64_t k, int32_t n) {
+      positive = positive && n > 0;
       summed[tagOf(k)] += n;
-    }
+    });
+    c.byTag.forEach([&](TagId, int32_t n) { positive = positive && n > 0; });
+    if (!positive) return internalError("{} {}: a stored count is not positive", what, index);
     if (summed.size() != c.byTag.size()) {
       return internalError("{} {}: {} tags per app, {} overall", what, index, summed.size(),
                            c.byTag.size());
     }
-    for (const auto& [tag, n] : c.byTag) {
-      if (lookup(summed, tag) != n) {
-        return internalError("{} {}: tag {} overall {} != per-app sum {}", what, index, tag, n,
-                             lookup(summed, tag));
+    Status status;
+    c.byTag.forEach([&](TagId tag, int32_t n) {
+      if (status && lookup(summed, tag) != n) {
+        status = internalError("{} {}: tag {} overall {} != per-app sum {}", what, index, tag, n,
+                               lookup(summed, tag));
       }
-    }
-    return Status::ok();
+    });
+    return status;
   };
+  // Recomputed from the nodes: per rack (app, tag) sums, per app node and rack entry counts.
   std::vector<std::unordered_map<uint64_t, int64_t>> rackSums(racks_.size());
-  std::unordered_map<AppId, AppEntry> apps;
+  std::unordered_map<AppId, std::pair<std::unordered_map<uint32_t, int64_t>,
+                                      std::unordered_map<uint32_t, int64_t>>>
+      apps;
   size_t nonEmptyNodes = 0;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     SPINDLE_RETURN_IF_ERROR(checkScope(nodes_[i], "node", i));
@@ -333,10 +330,10 @@ Status AllocationTagsManager::checkInvariants() const {
     if (!rack.valid() || rack.value() >= racks_.size()) {
       return internalError("node {} holds tags but has no rack", i);
     }
-    for (const auto& [k, n] : nodes_[i].byAppTag) {
+    nodes_[i].byAppTag.forEach([&](uint64_t k, int32_t n) {
       rackSums[rack.value()][k] += n;
-      apps[appOf(k)].nodes[static_cast<uint32_t>(i)] += 1;
-    }
+      apps[appOf(k)].first[static_cast<uint32_t>(i)] += 1;
+    });
   }
   size_t nonEmptyRacks = 0;
   for (size_t r = 0; r < racks_.size(); ++r) {
@@ -346,10 +343,12 @@ Status AllocationTagsManager::checkInvariants() const {
       return internalError("rack {}: {} entries, its nodes hold {}", r, racks_[r].byAppTag.size(),
                            rackSums[r].size());
     }
-    for (const auto& [k, n] : racks_[r].byAppTag) {
-      if (lookup(rackSums[r], k) != n) return internalError("rack {}: count differs from nodes", r);
-      apps[appOf(k)].racks[static_cast<uint32_t>(r)] += 1;
-    }
+    bool same = true;
+    racks_[r].byAppTag.forEach([&](uint64_t k, int32_t n) {
+      same = same && lookup(rackSums[r], k) == n;
+      apps[appOf(k)].second[static_cast<uint32_t>(r)] += 1;
+    });
+    if (!same) return internalError("rack {}: a count differs from the sum of its nodes", r);
   }
   if (nonEmptyNodes != nodesWithTags_ || nonEmptyRacks != racksWithTags_) {
     return internalError("nodes/racks with tags {}/{}, counted {}/{}", nodesWithTags_,
@@ -358,9 +357,16 @@ Status AllocationTagsManager::checkInvariants() const {
   if (apps.size() != apps_.size()) {
     return internalError("{} applications recorded, {} hold tags", apps_.size(), apps.size());
   }
-  for (const auto& [app, entry] : apps) {
+  auto sameEntries = [](const FlatCountMap<uint32_t>& have,
+                        const std::unordered_map<uint32_t, int64_t>& want) {
+    bool same = have.size() == want.size();
+    have.forEach([&](uint32_t k, int32_t n) { same = same && lookup(want, k) == n; });
+    return same;
+  };
+  for (const auto& [app, want] : apps) {
     auto it = apps_.find(app);
-    if (it == apps_.end() || it->second.nodes != entry.nodes || it->second.racks != entry.racks) {
+    if (it == apps_.end() || !sameEntries(it->second.nodes, want.first) ||
+        !sameEntries(it->second.racks, want.second)) {
       return internalError("application {}: per-node or per-rack entry counts differ", app.value());
     }
   }

@@ -11,8 +11,9 @@
 //   tags.removeNode(NodeId{0});                                   // on node loss
 //
 // Algorithm and cost. Tags are interned to dense ids on first sight. Each node and each rack
-// (indexed directly by NodeId / RackId, which the cluster hands out densely) holds two hash maps:
-// (application, tag) -> count and tag -> count over all applications. So
+// (indexed directly by NodeId / RackId, which the cluster hands out densely) holds two
+// open-addressing hash maps (flat_count_map.h: no allocation per entry): (application, tag) ->
+// count and tag -> count over all applications. So
 //  1. a count for one application, or for all applications, is one hash lookup: O(1);
 //  2. "every application but A" (namespace not-self) is the all-applications count minus A's:
 //     O(1), where YARN sums the maps of every other known application;
@@ -50,6 +51,7 @@
 
 #include "base/ids.h"
 #include "base/status.h"
+#include "placement/flat_count_map.h"
 #include "placement/tag_namespace.h"
 
 namespace spindle::placement {
@@ -148,12 +150,12 @@ class AllocationTagsManager {
   };
   // One node or one rack.
   struct Counts {
-    std::unordered_map<uint64_t, int32_t> byAppTag;  // (app << 32 | tag) -> count
-    std::unordered_map<TagId, int32_t> byTag;        // tag -> count over all applications
+    FlatCountMap<uint64_t> byAppTag;  // (app << 32 | tag) -> count
+    FlatCountMap<TagId> byTag;        // tag -> count over all applications
   };
   struct AppEntry {
-    std::unordered_map<uint32_t, int32_t> nodes;  // node -> number of tags with a count
-    std::unordered_map<uint32_t, int32_t> racks;  // rack -> number of tags with a count
+    FlatCountMap<uint32_t> nodes;  // node -> number of tags with a count
+    FlatCountMap<uint32_t> racks;  // rack -> number of tags with a count
   };
 
   static uint64_t key(AppId app, TagId tag) { return (uint64_t{app.value()} << 32) | tag; }
@@ -162,7 +164,7 @@ class AllocationTagsManager {
   const Counts* nodeCounts(NodeId node) const;
   const Counts* rackCounts(RackId rack) const;
   // +delta on one scope; returns the (app, tag) count before and after.
-  std::pair<int32_t, int32_t> bump(Counts& c, AppId app, TagId tag, int32_t delta);
+  static std::pair<int32_t, int32_t> bump(Counts& c, AppId app, TagId tag, int32_t delta);
   void change(NodeId node, RackId rack, AppId app, TagId tag, int32_t delta);
   static int64_t count(const Counts& c, const AppSet& apps, TagId tag);
   static int64_t fold(const Counts& c, const AppSet& apps, std::span<const TagId> tags,

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "placement/flat_count_map.h"
+
 namespace spindle::placement {
 namespace {
 
@@ -132,6 +134,34 @@ TEST(AllocationTags, TemporaryTagsAreVisibleThenCleaned) {
   EXPECT_EQ(tags.nodeCardinality(n1, a2, "bar"), 0);
   EXPECT_EQ(tags.nodeCardinality(n0, a1, "foo"), 1);
   ASSERT_TRUE(tags.checkInvariants());
+}
+
+TEST(FlatCountMap, MatchesAnOrderedMapUnderChurn) {
+  // Few distinct keys in a small range: long probe chains, many erasures by backward shift.
+  std::mt19937 rng(11);
+  FlatCountMap<uint32_t> flat;
+  std::map<uint32_t, int32_t> model;
+  for (int step = 0; step < 20000; ++step) {
+    const uint32_t k = rng() % 64 * 8;  // keys that collide under the multiplicative hash
+    const int32_t delta = static_cast<int32_t>(rng() % 5) - 2;
+    const int32_t before = model.contains(k) ? model[k] : 0;
+    const auto [b, a] = flat.add(k, delta);
+    ASSERT_EQ(b, before);
+    ASSERT_EQ(a, before + delta);
+    if (before + delta > 0) {
+      model[k] = before + delta;
+    } else {
+      model.erase(k);
+    }
+    ASSERT_EQ(flat.size(), model.size());
+    for (uint32_t q = 0; q < 512; q += 8) ASSERT_EQ(flat.get(q), model.contains(q) ? model[q] : 0);
+  }
+  size_t seen = 0;
+  flat.forEach([&](uint32_t k, int32_t n) {
+    ++seen;
+    EXPECT_EQ(model.at(k), n);
+  });
+  EXPECT_EQ(seen, model.size());
 }
 
 // A brute-force model: a list of (node, app, tag) -> count, racks from a fixed map.
