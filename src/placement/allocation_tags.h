@@ -3,12 +3,13 @@
 // temporary tags of the placement algorithm (LocalAllocationTagsManager) beside it.
 //
 //   AllocationTagsManager tags;
-//   tags.addContainer(NodeId{0}, RackId{0}, containerId, {"hbase-rs"});
-//   tags.nodeCardinality(NodeId{0}, AppId{1}, "hbase-rs");        // 1
-//   tags.rackCardinality(RackId{0}, std::nullopt, "hbase-rs");    // 1 (all applications)
-//   tags.nodeCardinality(NodeId{0}, AppSet::allBut(AppId{1}), {"hbase-rs"}, CardinalityOp::kMax);
-//   tags.removeContainer(NodeId{0}, containerId, {"hbase-rs"});   // on completion
-//   tags.removeNode(NodeId{0});                                   // on node loss
+//   const std::vector<std::string> rs = {"hbase-rs"};
+//   tags.addContainer(NodeId{0}, RackId{0}, containerId, rs);      // on allocation
+//   tags.nodeCardinality(NodeId{0}, AppId{1}, "hbase-rs");         // 1
+//   tags.rackCardinality(RackId{0}, std::nullopt, "hbase-rs");     // 1 (all applications)
+//   tags.nodeCardinality(NodeId{0}, AppSet::allBut(AppId{1}), rs, CardinalityOp::kMax);  // 0
+//   tags.removeContainer(NodeId{0}, containerId, rs);              // on completion
+//   tags.removeNode(NodeId{0});                                    // on node loss
 //
 // Algorithm and cost. Tags are interned to dense ids on first sight. Each node and each rack
 // (indexed directly by NodeId / RackId, which the cluster hands out densely) holds two

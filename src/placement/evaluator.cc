@@ -1,6 +1,10 @@
 #include "placement/evaluator.h"
 
 #include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "placement/transformations.h"
 
@@ -129,6 +133,87 @@ bool canSatisfy(std::span<const PlacementConstraint* const> constraints, AppId a
 
 namespace {
 
+std::string where(Scope scope, const NodeContext& node) {
+  return scope == Scope::kNode ? fmt::format("node {}", node.node.value())
+                               : fmt::format("rack {}", node.rack.value());
+}
+
+// The reason one Single leaf fails, or nullopt when it holds.
+std::optional<std::string> explainSingle(const SingleConstraint& s, const Context& ctx) {
+  const std::string leaf = PlacementConstraint(s).toString();
+  for (const TargetExpression& t : s.targets) {
+    if (t.type == TargetType::kNodeAttribute) {
+      if (attributeTarget(t, s.op, ctx)) continue;
+      if (t.key == kNodePartitionKey) {
+        return fmt::format("{}: node {} is in partition '{}'", leaf, ctx.node.node.value(),
+                           ctx.node.partition);
+      }
+      const size_t slash = t.key.find('/');
+      const std::string prefix =
+          slash == std::string::npos ? std::string(kCentralizedPrefix) : t.key.substr(0, slash);
+      const std::string name = slash == std::string::npos ? t.key : t.key.substr(slash + 1);
+      const auto value = ctx.attributes.value(ctx.node.node, prefix, name);
+      return value ? fmt::format("{}: node {} has {}/{}={}", leaf, ctx.node.node.value(), prefix,
+                                 name, *value)
+                   : fmt::format("{}: node {} has no {}/{}", leaf, ctx.node.node.value(), prefix,
+                                 name);
+    }
+    Result<bool> ok = tagTarget(t, s.scope, s.minCardinality, s.maxCardinality, ctx);
+    if (!ok) return fmt::format("{}: {}", leaf, ok.status().message());
+    if (*ok) continue;
+    Result<AppSet> apps = ctx.tags.appSetFor(t.key, ctx.app);
+    std::vector<std::string> counts;
+    for (const std::string& tag : t.values) {
+      const std::string one[] = {tag};
+      const int64_t c =
+          s.scope == Scope::kNode
+              ? ctx.tags.nodeCardinality(ctx.node.node, *apps, one, CardinalityOp::kSum)
+              : ctx.tags.rackCardinality(ctx.node.rack, *apps, one, CardinalityOp::kSum);
+      counts.push_back(fmt::format("{} of {}", c, tag));
+    }
+    const std::string ns = t.key.empty() ? "self" : t.key;
+    const std::string bound =
+        s.minCardinality > 0 && s.maxCardinality != kUnbounded
+            ? fmt::format("between {} and {} required", s.minCardinality, s.maxCardinality)
+        : s.minCardinality > 0 ? fmt::format("at least {} required", s.minCardinality)
+                               : fmt::format("at most {} allowed", s.maxCardinality);
+    return fmt::format(
+        "{}: {} has {} ({}), {}", leaf, where(s.scope, ctx.node),
+        counts.empty() ? std::string("no listed tag") : fmt::format("{}", fmt::join(counts, ", ")),
+        ns, bound);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> explainTree(const PlacementConstraint& c, const Context& ctx) {
+  switch (c.kind()) {
+    case PlacementConstraint::Kind::kSingle: return explainSingle(*c.get<SingleConstraint>(), ctx);
+    case PlacementConstraint::Kind::kTarget:
+      return explainSingle(asSingle(*c.get<TargetConstraint>()), ctx);
+    case PlacementConstraint::Kind::kCardinality:
+      return explainSingle(asSingle(*c.get<CardinalityConstraint>()), ctx);
+    case PlacementConstraint::Kind::kAnd:
+      for (const PlacementConstraint& child : c.get<AndConstraint>()->children) {
+        if (auto why = explainTree(child, ctx)) return why;
+      }
+      return std::nullopt;
+    case PlacementConstraint::Kind::kOr: {
+      std::vector<std::string> reasons;
+      for (const PlacementConstraint& child : c.get<OrConstraint>()->children) {
+        auto why = explainTree(child, ctx);
+        if (!why) return std::nullopt;
+        reasons.push_back(*why);
+      }
+      return reasons.empty() ? std::string("or(): no alternative")
+                             : fmt::format("no alternative of {} holds: {}", c.toString(),
+                                           fmt::join(reasons, "; "));
+    }
+    case PlacementConstraint::Kind::kDelayedOr:
+      return std::string("Unsupported type of constraint: DelayedOr");
+  }
+  return std::nullopt;
+}
+
 Status validateSingle(const SingleConstraint& s) {
   const bool attributeForm = s.minCardinality == -1 && s.maxCardinality == -1;
   bool hasTag = false;
@@ -162,6 +247,17 @@ Status validateSingle(const SingleConstraint& s) {
 }
 
 }  // namespace
+
+std::string explainUnsatisfied(std::span<const PlacementConstraint* const> constraints, AppId app,
+                               const NodeContext& node, const AllocationTagsManager& tags,
+                               const NodeAttributes& attributes) {
+  const Context ctx{app, node, tags, attributes};
+  for (const PlacementConstraint* c : constraints) {
+    if (c == nullptr) continue;
+    if (auto why = explainTree(*c, ctx)) return *why;
+  }
+  return {};
+}
 
 Status validateConstraint(const PlacementConstraint& c) {
   switch (c.kind()) {

@@ -2,10 +2,11 @@
 // allocation tag store and the node's attributes. Mirrors YARN's PlacementConstraintsUtil
 // (canSatisfyConstraints and its helpers).
 //
-//   const NodeContext where{node.id(), rackId, node.partition()};
+//   const NodeContext where{node.id(), rackOfNode[node.id().value()], node.partition()};
 //   Result<bool> ok = satisfies(constraint, app, where, tagsManager, nodeAttributes);
 //   if (!ok) ... ok.status() names the bad namespace;  // YARN's callers read it as "no"
-//   bool fits = canSatisfy(constraint, app, where, tagsManager, nodeAttributes);
+//   bool fits = canSatisfy(levels, app, where, tagsManager, nodeAttributes);
+//   std::string why = explainUnsatisfied(levels, app, where, tagsManager, nodeAttributes);
 //
 // Rules (the reference's section 3, YARN's code where its docs differ):
 //  1. And: every child; Or: at least one child (an empty Or is false, an empty And true);
@@ -32,6 +33,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "base/ids.h"
@@ -66,6 +68,15 @@ bool canSatisfy(const PlacementConstraint& constraint, AppId app, const NodeCont
 bool canSatisfy(std::span<const PlacementConstraint* const> constraints, AppId app,
                 const NodeContext& node, const AllocationTagsManager& tags,
                 const NodeAttributes& attributes);
+
+// Why the constraints do not hold on the node, for a decision record (the node filter's
+// explain()): the first failing leaf with the counts or attribute it saw, e.g.
+//   "notin,node,foo: node 3 has 1 of foo (self), at most 0 allowed"
+//   "node,EQ,java=[1.8]: node 3 has rm.yarn.io/java=1.7"
+// or the evaluation error. Empty when they hold.
+std::string explainUnsatisfied(std::span<const PlacementConstraint* const> constraints, AppId app,
+                               const NodeContext& node, const AllocationTagsManager& tags,
+                               const NodeAttributes& attributes);
 
 // What the evaluator cannot honour, found before any node is tried, so that a request can be
 // rejected with a reason instead of staying pending: a bad namespace key, a negative bound

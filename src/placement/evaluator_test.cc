@@ -200,6 +200,35 @@ TEST(Evaluator, MultilevelAndWithSpecs) {
   EXPECT_TRUE(manager.constraintsFor(a1, hbase, nullptr).empty());
 }
 
+TEST(Evaluator, ExplainNamesTheFailingLeafAndWhatItSaw) {
+  Fixture f;
+  f.place(0, a1, {"foo"});
+  ASSERT_TRUE(f.attrs.replaceCentralized(
+      NodeId{0}, {{"rm.yarn.io", "java", NodeAttributeType::kString, "1.7"}}));
+  auto why = [&](const PlacementConstraint& c, uint32_t n) {
+    const PlacementConstraint* list[] = {&c};
+    return explainUnsatisfied(list, a1, Fixture::at(n), f.tags, f.attrs);
+  };
+  EXPECT_EQ(why(targetNotIn(Scope::kNode, {allocationTag({"foo"})}), 0),
+            "notin,node,foo: node 0 has 1 of foo (self), at most 0 allowed");
+  EXPECT_EQ(why(targetNotIn(Scope::kNode, {allocationTag({"foo"})}), 1), "");
+  EXPECT_EQ(why(targetIn(Scope::kRack, {allocationTagWithNamespace("all", {"bar"})}), 2),
+            "in,rack,bar: rack 1 has 0 of bar (all), at least 1 required");
+  EXPECT_EQ(why(*parseExpression("java=1.8"), 0),
+            "node,EQ,java=[1.8]: node 0 has rm.yarn.io/java=1.7");
+  EXPECT_EQ(why(*parseExpression("java=1.8"), 1),
+            "node,EQ,java=[1.8]: node 1 has no rm.yarn.io/java");
+  EXPECT_EQ(
+      why(orOf({targetIn(Scope::kNode, {allocationTag({"x"})}),
+                targetIn(Scope::kNode, {nodePartition({"gpu"})})}),
+          1),
+      "no alternative of or(in,node,x:in,node,gpu) holds: in,node,x: node 1 has 0 of x (self), "
+      "at least 1 required; in,node,gpu: node 1 is in partition ''");
+  EXPECT_NE(why(targetIn(Scope::kNode, {allocationTagWithNamespace("nope", {"x"})}), 0)
+                .find("Invalid namespace prefix: nope"),
+            std::string::npos);
+}
+
 TEST(Evaluator, ValidationNamesWhatCannotBeHonoured) {
   EXPECT_TRUE(
       validateConstraint(*parseExpression("and(notin,node,zk:cardinality,rack,all/hb,0,2)")));
