@@ -21,6 +21,8 @@
 // Values are immutable trees with value equality (YARN's equals): a SingleConstraint compares
 // scope, bounds, op and the SET of target expressions; composites compare child lists in order.
 //
+// Immutable once built, so a constraint may be shared between threads.
+//
 // Scope is an enum: YARN compares the scope string with "node" / "rack" and silently counts 0 for
 // any other spelling (e.g. "NODE" through the Java API); here that mistake cannot be written.
 #pragma once

@@ -18,7 +18,8 @@
 //
 // Registration keys with zero or several tags are ignored (YARN: "Only a single tag can be
 // associated with a placement constraint currently."); registering an application twice keeps
-// the first registration.
+// the first registration. Not thread-safe (YARN guards its maps with a lock; Spindle's core is
+// single-threaded).
 #pragma once
 
 #include <map>

@@ -19,6 +19,7 @@
 // Attributes carry no capacity and need no cluster-level declaration.
 //
 // Lookups are per node (a short vector per node, indexed by NodeId): O(attributes on the node).
+// Not thread-safe: the scheduler core is single-threaded.
 #pragma once
 
 #include <optional>
