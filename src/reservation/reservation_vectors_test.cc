@@ -33,9 +33,13 @@ const json& vectorFile() {
   return doc;
 }
 
-const json& commonSetup(const std::string& name) { return vectorFile()["meta"]["common_setups"][name]; }
+const json& commonSetup(const std::string& name) {
+  return vectorFile()["meta"]["common_setups"][name];
+}
 
-Resource res(const json& pair) { return Resource::of(pair[0].get<int64_t>(), pair[1].get<int64_t>()); }
+Resource res(const json& pair) {
+  return Resource::of(pair[0].get<int64_t>(), pair[1].get<int64_t>());
+}
 
 // "[10,20)" -> {10, 20}
 ReservationInterval parseInterval(const std::string& key) {
@@ -71,8 +75,8 @@ void expectAllocation(const ReservationAllocation& alloc, const json& expected, 
     ReservationInterval w = parseInterval(key);
     Resource r = parseAmount(value);
     for (int64_t t = w.start * scale; t < w.end * scale; t += step) {
-      EXPECT_EQ(alloc.resourcesAtTime(t), r) << "at " << t << " in " << key << ": "
-                                             << alloc.resourcesOverTime().toString();
+      EXPECT_EQ(alloc.resourcesAtTime(t), r)
+          << "at " << t << " in " << key << ": " << alloc.resourcesOverTime().toString();
     }
     expectedArea += static_cast<__int128>(r.memoryMb()) * (w.end - w.start) * scale;
   }
@@ -107,13 +111,13 @@ bool expectsAccepted(const json& expected) {
 TestPlan greedyPlan(const json& v) {
   const json& c = commonSetup("greedy_common");
   const json& pol = c["policy"];
-  TestPlan p = TestPlan::make(
-      res(c["plan_capacity"]), c["step_ms"],
-      std::make_unique<CapacityOverTimePolicy>(CapacityOverTimePolicy::Settings{
-          .validWindowMs = pol["reservation_window_ms"],
-          .instantaneousMaxPercent = pol["instantaneous_max_pct"].get<float>(),
-          .averagePercent = pol["average_pct"].get<float>()}),
-      res(c["max_alloc"]));
+  TestPlan p =
+      TestPlan::make(res(c["plan_capacity"]), c["step_ms"],
+                     std::make_unique<CapacityOverTimePolicy>(CapacityOverTimePolicy::Settings{
+                         .validWindowMs = pol["reservation_window_ms"],
+                         .instantaneousMaxPercent = pol["instantaneous_max_pct"].get<float>(),
+                         .averagePercent = pol["average_pct"].get<float>()}),
+                     res(c["max_alloc"]));
   const json& basic = c["basic_plan (prepareBasicPlan)"];
   for (const char* name : {"resA", "resB"}) {
     const json& r = basic[name];
@@ -156,13 +160,13 @@ TestPlan alignedPlan(const json& v) {
   const json& c = commonSetup("aligned_common");
   const json& pol = c["policy"];
   const int64_t step = c["step_ms"];
-  TestPlan p = TestPlan::make(
-      res(c["plan_capacity"]), step,
-      std::make_unique<CapacityOverTimePolicy>(CapacityOverTimePolicy::Settings{
-          .validWindowMs = pol["reservation_window_ms"],
-          .instantaneousMaxPercent = pol["instantaneous_max_pct"].get<float>(),
-          .averagePercent = pol["average_pct"].get<float>()}),
-      res(c["max_alloc"]));
+  TestPlan p =
+      TestPlan::make(res(c["plan_capacity"]), step,
+                     std::make_unique<CapacityOverTimePolicy>(CapacityOverTimePolicy::Settings{
+                         .validWindowMs = pol["reservation_window_ms"],
+                         .instantaneousMaxPercent = pol["instantaneous_max_pct"].get<float>(),
+                         .averagePercent = pol["average_pct"].get<float>()}),
+                     res(c["max_alloc"]));
   std::string setup = v["inputs"]["setup"];
   if (setup.find("scenario1") != std::string::npos) {
     EXPECT_TRUE(p.addFixed("user_fixed", 0, step, {10, 10, 20, 20, 20, 10, 10}));
@@ -176,8 +180,8 @@ TestPlan alignedPlan(const json& v) {
 
 AlignedPlannerWithGreedy alignedAgent(const json& v) {
   bool right = v["inputs"].value("agent", std::string("agentRight")) == "agentRight";
-  return AlignedPlannerWithGreedy(AgentSettings{.favorEarlyAllocation = !right,
-                                                .smoothnessFactor = 10});
+  return AlignedPlannerWithGreedy(
+      AgentSettings{.favorEarlyAllocation = !right, .smoothnessFactor = 10});
 }
 
 void runAligned(const json& v) {
@@ -187,7 +191,8 @@ void runAligned(const json& v) {
   TestPlan p = alignedPlan(v);
   AlignedPlannerWithGreedy agent = alignedAgent(v);
   ReservationId id = ReservationId::of(1, 100);
-  PlanStatus s = agent.createReservation(id, in["user"], *p.plan, definitionFrom(in["definition"], step));
+  PlanStatus s =
+      agent.createReservation(id, in["user"], *p.plan, definitionFrom(in["definition"], step));
   EXPECT_EQ(p.plan->size(), ex["plan_reservation_count"].get<size_t>());
   if (!expectsAccepted(ex)) {
     EXPECT_TRUE(s.isPlanningException()) << s.toString();
@@ -260,8 +265,8 @@ void runSharingParam(const json& v) {
   TestPlan p = TestPlan::make(res(setup["plan_capacity"]), setup["step_ms"], std::move(policy));
   const int64_t initTime = 10 * 86400000LL;
   const int64_t duration = in["duration_ms"];
-  const int64_t height = std::llround(in["height_fraction_of_cluster"].get<double>() *
-                                      setup["totCont"].get<double>());
+  const int64_t height =
+      std::llround(in["height_fraction_of_cluster"].get<double>() * setup["totCont"].get<double>());
   const int n = in["num_submissions"];
   const std::string outcome = v["expected"]["outcome"];
   for (int i = 0; i < n; ++i) {
@@ -307,8 +312,8 @@ void runOldCotp(const json& v) {
       ReservationInterval w = parseInterval(text);
       w.start += initTime;
       w.end += initTime;
-      return ReservationAllocation(p.newId(), Def(w.start, w.end), r["user"], "dedicated",
-                                   w.start, w.end, {{w, containers(r["containers"])}});
+      return ReservationAllocation(p.newId(), Def(w.start, w.end), r["user"], "dedicated", w.start,
+                                   w.end, {{w, containers(r["containers"])}});
     }();
     PlanStatus s = p.plan->addReservation(std::move(a));
     bool last = i + 1 == list.size();
@@ -342,9 +347,9 @@ void runRleMerge(const json& v) {
   const json& in = v["inputs"];
   const json& ex = v["expected"];
   auto calc = makeDefaultResourceCalculator(ResourceTypes());
-  auto r = Rle::merge(*calc, res(in["operands"]["clusterResource"]), rleFrom(in["operands"]["A"]),
-                      rleFrom(in["operands"]["B"]), opFrom(in["op"]), in["range"][0],
-                      in["range"][1]);
+  auto r =
+      Rle::merge(*calc, res(in["operands"]["clusterResource"]), rleFrom(in["operands"]["A"]),
+                 rleFrom(in["operands"]["B"]), opFrom(in["op"]), in["range"][0], in["range"][1]);
   ASSERT_TRUE(r) << r.status().toString();
   const auto& times = ex["cumulative_times"];
   const auto& values = ex["values_vcores"];
@@ -433,7 +438,8 @@ void runRlePartialRemoval(const json& v) {
 
 TestPlan planFixture(const json& v, std::unique_ptr<SharingPolicy> policy) {
   const json& s = v["inputs"]["setup"];
-  TestPlan p = TestPlan::make(res(s["capacity"]), s["step"], std::move(policy), res(s["max_alloc"]));
+  TestPlan p =
+      TestPlan::make(res(s["capacity"]), s["step"], std::move(policy), res(s["max_alloc"]));
   p.clock->set(s["clock"]);
   return p;
 }
@@ -485,7 +491,8 @@ void runPlan(const json& v) {
     }
   } else if (id == "plan_testUpdateReservation") {
     ASSERT_TRUE(p.plan->addReservation(p.fixed(rid, "yarn", 100, 1, {10, 10, 10, 10, 10, 10})));
-    PlanStatus s = p.plan->updateReservation(p.fixed(rid, "yarn", 110, 1, stepped({0, 5, 10, 10, 5, 0})));
+    PlanStatus s =
+        p.plan->updateReservation(p.fixed(rid, "yarn", 110, 1, stepped({0, 5, 10, 10, 5, 0})));
     ASSERT_TRUE(s) << s.toString();
     const auto& after = ex["after_update_committed_containers_at_110_plus_i"];
     for (size_t i = 0; i < after.size(); ++i) {
@@ -495,7 +502,8 @@ void runPlan(const json& v) {
     }
     for (int t = 100; t < 110; ++t) EXPECT_TRUE(p.plan->totalCommittedResources(t).isZero());
   } else if (id == "plan_testDeleteReservation") {
-    ASSERT_TRUE(p.plan->addReservation(p.fixed(rid, "yarn", 100, 1, stepped({10, 10, 10, 10, 10, 10}))));
+    ASSERT_TRUE(
+        p.plan->addReservation(p.fixed(rid, "yarn", 100, 1, stepped({10, 10, 10, 10, 10, 10}))));
     const auto& before = ex["before_delete_containers_at_100_plus_i"];
     for (size_t i = 0; i < before.size(); ++i) {
       EXPECT_EQ(p.plan->totalCommittedResources(100 + i), containers(before[i]));
@@ -529,9 +537,9 @@ void runReplanner(const json& v) {
     ReservationId rid = p.newId();
     ids[r["id"]] = rid;
     int64_t start = r["interval"][0], end = r["interval"][1];
-    ASSERT_TRUE(p.plan->addReservation(p.fixed(
-        rid, r["user"], start, 1,
-        std::vector<int64_t>(end - start, r["containers_per_step"].get<int64_t>()))));
+    ASSERT_TRUE(p.plan->addReservation(
+        p.fixed(rid, r["user"], start, 1,
+                std::vector<int64_t>(end - start, r["containers_per_step"].get<int64_t>()))));
   }
   p.plan->setTotalCapacity(Resource::of(71680, 70));
   p.clock->set(0);
