@@ -46,16 +46,16 @@ PlanResult<Value> combine(RleOperator op, const ResourceCalculator& calc, const 
 }
 
 // addIfNeeded: appends unless equal to the last value; a repeated time overwrites.
-void appendIfNeeded(Map& out, int64_t time, const Value& v) {
+void appendIfNeeded(RleSparseResourceAllocation::Points& out, int64_t time, const Value& v) {
   if (!out.empty()) {
-    auto last = std::prev(out.end());
-    if (v && last->second && *last->second == *v) return;
-    if (last->first == time) {
-      last->second = v;
+    auto& last = out.back();
+    if (v && last.second && *last.second == *v) return;
+    if (last.first == time) {
+      last.second = v;
       return;
     }
   }
-  out.emplace_hint(out.end(), time, v);
+  out.emplace_back(time, v);
 }
 
 }  // namespace
@@ -182,12 +182,23 @@ std::string RleSparseResourceAllocation::toString() const {
 PlanResult<RleSparseResourceAllocation> RleSparseResourceAllocation::merge(
     const ResourceCalculator& calc, const Resource& cluster, const RleSparseResourceAllocation& a,
     const RleSparseResourceAllocation& b, RleOperator op, int64_t start, int64_t end) {
+  Points out;
+  SPINDLE_PLAN_RETURN_IF_ERROR(mergeInto(calc, cluster, a, b, op, start, end, out));
+  return RleSparseResourceAllocation(Map(out.begin(), out.end()));
+}
+
+PlanStatus RleSparseResourceAllocation::mergeInto(
+    const ResourceCalculator& calc, const Resource& cluster, const RleSparseResourceAllocation& a,
+    const RleSparseResourceAllocation& b, RleOperator op, int64_t start, int64_t end, Points& out) {
+  out.clear();
   auto [aIt, aEnd] = overlapping(a.points_, start, end);
   auto [bIt, bEnd] = overlapping(b.points_, start, end);
   bool subtracting = op == RleOperator::kSubtract || op == RleOperator::kSubtractTestNonNegative;
   if (aIt == aEnd) {
-    if (!subtracting) return RleSparseResourceAllocation(Map(bIt, bEnd));
-    Map out;
+    if (!subtracting) {
+      out.assign(bIt, bEnd);
+      return PlanStatus::ok();
+    }
     for (auto it = bIt; it != bEnd; ++it) {
       Value v;
       if (it->second) {
@@ -199,13 +210,15 @@ PlanResult<RleSparseResourceAllocation> RleSparseResourceAllocation::merge(
         }
         v = n;
       }
-      out.emplace_hint(out.end(), it->first, v);
+      out.emplace_back(it->first, v);
     }
-    return RleSparseResourceAllocation(std::move(out));
+    return PlanStatus::ok();
   }
-  if (bIt == bEnd) return RleSparseResourceAllocation(Map(aIt, aEnd));
+  if (bIt == bEnd) {
+    out.assign(aIt, aEnd);
+    return PlanStatus::ok();
+  }
 
-  Map out;
   Value lastA, lastB;
   while (aIt != aEnd || bIt != bEnd) {
     int64_t time;
@@ -229,7 +242,7 @@ PlanResult<RleSparseResourceAllocation> RleSparseResourceAllocation::merge(
     appendIfNeeded(out, time < start ? start : time, *v);
   }
   appendIfNeeded(out, end, Value());
-  return RleSparseResourceAllocation(std::move(out));
+  return PlanStatus::ok();
 }
 
 }  // namespace spindle::reservation

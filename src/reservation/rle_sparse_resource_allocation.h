@@ -98,6 +98,14 @@ class RleSparseResourceAllocation {
   // Combines a and b over [start, end] as described above (RLESparseResourceAllocation.merge).
   // Fails with PlanningException for kSubtractTestNonNegative when b does not fit in a
   // componentwise at some breakpoint.
+  // Sorted (time, value) entries: what merge() holds, without the map's nodes.
+  using Points = std::vector<std::pair<int64_t, Value>>;
+  // merge() into `out` (cleared first), for hot loops that only read the result.
+  static PlanStatus mergeInto(const ResourceCalculator& calc, const Resource& cluster,
+                              const RleSparseResourceAllocation& a,
+                              const RleSparseResourceAllocation& b, RleOperator op, int64_t start,
+                              int64_t end, Points& out);
+
   static PlanResult<RleSparseResourceAllocation> merge(const ResourceCalculator& calc,
                                                        const Resource& cluster,
                                                        const RleSparseResourceAllocation& a,

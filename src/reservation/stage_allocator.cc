@@ -175,40 +175,46 @@ struct DurationInterval {
   int64_t fit;
 };
 
+using Points = Rle::Points;
+
+// The entry in force at t (the last with key <= t), or end.
+Points::const_iterator floorEntry(const Points& m, int64_t t) {
+  auto it =
+      std::upper_bound(m.begin(), m.end(), t, [](int64_t x, const auto& e) { return x < e.first; });
+  return it == m.begin() ? m.end() : std::prev(it);
+}
+
 // Sum over the steps of [start, end) of calc.ratio(load, capacity), one RLE run at a time.
-PlanResult<double> blockCost(const InMemoryPlan& plan, const Rle& planLoads,
-                             const Rle& planModifications, int64_t start, int64_t end) {
+double runCost(const InMemoryPlan& plan, const Points& load, int64_t start, int64_t end) {
   const ResourceCalculator& calc = plan.calculator();
   const Resource& cap = plan.totalCapacity();
   const int64_t step = plan.stepMs();
-  SPINDLE_PLAN_ASSIGN_OR_RETURN(
-      Rle load, Rle::merge(calc, cap, planLoads, planModifications, RleOperator::kAdd, start, end));
   double cost = 0;
   int64_t t = start;
-  const auto& m = load.cumulative();
+  auto it = floorEntry(load, t);
   while (t < end) {
-    auto next = m.upper_bound(t);
-    int64_t runEnd = next == m.end() ? end : std::min(next->first, end);
+    auto next = it == load.end() ? load.begin() : std::next(it);
+    while (next != load.end() && next->first <= t) it = next++;
+    int64_t runEnd = next == load.end() ? end : std::min(next->first, end);
     // steps t, t + step, ... that fall inside [t, runEnd)
     int64_t count = (runEnd - t + step - 1) / step;
-    double ratio = calc.ratio(load.capacityAtTime(t), cap);
-    cost += static_cast<double>(count) * ratio;
+    Resource value = it == load.end() ? Resource() : it->second.value_or(Resource());
+    cost += static_cast<double>(count) * calc.ratio(value, cap);
     t += count * step;
   }
   return cost;
 }
 
-PlanResult<int64_t> blockFit(const InMemoryPlan& plan, const Rle& net, const Rle& planModifications,
-                             const Resource& gang, int64_t start, int64_t end) {
-  const ResourceCalculator& calc = plan.calculator();
-  const Resource& cap = plan.totalCapacity();
-  SPINDLE_PLAN_ASSIGN_OR_RETURN(
-      Rle free, Rle::merge(calc, cap, net, planModifications, RleOperator::kSubtractTestNonNegative,
-                           start, end));
+// The fewest gangs that fit in `free` anywhere in [start, end).
+int64_t fitOver(const InMemoryPlan& plan, const Points& free, const Resource& gang, int64_t start,
+                int64_t end) {
+  auto it = floorEntry(free, start);
+  if (it == free.end()) it = free.begin();
   int64_t fit = INT_MAX;
-  for (const auto& [t, v] : free.cumulative()) {
-    if (t >= end) break;
-    if (v) fit = std::min(fit, gangsThatFit(calc, cap, *v, gang));
+  for (; it != free.end() && it->first < end; ++it) {
+    if (it->second) {
+      fit = std::min(fit, gangsThatFit(plan.calculator(), plan.totalCapacity(), *it->second, gang));
+    }
   }
   return fit;
 }
@@ -236,16 +242,26 @@ PlanResult<StageAllocation> StageAllocatorLowCostAligned::computeStageAllocation
     return left ? a.start < b.start : a.end > b.end;
   };
   std::set<DurationInterval, decltype(cheaper)> byCost(cheaper);
-  auto evaluate = [&](int64_t start) -> PlanResult<DurationInterval> {
-    SPINDLE_PLAN_ASSIGN_OR_RETURN(
-        double cost, blockCost(plan, ctx.planLoads, ctx.planModifications, start, start + dur));
-    SPINDLE_PLAN_ASSIGN_OR_RETURN(
-        int64_t fit, blockFit(plan, net, ctx.planModifications, gang, start, start + dur));
-    return DurationInterval{start, start + dur, cost, fit};
+  const ResourceCalculator& calc = plan.calculator();
+  const Resource& cap = plan.totalCapacity();
+  Points load, free;  // reused: a block is re-evaluated after every placement on it
+  auto evaluate = [&](int64_t start, int64_t end) -> PlanResult<DurationInterval> {
+    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc, cap, ctx.planLoads, ctx.planModifications,
+                                                RleOperator::kAdd, start, end, load));
+    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc, cap, net, ctx.planModifications,
+                                                RleOperator::kSubtractTestNonNegative, start, end,
+                                                free));
+    return DurationInterval{start, start + dur, runCost(plan, load, start, start + dur),
+                            fitOver(plan, free, gang, start, start + dur)};
   };
+  // Every block at once: one merge each for the load and the free room over the blocks' span,
+  // then one pass per block over its share (the values evaluate() gives block by block).
+  const int64_t lo = left ? stageArrival : stageDeadline - blocks * dur;
+  SPINDLE_PLAN_RETURN_IF_ERROR(evaluate(lo, lo + blocks * dur).status());
   for (int64_t i = 0; i < blocks; ++i) {
-    int64_t start = left ? stageArrival + i * dur : stageDeadline - (i + 1) * dur;
-    SPINDLE_PLAN_ASSIGN_OR_RETURN(DurationInterval d, evaluate(start));
+    int64_t start = left ? lo + i * dur : lo + (blocks - 1 - i) * dur;
+    DurationInterval d{start, start + dur, runCost(plan, load, start, start + dur),
+                       fitOver(plan, free, gang, start, start + dur)};
     if (d.fit > 0) byCost.insert(d);
   }
 
@@ -262,7 +278,7 @@ PlanResult<StageAllocation> StageAllocatorLowCostAligned::computeStageAllocation
     ctx.planModifications.addInterval(w, r);
     stageAlloc.addInterval(w, r);
     placed.emplace_back(w, r);
-    PlanResult<DurationInterval> again = evaluate(best.start);
+    PlanResult<DurationInterval> again = evaluate(best.start, best.end);
     if (!again) {
       rollBack(ctx.planModifications, placed);
       return again.status();
