@@ -173,17 +173,33 @@ int64_t InMemoryPlan::activeReservationCount(const std::string& user, int64_t t)
 PlanResult<Rle> InMemoryPlan::availableResourceOverTime(const std::string& user,
                                                         std::optional<ReservationId> oldId,
                                                         int64_t start, int64_t end) const {
-  Rle capacity(Rle::Map{{start, settings_.totalCapacity}});
-  SPINDLE_PLAN_ASSIGN_OR_RETURN(Rle net,
-                                Rle::merge(calc_, settings_.totalCapacity, capacity, committed_,
-                                           RleOperator::kSubtractTestNonNegative, start, end));
+  Rle::Points out;
+  SPINDLE_PLAN_RETURN_IF_ERROR(availableResourceOverTimeInto(user, oldId, start, end, out));
+  return Rle::fromPoints(out);
+}
+
+PlanStatus InMemoryPlan::availableResourceOverTimeInto(const std::string& user,
+                                                       std::optional<ReservationId> oldId,
+                                                       int64_t start, int64_t end,
+                                                       Rle::Points& out) const {
+  const Resource& cap = settings_.totalCapacity;
+  Rle::Points capacity{{start, cap}};
+  SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(
+      calc_, cap, capacity, committed_, RleOperator::kSubtractTestNonNegative, start, end, out));
   const ReservationAllocation* old = oldId ? reservationById(*oldId) : nullptr;
   if (old != nullptr) {
-    SPINDLE_PLAN_ASSIGN_OR_RETURN(
-        net, Rle::merge(calc_, settings_.totalCapacity, net, old->resourcesOverTime(),
-                        RleOperator::kAdd, start, end));
+    Rle::Points withOld;
+    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc_, cap, out, old->resourcesOverTime(),
+                                                RleOperator::kAdd, start, end, withOld));
+    out.swap(withOld);
   }
-  return policy_->availableResources(std::move(net), *this, user, oldId, start, end);
+  return policy_->availableResources(out, *this, user, oldId, start, end);
+}
+
+const Rle& InMemoryPlan::userLoad(const std::string& user) const {
+  static const Rle kEmpty;
+  auto it = userLoad_.find(user);
+  return it == userLoad_.end() ? kEmpty : it->second;
 }
 
 Status InMemoryPlan::checkInvariants() const {

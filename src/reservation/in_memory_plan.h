@@ -98,6 +98,13 @@ class InMemoryPlan {
   PlanResult<RleSparseResourceAllocation> availableResourceOverTime(
       const std::string& user, std::optional<ReservationId> oldId, int64_t start,
       int64_t end) const;
+  // The same into `out`: the form the agents and policies use (no map is built).
+  PlanStatus availableResourceOverTimeInto(const std::string& user,
+                                           std::optional<ReservationId> oldId, int64_t start,
+                                           int64_t end,
+                                           RleSparseResourceAllocation::Points& out) const;
+  // `user`'s committed skyline (empty when the user holds nothing).
+  const RleSparseResourceAllocation& userLoad(const std::string& user) const;
   int64_t lastEndTime() const { return committed_.latestNonNullTime(); }
   int64_t earliestStartTime() const { return committed_.earliestStartTime(); }
 

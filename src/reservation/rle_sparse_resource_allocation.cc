@@ -1,5 +1,6 @@
 #include "reservation/rle_sparse_resource_allocation.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace spindle::reservation {
@@ -187,12 +188,38 @@ PlanResult<RleSparseResourceAllocation> RleSparseResourceAllocation::merge(
   return RleSparseResourceAllocation(Map(out.begin(), out.end()));
 }
 
-PlanStatus RleSparseResourceAllocation::mergeInto(
-    const ResourceCalculator& calc, const Resource& cluster, const RleSparseResourceAllocation& a,
-    const RleSparseResourceAllocation& b, RleOperator op, int64_t start, int64_t end, Points& out) {
+namespace {
+
+std::pair<RleSparseResourceAllocation::Points::const_iterator,
+          RleSparseResourceAllocation::Points::const_iterator>
+overlapping(const RleSparseResourceAllocation::Points& m, int64_t start, int64_t end) {
+  auto byTime = [](int64_t t, const auto& e) { return t < e.first; };
+  if (m.empty()) return {m.end(), m.end()};
+  auto first = m.begin();
+  if (start > m.front().first)
+    first = std::prev(std::upper_bound(m.begin(), m.end(), start, byTime));
+  auto last = std::upper_bound(first, m.end(), end, byTime);
+  return {first, last};
+}
+
+std::pair<Map::const_iterator, Map::const_iterator> rangeOf(const RleSparseResourceAllocation& r,
+                                                            int64_t start, int64_t end) {
+  return overlapping(r.cumulative(), start, end);
+}
+std::pair<RleSparseResourceAllocation::Points::const_iterator,
+          RleSparseResourceAllocation::Points::const_iterator>
+rangeOf(const RleSparseResourceAllocation::Points& p, int64_t start, int64_t end) {
+  return overlapping(p, start, end);
+}
+
+// The merge sweep of RLESparseResourceAllocation.merge over two restricted ranges.
+template <typename A, typename B>
+PlanStatus sweep(const ResourceCalculator& calc, const Resource& cluster, const A& a, const B& b,
+                 RleOperator op, int64_t start, int64_t end,
+                 RleSparseResourceAllocation::Points& out) {
   out.clear();
-  auto [aIt, aEnd] = overlapping(a.points_, start, end);
-  auto [bIt, bEnd] = overlapping(b.points_, start, end);
+  auto [aIt, aEnd] = rangeOf(a, start, end);
+  auto [bIt, bEnd] = rangeOf(b, start, end);
   bool subtracting = op == RleOperator::kSubtract || op == RleOperator::kSubtractTestNonNegative;
   if (aIt == aEnd) {
     if (!subtracting) {
@@ -243,6 +270,34 @@ PlanStatus RleSparseResourceAllocation::mergeInto(
   }
   appendIfNeeded(out, end, Value());
   return PlanStatus::ok();
+}
+
+}  // namespace
+
+PlanStatus RleSparseResourceAllocation::mergeInto(
+    const ResourceCalculator& calc, const Resource& cluster, const RleSparseResourceAllocation& a,
+    const RleSparseResourceAllocation& b, RleOperator op, int64_t start, int64_t end, Points& out) {
+  return sweep(calc, cluster, a, b, op, start, end, out);
+}
+PlanStatus RleSparseResourceAllocation::mergeInto(const ResourceCalculator& calc,
+                                                  const Resource& cluster, const Points& a,
+                                                  const RleSparseResourceAllocation& b,
+                                                  RleOperator op, int64_t start, int64_t end,
+                                                  Points& out) {
+  return sweep(calc, cluster, a, b, op, start, end, out);
+}
+PlanStatus RleSparseResourceAllocation::mergeInto(const ResourceCalculator& calc,
+                                                  const Resource& cluster,
+                                                  const RleSparseResourceAllocation& a,
+                                                  const Points& b, RleOperator op, int64_t start,
+                                                  int64_t end, Points& out) {
+  return sweep(calc, cluster, a, b, op, start, end, out);
+}
+PlanStatus RleSparseResourceAllocation::mergeInto(const ResourceCalculator& calc,
+                                                  const Resource& cluster, const Points& a,
+                                                  const Points& b, RleOperator op, int64_t start,
+                                                  int64_t end, Points& out) {
+  return sweep(calc, cluster, a, b, op, start, end, out);
 }
 
 }  // namespace spindle::reservation

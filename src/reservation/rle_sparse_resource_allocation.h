@@ -98,12 +98,25 @@ class RleSparseResourceAllocation {
   // Combines a and b over [start, end] as described above (RLESparseResourceAllocation.merge).
   // Fails with PlanningException for kSubtractTestNonNegative when b does not fit in a
   // componentwise at some breakpoint.
-  // Sorted (time, value) entries: what merge() holds, without the map's nodes.
+  // Sorted (time, value) entries: what merge() holds, without the map's nodes. Hot paths chain
+  // merges on Points and build a map only where they must edit the result.
   using Points = std::vector<std::pair<int64_t, Value>>;
-  // merge() into `out` (cleared first), for hot loops that only read the result.
+  static RleSparseResourceAllocation fromPoints(const Points& points) {
+    return RleSparseResourceAllocation(Map(points.begin(), points.end()));
+  }
+  // merge() into `out` (cleared first; it must not be an operand), from skylines or Points.
   static PlanStatus mergeInto(const ResourceCalculator& calc, const Resource& cluster,
                               const RleSparseResourceAllocation& a,
                               const RleSparseResourceAllocation& b, RleOperator op, int64_t start,
+                              int64_t end, Points& out);
+  static PlanStatus mergeInto(const ResourceCalculator& calc, const Resource& cluster,
+                              const Points& a, const RleSparseResourceAllocation& b, RleOperator op,
+                              int64_t start, int64_t end, Points& out);
+  static PlanStatus mergeInto(const ResourceCalculator& calc, const Resource& cluster,
+                              const RleSparseResourceAllocation& a, const Points& b, RleOperator op,
+                              int64_t start, int64_t end, Points& out);
+  static PlanStatus mergeInto(const ResourceCalculator& calc, const Resource& cluster,
+                              const Points& a, const Points& b, RleOperator op, int64_t start,
                               int64_t end, Points& out);
 
   static PlanResult<RleSparseResourceAllocation> merge(const ResourceCalculator& calc,

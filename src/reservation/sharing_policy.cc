@@ -37,26 +37,24 @@ PlanStatus NoOverCommitPolicy::validate(const InMemoryPlan& plan,
                      "Updating an existing reservation with mismatched user:{} != {}", old->user(),
                      candidate.user());
   }
-  SPINDLE_PLAN_ASSIGN_OR_RETURN(
-      Rle available, plan.availableResourceOverTime(candidate.user(), candidate.id(),
-                                                    candidate.startTime(), candidate.endTime()));
-  Rle ask = candidate.resourcesOverTime(candidate.startTime(), candidate.endTime());
-  auto fit =
-      Rle::merge(plan.calculator(), plan.totalCapacity(), available, ask,
-                 RleOperator::kSubtractTestNonNegative, candidate.startTime(), candidate.endTime());
+  Rle::Points available, scratch;
+  SPINDLE_PLAN_RETURN_IF_ERROR(plan.availableResourceOverTimeInto(
+      candidate.user(), candidate.id(), candidate.startTime(), candidate.endTime(), available));
+  PlanStatus fit = Rle::mergeInto(
+      plan.calculator(), plan.totalCapacity(), available, candidate.resourcesOverTime(),
+      RleOperator::kSubtractTestNonNegative, candidate.startTime(), candidate.endTime(), scratch);
   if (!fit) {
     return planError(PlanErrorKind::kResourceOverCommit,
                      "Resources at time {} would be overcommitted by accepting reservation: {}",
-                     fit.status().message(), candidate.id().toString());
+                     fit.message(), candidate.id().toString());
   }
   return PlanStatus::ok();
 }
 
-PlanResult<Rle> NoOverCommitPolicy::availableResources(Rle available, const InMemoryPlan&,
-                                                       const std::string&,
-                                                       std::optional<ReservationId>, int64_t,
-                                                       int64_t) const {
-  return available;
+PlanStatus NoOverCommitPolicy::availableResources(Rle::Points&, const InMemoryPlan&,
+                                                  const std::string&, std::optional<ReservationId>,
+                                                  int64_t, int64_t) const {
+  return PlanStatus::ok();
 }
 
 CapacityOverTimePolicy::CapacityOverTimePolicy(Settings settings)
@@ -64,23 +62,31 @@ CapacityOverTimePolicy::CapacityOverTimePolicy(Settings settings)
       maxInst_(settings.instantaneousMaxPercent / 100.0f),
       maxAvg_(settings.averagePercent / 100.0f) {}
 
-PlanResult<Rle> CapacityOverTimePolicy::availableResources(Rle available, const InMemoryPlan& plan,
-                                                           const std::string& user,
-                                                           std::optional<ReservationId> oldId,
-                                                           int64_t start, int64_t end) const {
+PlanStatus CapacityOverTimePolicy::availableResources(Rle::Points& available,
+                                                      const InMemoryPlan& plan,
+                                                      const std::string& user,
+                                                      std::optional<ReservationId> oldId,
+                                                      int64_t start, int64_t end) const {
   const ResourceCalculator& calc = plan.calculator();
   const Resource& cap = plan.totalCapacity();
-  Rle used = plan.consumptionForUserOverTime(user, start, end);
+  // quota = maxInst * capacity - (the user's load - the replaced version)
+  Rle::Points quota{{start, multiplyTruncating(cap, maxInst_)}};
+  Rle::Points used, scratch;
+  const Rle& load = plan.userLoad(user);
   const ReservationAllocation* old = oldId ? plan.reservationById(*oldId) : nullptr;
   if (old != nullptr) {
-    SPINDLE_PLAN_ASSIGN_OR_RETURN(used,
-                                  Rle::merge(calc, cap, used, old->resourcesOverTime(start, end),
-                                             RleOperator::kSubtract, start, end));
+    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc, cap, load, old->resourcesOverTime(),
+                                                RleOperator::kSubtract, start, end, used));
+    SPINDLE_PLAN_RETURN_IF_ERROR(
+        Rle::mergeInto(calc, cap, quota, used, RleOperator::kSubtract, start, end, scratch));
+  } else {
+    SPINDLE_PLAN_RETURN_IF_ERROR(
+        Rle::mergeInto(calc, cap, quota, load, RleOperator::kSubtract, start, end, scratch));
   }
-  Rle quota(Rle::Map{{start, multiplyTruncating(cap, maxInst_)}});
-  SPINDLE_PLAN_ASSIGN_OR_RETURN(
-      quota, Rle::merge(calc, cap, quota, used, RleOperator::kSubtract, start, end));
-  return Rle::merge(calc, cap, available, quota, RleOperator::kMin, start, end);
+  SPINDLE_PLAN_RETURN_IF_ERROR(
+      Rle::mergeInto(calc, cap, available, scratch, RleOperator::kMin, start, end, used));
+  available.swap(used);
+  return PlanStatus::ok();
 }
 
 PlanStatus CapacityOverTimePolicy::validate(const InMemoryPlan& plan,

@@ -36,11 +36,12 @@ class SharingPolicy {
   // Accepts or refuses `candidate` (which may replace the plan's reservation of the same id).
   virtual PlanStatus validate(const InMemoryPlan& plan,
                               const ReservationAllocation& candidate) const = 0;
-  // Lowers `available` (the plan's free capacity over [start, end]) to what `user` may still
-  // take, counting the reservation `oldId` being replaced as free.
-  virtual PlanResult<RleSparseResourceAllocation> availableResources(
-      RleSparseResourceAllocation available, const InMemoryPlan& plan, const std::string& user,
-      std::optional<ReservationId> oldId, int64_t start, int64_t end) const = 0;
+  // Lowers `available` (the plan's free capacity over [start, end], in place) to what `user`
+  // may still take, counting the reservation `oldId` being replaced as free.
+  virtual PlanStatus availableResources(RleSparseResourceAllocation::Points& available,
+                                        const InMemoryPlan& plan, const std::string& user,
+                                        std::optional<ReservationId> oldId, int64_t start,
+                                        int64_t end) const = 0;
   // How long finished reservations stay in the plan (archiveCompletedReservations).
   virtual int64_t validWindowMs() const = 0;
 };
@@ -56,9 +57,10 @@ class NoOverCommitPolicy : public SharingPolicy {
   const char* className() const override { return kNoOverCommitPolicyClass; }
   PlanStatus validate(const InMemoryPlan& plan,
                       const ReservationAllocation& candidate) const override;
-  PlanResult<RleSparseResourceAllocation> availableResources(
-      RleSparseResourceAllocation available, const InMemoryPlan& plan, const std::string& user,
-      std::optional<ReservationId> oldId, int64_t start, int64_t end) const override;
+  PlanStatus availableResources(RleSparseResourceAllocation::Points& available,
+                                const InMemoryPlan& plan, const std::string& user,
+                                std::optional<ReservationId> oldId, int64_t start,
+                                int64_t end) const override;
   int64_t validWindowMs() const override { return 0; }
 };
 
@@ -89,9 +91,10 @@ class CapacityOverTimePolicy : public SharingPolicy {
   const char* className() const override { return kCapacityOverTimePolicyClass; }
   PlanStatus validate(const InMemoryPlan& plan,
                       const ReservationAllocation& candidate) const override;
-  PlanResult<RleSparseResourceAllocation> availableResources(
-      RleSparseResourceAllocation available, const InMemoryPlan& plan, const std::string& user,
-      std::optional<ReservationId> oldId, int64_t start, int64_t end) const override;
+  PlanStatus availableResources(RleSparseResourceAllocation::Points& available,
+                                const InMemoryPlan& plan, const std::string& user,
+                                std::optional<ReservationId> oldId, int64_t start,
+                                int64_t end) const override;
   int64_t validWindowMs() const override { return settings_.validWindowMs; }
   const Settings& settings() const { return settings_; }
 

@@ -13,10 +13,13 @@ using Rle = RleSparseResourceAllocation;
 // net = plan availability over [sa, sd] minus the tentative allocations.
 PlanResult<Rle> netAvailable(StageContext& ctx, int64_t sa, int64_t sd) {
   const InMemoryPlan& plan = ctx.plan;
-  SPINDLE_PLAN_ASSIGN_OR_RETURN(Rle avail,
-                                plan.availableResourceOverTime(ctx.user, ctx.oldId, sa, sd));
-  return Rle::merge(plan.calculator(), plan.totalCapacity(), avail, ctx.planModifications,
-                    RleOperator::kSubtract, sa, sd);
+  Rle::Points avail, net;
+  SPINDLE_PLAN_RETURN_IF_ERROR(
+      plan.availableResourceOverTimeInto(ctx.user, ctx.oldId, sa, sd, avail));
+  SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(plan.calculator(), plan.totalCapacity(), avail,
+                                              ctx.planModifications, RleOperator::kSubtract, sa, sd,
+                                              net));
+  return Rle::fromPoints(net);
 }
 
 void rollBack(Rle& planModifications, const IntervalAllocations& placed) {
@@ -233,8 +236,9 @@ PlanResult<StageAllocation> StageAllocatorLowCostAligned::computeStageAllocation
   const int64_t totalGangs = stage.numContainers / stage.concurrency;
   const int64_t maxGangsPerUnit =
       std::max<int64_t>(std::max<int64_t>(totalGangs / blocks, 1) / smoothness_, 1);
-  SPINDLE_PLAN_ASSIGN_OR_RETURN(
-      Rle net, plan.availableResourceOverTime(ctx.user, ctx.oldId, stageArrival, stageDeadline));
+  Points net;
+  SPINDLE_PLAN_RETURN_IF_ERROR(
+      plan.availableResourceOverTimeInto(ctx.user, ctx.oldId, stageArrival, stageDeadline, net));
 
   const bool left = allocateLeft_;
   auto cheaper = [left](const DurationInterval& a, const DurationInterval& b) {
