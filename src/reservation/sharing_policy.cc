@@ -141,14 +141,16 @@ PlanStatus CapacityOverTimePolicy::checkIntegral(const InMemoryPlan& plan,
   int64_t last = 0;
   Resource value;
   for (const auto& [t, v] : toCheck.cumulative()) {
-    if (t > checkEnd) break;
     if (!first) {
       for (int64_t p = last + w; p < t && p <= checkEnd; p += w) {
         accumulate(value, p - last);
         record(p);
         last = p;
       }
+      if (t > checkEnd) break;  // the run's samples inside the range are taken
       accumulate(value, t - last);
+    } else if (t > checkEnd) {
+      break;
     }
     record(t);
     first = false;
