@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "base/hot_path.h"
 #include "base/log.h"
 #include "resource/resource_config.h"
 
@@ -224,14 +225,15 @@ Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& co
       prefetchRelease(*a);
     }
   }
-  // Their records too (two cache lines each), before the first is read.
+  // Their records too (the first two cache lines, what a release reads: see container.h),
+  // before the first is read.
   reported_.clear();
   for (const auto& c : completed) {
     const Container* live = findContainer(c.id);
     reported_.push_back(live);
     if (live != nullptr) {
-      __builtin_prefetch(live);
-      __builtin_prefetch(reinterpret_cast<const char*>(live) + 64);
+      prefetchLine(live);
+      prefetchLine(reinterpret_cast<const char*>(live) + kCacheLineSize);
     }
   }
   for (size_t i = 0; i < completed.size(); ++i) {
