@@ -16,8 +16,8 @@
 
 #include "app/app_state.h"
 #include "app/asks.h"
-#include "app/container_id_set.h"
 #include "base/clock.h"
+#include "base/container_id_set.h"
 #include "base/hot_path.h"
 #include "base/ids.h"
 #include "resource/resource.h"
@@ -98,7 +98,7 @@ class Application {
   // several containers of different apps).
   void prefetchHotFields() const {
     // The first three cache lines: the fields declared before asks_ (id .. accounting_'s
-    // counters).
+    // resource-time and container counters; its preemption counters may fall outside).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
     static_assert(offsetof(Application, accounting_) + offsetof(AppAccounting, numAmPreempted) <=

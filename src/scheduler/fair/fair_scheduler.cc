@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "scheduler/capacity/groups.h"
+#include "scheduler/groups.h"
 
 namespace spindle {
 
