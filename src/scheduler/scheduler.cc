@@ -373,9 +373,7 @@ Status Scheduler::restartAttempt(AppId id) {
   if (a->amRunning()) {
     return failedPrecondition("{}: the AM container is still running", appIdString(id));
   }
-  SPINDLE_ASSIGN_OR_RETURN(int32_t maxAttempts,
-                           settings_.conf.getInt("yarn.resourcemanager.am.max-attempts", 2));
-  const bool remain = static_cast<int64_t>(a->attempt()) < maxAttempts;
+  const bool remain = static_cast<int64_t>(a->attempt()) < settings_.maxAppAttempts;
   if (!remain) return onAppRemoved(AppRemoved{id, AppState::FAILED});
   std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
   for (ContainerId c : live) {
@@ -732,6 +730,21 @@ Result<SchedulerSettings> schedulerSettingsFromConfig(const Configuration& conf,
   s.calculator = std::move(rc);
   SPINDLE_ASSIGN_OR_RETURN(s.bounds, allocationBoundsFromConfig(conf, s.types, fairIncrements));
   SPINDLE_ASSIGN_OR_RETURN(s.clusterTimestamp, conf.getLong("spindle.cluster.timestamp", 0));
+  constexpr std::string_view kMaxAttempts = "yarn.resourcemanager.am.max-attempts";
+  SPINDLE_ASSIGN_OR_RETURN(s.maxAppAttempts, conf.getInt(kMaxAttempts, 2));
+  if (s.maxAppAttempts <= 0) {
+    return invalidArgument("{}must be a positive integer, got {}", conf.where(kMaxAttempts),
+                           s.maxAppAttempts);
+  }
+  SPINDLE_ASSIGN_OR_RETURN(s.aclEnabled, conf.getBool("yarn.acl.enable", false));
+  SPINDLE_ASSIGN_OR_RETURN(s.maxApplicationPriority,
+                           conf.getInt("yarn.cluster.max-application-priority", 0));
+  constexpr std::string_view kHeartbeat = "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms";
+  SPINDLE_ASSIGN_OR_RETURN(s.nmHeartbeatIntervalMs, conf.getLong(kHeartbeat, 1000));
+  if (s.nmHeartbeatIntervalMs <= 0) {
+    return invalidArgument("{}must be larger than 0, got {}", conf.where(kHeartbeat),
+                           s.nmHeartbeatIntervalMs);
+  }
   s.conf = conf;
   return s;
 }
