@@ -16,8 +16,9 @@
 
 #include "app/app_state.h"
 #include "app/asks.h"
-#include "app/container_id_set.h"
 #include "base/clock.h"
+#include "base/container_id_set.h"
+#include "base/hot_path.h"
 #include "base/ids.h"
 #include "resource/resource.h"
 
@@ -97,17 +98,27 @@ class Application {
   // several containers of different apps).
   void prefetchHotFields() const {
     // The first three cache lines: the fields declared before asks_ (id .. accounting_'s
-    // counters).
+    // resource-time and container counters; its preemption counters may fall outside).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    static_assert(offsetof(Application, accounting_) + offsetof(AppAccounting, numAmPreempted) <=
+                  3 * kCacheLineSize);
+#pragma GCC diagnostic pop
     const char* p = reinterpret_cast<const char*>(this);
-    for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
+    for (int line = 0; line < 3; ++line) prefetchLine(p + kCacheLineSize * line);
   }
   // Starts loading what offering this app a node reads: its first line (AM state) and its
   // asks, then the asks' active keys and cached request (a hint for a scheduler about to try
   // the app).
   void prefetchAsks() const {
-    __builtin_prefetch(this);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    static_assert(offsetof(Application, amContainer_) + sizeof(amContainer_) <= kCacheLineSize);
+#pragma GCC diagnostic pop
+    static_assert(sizeof(AskTable) <= 3 * kCacheLineSize);
+    prefetchLine(this);
     const char* p = reinterpret_cast<const char*>(&asks_);
-    for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
+    for (int line = 0; line < 3; ++line) prefetchLine(p + kCacheLineSize * line);
     asks_.prefetchActive();
   }
   // `slot`: where the scheduler keeps the container's record (see containerSlot).

@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/hot_path.h"
 #include "base/status.h"
 #include "resource/resource.h"
 
@@ -91,8 +92,8 @@ class AskTable {
   bool hasPending() const { return !pending_.isZero(); }
   // Starts loading the active keys and the cached key's ANY request (a hint).
   void prefetchActive() const {
-    if (!active_.empty()) __builtin_prefetch(active_.data());
-    if (anyCache_.request != nullptr) __builtin_prefetch(anyCache_.request);
+    if (!active_.empty()) prefetchLine(active_.data());
+    if (anyCache_.request != nullptr) prefetchLine(anyCache_.request);
   }
   const Resource& pending() const { return pending_; }
   // Per rule 2. Returns the ANY request's capability; error when ANY has nothing outstanding.

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "app/container_id_set.h"
+#include "base/container_id_set.h"
 #include "base/rng.h"
 
 namespace spindle {

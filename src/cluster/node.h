@@ -16,7 +16,7 @@
 #include <set>
 #include <string>
 
-#include "app/container_id_set.h"
+#include "base/container_id_set.h"
 #include "base/ids.h"
 #include "resource/resource.h"
 

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "base/hot_path.h"
 #include "base/log.h"
 #include "resource/resource_config.h"
 
@@ -224,14 +225,15 @@ Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& co
       prefetchRelease(*a);
     }
   }
-  // Their records too (two cache lines each), before the first is read.
+  // Their records too (the first two cache lines, what a release reads: see container.h),
+  // before the first is read.
   reported_.clear();
   for (const auto& c : completed) {
     const Container* live = findContainer(c.id);
     reported_.push_back(live);
     if (live != nullptr) {
-      __builtin_prefetch(live);
-      __builtin_prefetch(reinterpret_cast<const char*>(live) + 64);
+      prefetchLine(live);
+      prefetchLine(reinterpret_cast<const char*>(live) + kCacheLineSize);
     }
   }
   for (size_t i = 0; i < completed.size(); ++i) {
@@ -371,9 +373,7 @@ Status Scheduler::restartAttempt(AppId id) {
   if (a->amRunning()) {
     return failedPrecondition("{}: the AM container is still running", appIdString(id));
   }
-  SPINDLE_ASSIGN_OR_RETURN(int32_t maxAttempts,
-                           settings_.conf.getInt("yarn.resourcemanager.am.max-attempts", 2));
-  const bool remain = static_cast<int64_t>(a->attempt()) < maxAttempts;
+  const bool remain = static_cast<int64_t>(a->attempt()) < settings_.maxAppAttempts;
   if (!remain) return onAppRemoved(AppRemoved{id, AppState::FAILED});
   std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
   for (ContainerId c : live) {
@@ -730,6 +730,21 @@ Result<SchedulerSettings> schedulerSettingsFromConfig(const Configuration& conf,
   s.calculator = std::move(rc);
   SPINDLE_ASSIGN_OR_RETURN(s.bounds, allocationBoundsFromConfig(conf, s.types, fairIncrements));
   SPINDLE_ASSIGN_OR_RETURN(s.clusterTimestamp, conf.getLong("spindle.cluster.timestamp", 0));
+  constexpr std::string_view kMaxAttempts = "yarn.resourcemanager.am.max-attempts";
+  SPINDLE_ASSIGN_OR_RETURN(s.maxAppAttempts, conf.getInt(kMaxAttempts, 2));
+  if (s.maxAppAttempts <= 0) {
+    return invalidArgument("{}must be a positive integer, got {}", conf.where(kMaxAttempts),
+                           s.maxAppAttempts);
+  }
+  SPINDLE_ASSIGN_OR_RETURN(s.aclEnabled, conf.getBool("yarn.acl.enable", false));
+  SPINDLE_ASSIGN_OR_RETURN(s.maxApplicationPriority,
+                           conf.getInt("yarn.cluster.max-application-priority", 0));
+  constexpr std::string_view kHeartbeat = "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms";
+  SPINDLE_ASSIGN_OR_RETURN(s.nmHeartbeatIntervalMs, conf.getLong(kHeartbeat, 1000));
+  if (s.nmHeartbeatIntervalMs <= 0) {
+    return invalidArgument("{}must be larger than 0, got {}", conf.where(kHeartbeat),
+                           s.nmHeartbeatIntervalMs);
+  }
   s.conf = conf;
   return s;
 }

@@ -65,14 +65,26 @@ struct PreemptionMessage {
   bool empty() const { return containers.empty() && negotiable.empty(); }
 };
 
-// Settings every scheduler reads, validated once (STYLE rule 9).
+// Settings every scheduler reads, parsed and validated once when it is created (STYLE rule 9):
+// a malformed value fails creation with file, line and property. Nothing reads a raw key later.
 struct SchedulerSettings {
   ResourceTypes types;
   std::shared_ptr<const ResourceCalculator> calculator;
   AllocationBounds bounds;
   // The "cluster timestamp" in application_<ts>_<seq> ids (the RM start time in YARN).
   int64_t clusterTimestamp = 0;
-  Configuration conf;  // the merged raw configuration, for scheduler-specific keys
+  // yarn.resourcemanager.am.max-attempts: attempts an app may make before it FAILS; >= 1, as
+  // ResourceManager.validateConfigs requires.
+  int32_t maxAppAttempts = 2;
+  bool aclEnabled = false;  // yarn.acl.enable: queue ACLs are checked
+  // yarn.cluster.max-application-priority: the cap on application priorities.
+  int32_t maxApplicationPriority = 0;
+  // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms; > 0, as ResourceTrackerService
+  // requires.
+  int64_t nmHeartbeatIntervalMs = 1000;
+  // The merged raw configuration: the Capacity Scheduler re-parses its own keys from it on a
+  // refresh and when node labels change. Everything else reads the typed fields above.
+  Configuration conf;
 };
 
 class Scheduler {
@@ -289,7 +301,8 @@ class Scheduler {
 
 // Reads yarn-site.xml keys shared by all schedulers: resource types, calculator (FIFO uses the
 // memory-only calculator, as YARN's FifoScheduler does; others read their own key), allocation
-// bounds. `calculatorClass` overrides the calculator choice when non-empty.
+// bounds and the fields of SchedulerSettings. `calculatorClass` overrides the calculator choice
+// when non-empty. Errors name the file, line and property.
 Result<SchedulerSettings> schedulerSettingsFromConfig(const Configuration& conf,
                                                       std::string_view calculatorClass,
                                                       bool fairIncrements);

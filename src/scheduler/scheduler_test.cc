@@ -28,6 +28,58 @@ TEST(SchedulerFactory, FullClassNameSelectsFifo) {
   EXPECT_STREQ((*s)->typeName(), "fifoScheduler");
 }
 
+// Every yarn-site key the core reads is parsed when the scheduler is created: a malformed value
+// fails creation, naming the key and why, whichever scheduler is configured.
+TEST(SchedulerSettings, MalformedKeysAreRefusedAtCreationNamingTheKey) {
+  struct Bad {
+    const char* key;
+    const char* value;
+    const char* reason;
+  };
+  const Bad bad[] = {
+      {"yarn.resourcemanager.am.max-attempts", "two", "expected an integer, got 'two'"},
+      {"yarn.resourcemanager.am.max-attempts", "0", "must be a positive integer, got 0"},
+      {"yarn.acl.enable", "yes", "expected true or false, got 'yes'"},
+      {"yarn.cluster.max-application-priority", "high", "expected an integer, got 'high'"},
+      {"yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "1s",
+       "expected an integer, got '1s'"},
+      {"yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "-5",
+       "must be larger than 0, got -5"},
+  };
+  for (const char* scheduler : {"fifo", "capacity", "fair"}) {
+    for (const Bad& b : bad) {
+      Configuration conf;
+      conf.set("yarn.resourcemanager.scheduler.class", scheduler);
+      conf.set(b.key, b.value, {"yarn-site.xml", 7});
+      SimulatedClock clock;
+      Rng rng(1);
+      auto s = createScheduler(conf, clock, rng);
+      ASSERT_FALSE(s.isOk()) << scheduler << " " << b.key << "=" << b.value;
+      const std::string& message = s.status().message();
+      EXPECT_NE(message.find(std::string("yarn-site.xml:7: property '") + b.key + "'"),
+                std::string::npos)
+          << message;
+      EXPECT_NE(message.find(b.reason), std::string::npos) << message;
+    }
+  }
+}
+
+TEST(SchedulerSettings, ValidKeysAreTyped) {
+  Configuration conf;
+  conf.set("yarn.resourcemanager.scheduler.class", "fifo");
+  conf.set("yarn.resourcemanager.am.max-attempts", "4");
+  conf.set("yarn.acl.enable", "TRUE");
+  conf.set("yarn.cluster.max-application-priority", "10");
+  conf.set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "250");
+  SimulatedClock clock;
+  Rng rng(1);
+  auto s = createScheduler(conf, clock, rng).value();
+  EXPECT_EQ(s->settings().maxAppAttempts, 4);
+  EXPECT_TRUE(s->settings().aclEnabled);
+  EXPECT_EQ(s->settings().maxApplicationPriority, 10);
+  EXPECT_EQ(s->settings().nmHeartbeatIntervalMs, 250);
+}
+
 TEST(Scheduler, IdsPrintAndParseLikeYarn) {
   Configuration conf;
   conf.set("spindle.cluster.timestamp", "1700000000000");

@@ -6,6 +6,8 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include "base/hot_path.h"
+
 namespace spindle {
 
 using Mode = SchedulingMode;
@@ -268,7 +270,7 @@ void CapacityAllocator::prefetchLeaf(const CsQueue& leaf) const {
   leaf.prefetchHot();
   const CsApp* head = leaf.head;
   if (head == nullptr) return;
-  __builtin_prefetch(&*leaf.schedulable.begin());
+  prefetchLine(&*leaf.schedulable.begin());
   head->prefetch();
   prefetchRange(head->app, sizeof(Application));
 }

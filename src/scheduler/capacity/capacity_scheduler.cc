@@ -28,11 +28,8 @@ CapacityScheduler::CapacityScheduler(SchedulerSettings settings, CapacityConfig 
     : Scheduler(std::move(settings), clock, rng),
       config_(std::move(config)),
       groups_(std::move(groups)) {
-  // Both keys were validated by create(); hand-built schedulers (tests) may omit them.
-  auto acl = this->settings().conf.getBool("yarn.acl.enable", false);
-  aclEnabled_ = acl.isOk() && *acl;
-  auto maxPriority = this->settings().conf.getInt("yarn.cluster.max-application-priority", 0);
-  clusterMaxPriority_ = maxPriority.isOk() ? *maxPriority : 0;
+  aclEnabled_ = this->settings().aclEnabled;
+  clusterMaxPriority_ = this->settings().maxApplicationPriority;
   if (config_.clusterMaxApplicationPriority > clusterMaxPriority_) {
     clusterMaxPriority_ = config_.clusterMaxApplicationPriority;
   }

@@ -51,9 +51,9 @@
 #include "scheduler/capacity/cs_app.h"
 #include "scheduler/capacity/cs_math.h"
 #include "scheduler/capacity/cs_queue.h"
-#include "scheduler/capacity/groups.h"
 #include "scheduler/capacity/preemption_monitor.h"
 #include "scheduler/capacity/queue_ordering.h"
+#include "scheduler/groups.h"
 #include "scheduler/scheduler.h"
 
 namespace spindle {

@@ -65,8 +65,6 @@ Result<std::unique_ptr<CapacityScheduler>> CapacityScheduler::create(const Confi
       conf.get(std::string(kCapacityPrefix) + "resource-calculator", kDefaultCalculator);
   SPINDLE_ASSIGN_OR_RETURN(SchedulerSettings s,
                            schedulerSettingsFromConfig(conf, calculator, /*fairIncrements=*/false));
-  SPINDLE_RETURN_IF_ERROR(conf.getBool("yarn.acl.enable", false).status());
-  SPINDLE_RETURN_IF_ERROR(conf.getInt("yarn.cluster.max-application-priority", 0).status());
   SPINDLE_ASSIGN_OR_RETURN(GroupsProvider groups, GroupsProvider::fromConfig(conf));
   s.conf = withShippedDefaults(conf);
   const ClusterLabels provisional = labelsMentioned(s.conf);

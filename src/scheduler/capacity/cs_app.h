@@ -15,6 +15,7 @@
 #include <string>
 
 #include "app/application.h"
+#include "base/hot_path.h"
 #include "scheduler/capacity/cs_queue.h"
 
 namespace spindle {
@@ -48,7 +49,7 @@ struct CsApp {
   std::map<SchedulerKey, int64_t> reReservations;
   std::map<SchedulerKey, int64_t> missedNonPartitioned;
 
-  // Starts loading this record, its user and its leaf's hot group (see prefetchRange).
+  // Starts loading this record, its user and its leaf's hot group (base/hot_path.h).
   void prefetch() const {
     prefetchRange(this, sizeof(CsApp));
     prefetchRange(user, sizeof(CsUser));

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/hot_path.h"
 #include "base/ids.h"
 #include "resource/resource.h"
 #include "resource/resource_calculator.h"
@@ -192,20 +193,6 @@ struct AppOrderKey {
 enum class QueueRunState { kRunning, kStopped, kDraining };
 const char* toString(QueueRunState s);  // "RUNNING", "STOPPED", "DRAINING"
 
-// Asks the CPU to start loading the cache lines of [p, p + bytes). The allocation path calls it
-// on the leaf, app and user it is about to use: they are cold between two visits (1,000 leaves,
-// 10,000 apps), and prefetching lets their cache misses overlap instead of arriving one by one.
-inline void prefetchRange(const void* p, size_t bytes) {
-  const auto first = reinterpret_cast<uintptr_t>(p) & ~uintptr_t{63};
-  const auto last = reinterpret_cast<uintptr_t>(p) + bytes;
-  for (uintptr_t a = first; a < last; a += 64) {
-    __builtin_prefetch(reinterpret_cast<const void*>(a));
-    // An empty volatile asm: without it GCC deletes the loop, a prefetch having no effect it
-    // must keep.
-    asm volatile("");
-  }
-}
-
 struct CsApp;
 
 class CsQueue {
@@ -313,8 +300,15 @@ class CsQueue {
   // The leaf's maximum allocation (maximum-allocation-mb/-vcores or the cluster's).
   Resource maximumAllocation;
 
-  // Starts loading the hot group (see prefetchRange).
+  // Starts loading the hot group (base/hot_path.h's prefetchRange). The allocation path calls
+  // it on the leaf it is about to use: leaves are cold between two visits (1,000 leaves).
   void prefetchHot() const {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    // maximumAllocation is the hot group's last member: the range below covers the group.
+    static_assert(offsetof(CsQueue, maximumAllocation) + sizeof(Resource) ==
+                  offsetof(CsQueue, numApplications));
+#pragma GCC diagnostic pop
     prefetchRange(this, reinterpret_cast<const char*>(&maximumAllocation + 1) -
                             reinterpret_cast<const char*>(this));
   }

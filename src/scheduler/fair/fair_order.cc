@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "base/hot_path.h"
 #include "scheduler/fair/fair_scheduler.h"
 #include "scheduler/fair/policy/app_weight.h"
 #include "scheduler/fair/policy/drf_policy.h"
@@ -233,12 +234,12 @@ void FairScheduler::prefetchRelease(const Application& app) const {
   const FsApp* fa = index < appIndex_.size() ? appIndex_[index] : nullptr;
   if (fa == nullptr) return;
   const FsQueue* q = fa->leaf;
-  if (fa->orderHint < q->appOrder.size()) __builtin_prefetch(&q->appOrder[fa->orderHint]);
+  if (fa->orderHint < q->appOrder.size()) prefetchLine(&q->appOrder[fa->orderHint]);
   for (; q->parent() != nullptr; q = q->parent()) {
-    __builtin_prefetch(reinterpret_cast<const char*>(q) + 64);
+    prefetchLine(reinterpret_cast<const char*>(q) + kCacheLineSize);
     const FsQueue& parent = *q->parent();
     if (q->orderHint < parent.childOrder.size()) {
-      __builtin_prefetch(&parent.childOrder[q->orderHint]);
+      prefetchLine(&parent.childOrder[q->orderHint]);
     }
   }
 }

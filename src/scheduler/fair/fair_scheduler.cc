@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "scheduler/capacity/groups.h"
+#include "scheduler/groups.h"
 
 namespace spindle {
 
@@ -113,12 +113,9 @@ FairScheduler::FairScheduler(SchedulerSettings settings, fair::FairSchedulerConf
       tree_(fair::FsQueueTree::build(
           std::make_shared<const fair::AllocationConfig>(config_.allocation))),
       groups_(std::make_shared<UserNameGroupsMapping>()),
-      dominant_(makeDominantResourceCalculator(this->settings().types)) {
+      dominant_(makeDominantResourceCalculator(this->settings().types)),
+      heartbeatIntervalMs_(this->settings().nmHeartbeatIntervalMs) {
   tree_.resolveShares(cluster().total(), this->settings().types.count());
-  // Only the preemption delay reads it; a malformed value keeps YARN's default.
-  Result<int64_t> hb = this->settings().conf.getLong(
-      "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000);
-  if (hb.isOk()) heartbeatIntervalMs_ = *hb;
 }
 
 const fair::FsQueueTree& FairScheduler::queues() const {

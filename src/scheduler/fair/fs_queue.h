@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/hot_path.h"
 #include "base/ids.h"
 #include "base/status.h"
 #include "resource/resource.h"
@@ -42,13 +43,14 @@ class FsQueue;
 
 // One member of a kept policy order (FairScheduler's fair_order.cc): the member and, under the
 // fair policy, its comparator key, kept next to it so that a comparison reads one cache line.
-// 64 bytes, aligned: one entry is one cache line.
+// Aligned to a cache line and one line long: one entry is one cache line.
 template <typename T>
-struct alignas(64) OrderEntry {
+struct alignas(kCacheLineSize) OrderEntry {
   FairShareKey key;
   T* member = nullptr;
 };
-static_assert(sizeof(OrderEntry<FsQueue>) == 64);
+static_assert(sizeof(OrderEntry<FsQueue>) == kCacheLineSize);
+static_assert(alignof(OrderEntry<FsQueue>) == kCacheLineSize);
 
 // FSAppAttempt's scheduler-side fields.
 struct FsApp {
@@ -77,6 +79,10 @@ struct FsApp {
   TimeMs nextStarvationCheck = 0;
   Resource markedResource;  // the sum of markedForPreemption
 };
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+static_assert(offsetof(FsApp, locality) + sizeof(LocalityDelay) <= kCacheLineSize);
+#pragma GCC diagnostic pop
 
 class FsQueue {
  public:
@@ -156,6 +162,11 @@ class FsQueue {
   bool dynamic_;
   std::vector<std::unique_ptr<FsQueue>> children_;  // in file (then creation) order
 };
+// The per-container fields, parent_ .. maxShare, span at most four cache lines.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+static_assert(offsetof(FsQueue, maxShare) + sizeof(ResourceLimit) <= 4 * kCacheLineSize);
+#pragma GCC diagnostic pop
 
 class FsQueueTree {
  public:

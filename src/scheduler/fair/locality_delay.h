@@ -27,6 +27,7 @@
 
 #include "app/asks.h"
 #include "base/clock.h"
+#include "base/hot_path.h"
 
 namespace spindle::fair {
 
@@ -47,7 +48,7 @@ class LocalityDelay {
   std::optional<Locality> allowedLevel(const SchedulerKey& key) const;
   // Starts loading the per-key states (a hint).
   void prefetch() const {
-    if (!keys_.empty()) __builtin_prefetch(keys_.data());
+    if (!keys_.empty()) prefetchLine(keys_.data());
   }
 
  private:

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "config/access_control_list.h"
 #include "config/configuration.h"
 #include "resource/resource.h"
 #include "resource/resource_calculator.h"
@@ -79,29 +80,12 @@ struct PartitionConfig {
   double relativeCapacity = 0;
 };
 
-// "u1,u2 g1,g2" (users, a space, groups); "*" = everyone; " " = nobody.
-struct AccessControlList {
-  bool everyone = false;
-  std::set<std::string> users;
-  std::set<std::string> groups;
-  bool allows(const std::string& user, const std::vector<std::string>& userGroups) const;
-  // Hadoop's getAclString: "*", or "u1,u2 g1,g2" (sorted); " " for nobody.
-  std::string toString() const;
-};
-// Hadoop's AccessControlList(String): users, then after the first space groups, each list
-// comma-separated and trimmed; a part that is exactly "*" allows everyone. Unlike Hadoop, a
-// name containing whitespace or '*' (e.g. "u1, u2 g1", which Hadoop reads as groups "u2 g1")
-// is an error, since it is always a typo.
-Result<AccessControlList> parseAccessControlList(std::string_view text);
-
 // One bracketed group of acl_application_max_priority (priority_acl.h).
 struct PriorityAcl {
   AccessControlList who;
   int32_t maxPriority = 0;
   std::optional<int32_t> defaultPriority;
 };
-
-enum class QueueAcl { kSubmitApplications, kAdministerQueue };
 
 enum class QueueStateConfig { kRunning, kStopped };
 

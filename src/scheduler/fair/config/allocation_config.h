@@ -38,9 +38,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "config/access_control_list.h"
 #include "config/configuration.h"
 #include "resource/resource.h"
-#include "scheduler/capacity/config/capacity_config.h"  // AccessControlList (Hadoop's ACL)
 #include "scheduler/fair/config/fair_site_config.h"
 #include "scheduler/fair/config/queue_placement.h"
 #include "scheduler/fair/config/resource_value.h"

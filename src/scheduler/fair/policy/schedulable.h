@@ -9,9 +9,11 @@
 // that weight x ratio rounds exactly as YARN's `float * double` does.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "base/hot_path.h"
 #include "resource/resource.h"
 #include "scheduler/fair/policy/java_math.h"
 
@@ -83,6 +85,11 @@ struct Schedulable {
     return *this;
   }
 };
+// The comparators' scalars are in the first cache line.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+static_assert(offsetof(Schedulable, usage) <= kCacheLineSize);
+#pragma GCC diagnostic pop
 
 // The comparators' last tie-break, String.compareTo on the names. Two views ranked within the same
 // set (both nameRank >= 0) compare their ranks, which give the same answer without reading the

@@ -1,7 +1,7 @@
+#include "config/access_control_list.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include "scheduler/capacity/config/capacity_config.h"
 
 namespace spindle {
 namespace {

@@ -1,4 +1,5 @@
-// Hadoop's org.apache.hadoop.security.authorize.AccessControlList, as queue ACLs use it.
+// Hadoop's AccessControlList parsing and checks (see access_control_list.h).
+#include "config/access_control_list.h"
 
 #include <cctype>
 #include <string>
@@ -6,13 +7,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "scheduler/capacity/config/capacity_config.h"
-#include "scheduler/capacity/config/capacity_value.h"
+#include "base/strings.h"
 
 namespace spindle {
 namespace {
 
-bool isWildcard(std::string_view part) { return capacity_config::trimView(part) == "*"; }
+bool isWildcard(std::string_view part) { return trimView(part) == "*"; }
 
 // StringUtils.getTrimmedStringCollection: comma-separated, trimmed, empties dropped.
 Status addNames(std::string_view list, std::set<std::string>& out, const char* what) {
@@ -20,7 +20,7 @@ Status addNames(std::string_view list, std::set<std::string>& out, const char* w
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
     if (comma == std::string_view::npos) comma = list.size();
-    std::string_view name = capacity_config::trimView(list.substr(start, comma - start));
+    std::string_view name = trimView(list.substr(start, comma - start));
     start = comma + 1;
     if (name.empty()) continue;
     for (char c : name) {

@@ -1,4 +1,4 @@
-#include "app/container_id_set.h"
+#include "base/container_id_set.h"
 
 #include <gtest/gtest.h>
 

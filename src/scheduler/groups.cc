@@ -1,4 +1,4 @@
-#include "scheduler/capacity/groups.h"
+#include "scheduler/groups.h"
 
 namespace spindle {
 namespace {
