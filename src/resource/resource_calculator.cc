@@ -215,12 +215,15 @@ class DominantCalculator final : public ResourceCalculator {
     return std::min(min, kIntMax);
   }
 
-  // (float) (max[0] / max[1]) with max[] the dominant shares as doubles, floored at 0.
+  // (float) (max[0] / max[1]) with max[] the dominant shares as doubles, floored at 0. A type
+  // the cluster has none of is skipped (calculateShares: its share is +infinity, and infinite
+  // shares take no part in the maximum).
   double divide(const Resource& cluster, const Resource& numerator,
                 const Resource& denominator) const override {
     double maxNum = 0.0;
     double maxDen = 0.0;
     for (int i = 0; i < n_; ++i) {
+      if (cluster.get(i) == 0) continue;
       double c = static_cast<double>(cluster.get(i));
       maxNum = std::max(maxNum, static_cast<double>(numerator.get(i)) / c);
       maxDen = std::max(maxDen, static_cast<double>(denominator.get(i)) / c);

@@ -54,7 +54,9 @@ class ResourceCalculator {
                                              const Resource& required) const = 0;
 
   // numerator/denominator as shares of the cluster: Default mem/mem; Dominant
-  // dominantShare(numerator)/dominantShare(denominator), each dominant share at least 0.
+  // dominantShare(numerator)/dominantShare(denominator), each dominant share at least 0 and
+  // taken over the types the cluster has (a type whose cluster amount is 0 is skipped, as
+  // DominantResourceCalculator.calculateShares skips infinite shares).
   // Hadoop float result (0/0 is NaN, x/0 is +inf).
   virtual double divide(const Resource& cluster, const Resource& numerator,
                         const Resource& denominator) const = 0;

@@ -233,6 +233,11 @@ TEST(CalculatorDivide, SharesAndRatios) {
   EXPECT_DOUBLE_EQ(defaultRc()->divide(cluster, Resource::of(30, 9), Resource::of(60, 1)), 0.5);
   // Dominant: 0.9 / 0.6.
   EXPECT_FLOAT_EQ(dominant2()->divide(cluster, Resource::of(30, 9), Resource::of(60, 1)), 1.5f);
+  // A type the cluster has none of takes no part: 0.1 / 0.2, not inf / inf.
+  EXPECT_FLOAT_EQ(
+      dominant2()->divide(Resource::of(100, 0), Resource::of(10, 5), Resource::of(20, 1)), 0.5f);
+  EXPECT_TRUE(std::isnan(
+      dominant2()->divide(Resource::of(100, 0), Resource::of(0, 5), Resource::of(0, 1))));
   EXPECT_FLOAT_EQ(dominant2()->ratio(Resource::of(30, 9), Resource::of(60, 3)), 3.0f);
   EXPECT_EQ(dominant2()->ratio(Resource::of(0, 0), Resource::of(0, 0)), 0.0);
   EXPECT_TRUE(std::isinf(dominant2()->ratio(Resource::of(1, 0), Resource::of(0, 1))));
