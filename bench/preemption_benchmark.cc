@@ -9,9 +9,11 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "resource/resource_calculator.h"
 #include "scheduler/capacity/preemption/preemption_policy.h"
 
 namespace spindle {
@@ -116,9 +118,11 @@ void BM_PreemptionRound(benchmark::State& state) {
   const PreemptionSnapshot snapshot = syntheticSnapshot(nodes, containers);
   PreemptionSettings settings;
   settings.monitorEnabled = true;
+  // The Capacity Scheduler's default: DefaultResourceCalculator over memory and vcores.
+  const std::unique_ptr<ResourceCalculator> rc = makeDefaultResourceCalculator(ResourceTypes());
   size_t candidates = 0;
   for (auto _ : state) {
-    auto plan = preemption::planPreemptionRound(snapshot, settings);
+    auto plan = preemption::planPreemptionRound(snapshot, *rc, settings);
     if (!plan.isOk()) {
       state.SkipWithError(plan.status().message().c_str());
       return;

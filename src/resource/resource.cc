@@ -21,6 +21,14 @@ Resource Resource::times(int64_t k) const {
   return r;
 }
 
+Resource multiplyAndRoundDown(const Resource& r, double by) {
+  Resource out;
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    out.set(i, static_cast<int64_t>(static_cast<double>(r.get(i)) * by));
+  }
+  return out;
+}
+
 Resource Resource::componentwiseMin(const Resource& a, const Resource& b) {
   Resource r;
   for (int i = 0; i < kMaxResourceTypes; ++i) r.v_[i] = std::min(a.v_[i], b.v_[i]);

@@ -119,6 +119,10 @@ class Resource {
   std::array<int64_t, kMaxResourceTypes> v_{};
 };
 
+// Hadoop's Resources.multiplyAndRoundDown (and Resources.multiply): every type (long)(v * by),
+// truncated toward zero; no calculator involved.
+Resource multiplyAndRoundDown(const Resource& r, double by);
+
 // A limit: every type absent means unlimited (kResourceMax).
 class ResourceLimit {
  public:

@@ -66,6 +66,13 @@ int compareShares(const Share& a, const Share& b) {
   return ((a.den < 0) != (b.den < 0)) ? -sign : sign;
 }
 
+// A step of one in every type: roundUp(v, 1) == v.
+const Resource kStepOne = [] {
+  Resource one;
+  for (int i = 0; i < kMaxResourceTypes; ++i) one.set(i, 1);
+  return one;
+}();
+
 // Resources.createResource(long memory): the default calculator's result type.
 Resource memoryOnly(int64_t memoryMb) { return Resource::of(memoryMb, memoryMb > 0 ? 1 : 0); }
 
@@ -137,6 +144,20 @@ class DefaultCalculator final : public ResourceCalculator {
                                   const Resource& step) const override {
     return multiplyAndNormalizeUp(r, by[kMemoryIndex], step);
   }
+  // (long) (v * by + 0.5) for every type: memory as Hadoop's half-up, the rest the same way.
+  Resource multiplyAndNormalizeUpEveryType(
+      const Resource& r, const std::array<double, kMaxResourceTypes>& by) const override {
+    Resource out;
+    for (int i = 0; i < kMaxResourceTypes; ++i) {
+      out.set(i, javaDoubleToLong(static_cast<double>(r.get(i)) * by[i] + 0.5));
+    }
+    return out;
+  }
+  Resource multiplyAndNormalizeUpEveryType(const Resource& r, double by) const override {
+    std::array<double, kMaxResourceTypes> all;
+    all.fill(by);
+    return multiplyAndNormalizeUpEveryType(r, all);
+  }
   Resource multiplyAndNormalizeDown(const Resource& r, double by,
                                     const Resource& step) const override {
     int64_t mem = javaDoubleToLong(static_cast<double>(r.memoryMb()) * by);
@@ -194,12 +215,15 @@ class DominantCalculator final : public ResourceCalculator {
     return std::min(min, kIntMax);
   }
 
-  // (float) (max[0] / max[1]) with max[] the dominant shares as doubles, floored at 0.
+  // (float) (max[0] / max[1]) with max[] the dominant shares as doubles, floored at 0. A type
+  // the cluster has none of is skipped (calculateShares: its share is +infinity, and infinite
+  // shares take no part in the maximum).
   double divide(const Resource& cluster, const Resource& numerator,
                 const Resource& denominator) const override {
     double maxNum = 0.0;
     double maxDen = 0.0;
     for (int i = 0; i < n_; ++i) {
+      if (cluster.get(i) == 0) continue;
       double c = static_cast<double>(cluster.get(i));
       maxNum = std::max(maxNum, static_cast<double>(numerator.get(i)) / c);
       maxDen = std::max(maxDen, static_cast<double>(denominator.get(i)) / c);
@@ -268,21 +292,34 @@ class DominantCalculator final : public ResourceCalculator {
   // DominantResourceCalculator.multiplyAndNormalize(r, by, step, roundUp).
   Resource multiplyAndNormalizeUp(const Resource& r, double by,
                                   const Resource& step) const override {
-    std::array<double, kMaxResourceTypes> all;
-    all.fill(by);
-    return multiplyAndNormalizeUp(r, all, step);
+    Resource out = r;
+    for (int i = 0; i < n_; ++i) {
+      // (long) Math.ceil((float) (rValue * by)): the product is rounded to float first.
+      float product = static_cast<float>(static_cast<double>(r.get(i)) * by);
+      int64_t value = javaDoubleToLong(std::ceil(static_cast<double>(product)));
+      out.set(i, step.get(i) != 0 ? spindle::roundUp(value, step.get(i)) : value);
+    }
+    return out;
   }
+  // DominantResourceCalculator.multiplyAndNormalizeUp(Resource, double[], Resource):
+  // roundUp((long) Math.ceil(rValue * by[i]), step), the product kept in double.
   Resource multiplyAndNormalizeUp(const Resource& r,
                                   const std::array<double, kMaxResourceTypes>& by,
                                   const Resource& step) const override {
     Resource out = r;
     for (int i = 0; i < n_; ++i) {
-      // (long) Math.ceil((float) (rValue * by)): the product is rounded to float first.
-      float product = static_cast<float>(static_cast<double>(r.get(i)) * by[i]);
-      int64_t value = javaDoubleToLong(std::ceil(static_cast<double>(product)));
+      int64_t value = javaDoubleToLong(std::ceil(static_cast<double>(r.get(i)) * by[i]));
       out.set(i, step.get(i) != 0 ? spindle::roundUp(value, step.get(i)) : value);
     }
     return out;
+  }
+  // Every type is counted, so a step of one in every type gives Hadoop's result.
+  Resource multiplyAndNormalizeUpEveryType(
+      const Resource& r, const std::array<double, kMaxResourceTypes>& by) const override {
+    return multiplyAndNormalizeUp(r, by, kStepOne);
+  }
+  Resource multiplyAndNormalizeUpEveryType(const Resource& r, double by) const override {
+    return multiplyAndNormalizeUp(r, by, kStepOne);
   }
   Resource multiplyAndNormalizeDown(const Resource& r, double by,
                                     const Resource& step) const override {
@@ -301,10 +338,16 @@ class DominantCalculator final : public ResourceCalculator {
     return true;
   }
   bool isAnyMajorResourceZeroOrNegative(const Resource& r) const override {
-    return r.memoryMb() <= 0 || r.vcores() <= 0;
+    for (int i = 0; i < n_; ++i) {
+      if (r.get(i) <= 0) return true;
+    }
+    return false;
   }
   bool isAnyMajorResourceAboveZero(const Resource& r) const override {
-    return r.memoryMb() > 0 || r.vcores() > 0;
+    for (int i = 0; i < n_; ++i) {
+      if (r.get(i) > 0) return true;
+    }
+    return false;
   }
 
  private:

@@ -54,7 +54,9 @@ class ResourceCalculator {
                                              const Resource& required) const = 0;
 
   // numerator/denominator as shares of the cluster: Default mem/mem; Dominant
-  // dominantShare(numerator)/dominantShare(denominator), each dominant share at least 0.
+  // dominantShare(numerator)/dominantShare(denominator), each dominant share at least 0 and
+  // taken over the types the cluster has (a type whose cluster amount is 0 is skipped, as
+  // DominantResourceCalculator.calculateShares skips infinite shares).
   // Hadoop float result (0/0 is NaN, x/0 is +inf).
   virtual double divide(const Resource& cluster, const Resource& numerator,
                         const Resource& denominator) const = 0;
@@ -97,10 +99,19 @@ class ResourceCalculator {
   virtual Resource multiplyAndNormalizeUp(const Resource& r, double by,
                                           const Resource& step) const = 0;
   // Per-type factors (Hadoop's multiplyAndNormalizeUp(Resource, double[], Resource)); Default
-  // uses by[0] for memory.
+  // uses by[0] for memory. Dominant rounds (long) ceil(v * by[i]) in double: unlike the
+  // single-factor form, Hadoop's per-type form has no float cast.
   virtual Resource multiplyAndNormalizeUp(const Resource& r,
                                           const std::array<double, kMaxResourceTypes>& by,
                                           const Resource& step) const = 0;
+  // multiplyAndNormalizeUp with a step of one in every type, for plans that report every type
+  // (the capacity preemption policy's ideal assignment and resource to obtain). The calculator's
+  // rounding applies to every type of r: Dominant counts every type, so the result is Hadoop's;
+  // Default rounds vcores and the extras half-up like memory, where Hadoop's
+  // Resources.createResource(memory) would return <memory, 0 or 1>. Memory is Hadoop's in both.
+  virtual Resource multiplyAndNormalizeUpEveryType(
+      const Resource& r, const std::array<double, kMaxResourceTypes>& by) const = 0;
+  virtual Resource multiplyAndNormalizeUpEveryType(const Resource& r, double by) const = 0;
   virtual Resource multiplyAndNormalizeDown(const Resource& r, double by,
                                             const Resource& step) const = 0;
 
@@ -108,7 +119,9 @@ class ResourceCalculator {
   // under the default calculator); Dominant requires every counted type to fit.
   virtual bool fitsIn(const Resource& smaller, const Resource& bigger) const = 0;
 
-  // Any counted "major" type (memory, vcores) is <= 0 / > 0. Default looks at memory only.
+  // Any counted type is <= 0 / > 0 (DominantResourceCalculator.isAnyMajorResourceZeroOrNegative /
+  // isAnyMajorResourceAboveZero loop over every known type, not only memory and vcores).
+  // Default looks at memory only.
   virtual bool isAnyMajorResourceZeroOrNegative(const Resource& r) const = 0;
   virtual bool isAnyMajorResourceAboveZero(const Resource& r) const = 0;
 

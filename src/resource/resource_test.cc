@@ -200,6 +200,17 @@ TEST(CalculatorMajorResources, DefaultLooksAtMemoryOnly) {
   EXPECT_FALSE(dominant2()->isAnyMajorResourceAboveZero(Resource::of(0, -3)));
 }
 
+TEST(CalculatorMajorResources, DominantLooksAtEveryCountedType) {
+  // DominantResourceCalculator loops over every known type, extras included: capacity
+  // preemption relies on it (a GPU still to obtain keeps a target alive).
+  EXPECT_TRUE(dominant3()->isAnyMajorResourceAboveZero(res3(0, 0, 1)));
+  EXPECT_TRUE(dominant3()->isAnyMajorResourceZeroOrNegative(res3(1, 1, 0)));
+  EXPECT_FALSE(dominant3()->isAnyMajorResourceZeroOrNegative(res3(1, 1, 1)));
+  // Types beyond the registry's count are not counted.
+  EXPECT_FALSE(dominant2()->isAnyMajorResourceAboveZero(res3(0, 0, 1)));
+  EXPECT_FALSE(dominant2()->isAnyMajorResourceZeroOrNegative(res3(1, 1, 0)));
+}
+
 // --- computeAvailableContainers, divide, ratio ---------------------------------------------------
 
 TEST(CalculatorAvailableContainers, DefaultByMemoryDominantByScarcestType) {
@@ -222,6 +233,11 @@ TEST(CalculatorDivide, SharesAndRatios) {
   EXPECT_DOUBLE_EQ(defaultRc()->divide(cluster, Resource::of(30, 9), Resource::of(60, 1)), 0.5);
   // Dominant: 0.9 / 0.6.
   EXPECT_FLOAT_EQ(dominant2()->divide(cluster, Resource::of(30, 9), Resource::of(60, 1)), 1.5f);
+  // A type the cluster has none of takes no part: 0.1 / 0.2, not inf / inf.
+  EXPECT_FLOAT_EQ(
+      dominant2()->divide(Resource::of(100, 0), Resource::of(10, 5), Resource::of(20, 1)), 0.5f);
+  EXPECT_TRUE(std::isnan(
+      dominant2()->divide(Resource::of(100, 0), Resource::of(0, 5), Resource::of(0, 1))));
   EXPECT_FLOAT_EQ(dominant2()->ratio(Resource::of(30, 9), Resource::of(60, 3)), 3.0f);
   EXPECT_EQ(dominant2()->ratio(Resource::of(0, 0), Resource::of(0, 0)), 0.0);
   EXPECT_TRUE(std::isinf(dominant2()->ratio(Resource::of(1, 0), Resource::of(0, 1))));
@@ -317,6 +333,53 @@ TEST(CalculatorMultiplyAndNormalize, DefaultHalfUpDominantCeil) {
   EXPECT_EQ(dominant2()->multiplyAndNormalizeUp(Resource::of(101, 10), by, one),
             Resource::of(51, 3));
   EXPECT_EQ(dominant2()->multiplyAndNormalizeUp(Resource::of(kMax, 1), 4.0, one).memoryMb(), kMax);
+}
+
+TEST(CalculatorMultiplyAndNormalize, PerTypeFormKeepsTheProductInDouble) {
+  // 100 x 0.1f = 10.0000001490116...: the single-factor form casts the product to float first
+  // ((long) ceil((float) (v * by)) = 10); the per-type form (normalizedGuarantee in capacity
+  // preemption) takes the ceiling of the double (11), as Hadoop's two overloads do.
+  const double w = static_cast<double>(0.1f);
+  Resource one = Resource::of(1, 1);
+  std::array<double, kMaxResourceTypes> by{};
+  by.fill(w);
+  EXPECT_EQ(dominant2()->multiplyAndNormalizeUp(Resource::of(100, 100), w, one),
+            Resource::of(10, 10));
+  EXPECT_EQ(dominant2()->multiplyAndNormalizeUp(Resource::of(100, 100), by, one),
+            Resource::of(11, 11));
+}
+
+TEST(CalculatorMultiplyAndNormalize, EveryTypeKeepsVcoresUnderDefault) {
+  // Default: Hadoop's result is <memory, 1>; the every-type form rounds vcores (and extras)
+  // half-up like memory, so that a preemption plan reports them.
+  auto rc3 = makeDefaultResourceCalculator(withGpu());
+  EXPECT_EQ(rc3->multiplyAndNormalizeUp(res3(3, 5, 7), 0.5, Resource::of(1, 1)),
+            Resource::of(2, 1));
+  EXPECT_EQ(rc3->multiplyAndNormalizeUpEveryType(res3(3, 5, 7), 0.5), res3(2, 3, 4));
+  EXPECT_EQ(defaultRc()->multiplyAndNormalizeUpEveryType(Resource::of(2, 2), 0.2),
+            Resource::of(0, 0));
+  std::array<double, kMaxResourceTypes> by{};
+  by[0] = 0.5;
+  by[1] = 0.25;
+  EXPECT_EQ(defaultRc()->multiplyAndNormalizeUpEveryType(Resource::of(101, 10), by),
+            Resource::of(51, 3));
+  // Dominant counts every type: the same as multiplyAndNormalizeUp with a step of one, keeping
+  // each overload's rounding (float cast for one factor, double per type).
+  const double w = static_cast<double>(0.1f);
+  by.fill(w);
+  EXPECT_EQ(dominant3()->multiplyAndNormalizeUpEveryType(res3(100, 7, 100), w), res3(10, 1, 10));
+  EXPECT_EQ(dominant3()->multiplyAndNormalizeUpEveryType(res3(100, 7, 100), by), res3(11, 1, 11));
+  EXPECT_EQ(dominant2()->multiplyAndNormalizeUpEveryType(Resource::of(2, 2), 0.2),
+            Resource::of(1, 1));
+}
+
+TEST(ResourceArithmetic, MultiplyAndRoundDownTruncatesEveryType) {
+  // Resources.multiplyAndRoundDown / Resources.multiply: (long) (v * by), toward zero.
+  EXPECT_EQ(multiplyAndRoundDown(res3(10, 3, 7), 0.55), res3(5, 1, 3));
+  EXPECT_EQ(multiplyAndRoundDown(Resource::of(-3, 3), 0.5), Resource::of(-1, 1));
+  // The preemption budget: 0.1f x 1000 = 100.0000015 truncates to 100.
+  EXPECT_EQ(multiplyAndRoundDown(Resource::of(1000, 1000), static_cast<double>(0.1f)),
+            Resource::of(100, 100));
 }
 
 // --- factory ------------------------------------------------------------------------------------

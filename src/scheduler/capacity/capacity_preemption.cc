@@ -103,8 +103,11 @@ void CapacityScheduler::runPreemptionRound() {
 Status CapacityScheduler::preemptionRound() {
   SPINDLE_ASSIGN_OR_RETURN(preemption::PreemptionSnapshot snapshot, buildPreemptionSnapshot());
   if (preemption_.snapshotHook) SPINDLE_RETURN_IF_ERROR(preemption_.snapshotHook(snapshot));
-  SPINDLE_ASSIGN_OR_RETURN(PreemptionPlan plan,
-                           preemption::planPreemptionRound(snapshot, preemption_.config.policy));
+  // The scheduler's own calculator, by reference: allocation and preemption order resources the
+  // same way (YARN's policy takes the scheduler's ResourceCalculator too).
+  SPINDLE_ASSIGN_OR_RETURN(
+      PreemptionPlan plan,
+      preemption::planPreemptionRound(snapshot, calculator(), preemption_.config.policy));
   // Nothing below fails: the plan is applied whole.
   PreemptionRoundReport report = reportOf(plan, clock().nowMs());
   if (plan.observeOnly) {

@@ -5,14 +5,6 @@
 
 namespace spindle {
 
-Resource multiplyAndRoundDown(const Resource& r, double by) {
-  Resource out;
-  for (int i = 0; i < kMaxResourceTypes; ++i) {
-    out.set(i, static_cast<int64_t>(static_cast<double>(r.get(i)) * by));
-  }
-  return out;
-}
-
 Resource computeUserLimit(const ResourceCalculator& rc, const UserLimitInputs& in) {
   const Resource& R = in.partitionResource;
   const Resource& required = in.minAlloc;

@@ -23,9 +23,6 @@ namespace spindle {
 // YARN's SchedulingMode: RESPECT_PARTITION_EXCLUSIVITY first; IGNORE only on non-exclusive nodes.
 enum class SchedulingMode { kRespectExclusivity, kIgnoreExclusivity };
 
-// Resources.multiplyAndRoundDown: every type (long)(v * by), no calculator.
-Resource multiplyAndRoundDown(const Resource& r, double by);
-
 struct UserLimitInputs {
   Resource partitionResource;    // R: the partition's total
   Resource queueGuaranteed;      // the queue's effective guaranteed resource on the partition

@@ -24,7 +24,6 @@
 // first, then the same FIFO tie-break). Reservations are containers with isReservation, the
 // reserved size and the reservation's own container id.
 #include <algorithm>
-#include <cstring>
 #include <unordered_map>
 
 #include "scheduler/capacity/capacity_scheduler.h"
@@ -46,9 +45,6 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
   const ResourceCalculator& rc = calculator();
   const Resource& minAlloc = settings().bounds.minimum;
   PreemptionSnapshot snap;
-  snap.calculator = std::strstr(rc.className(), "Dominant") != nullptr
-                        ? preemption::CalculatorKind::kDominant
-                        : preemption::CalculatorKind::kDefault;
   snap.resourceTypeCount = settings().types.count();
   snap.clusterTotal = cluster().total();
   snap.minimumAllocation = minAlloc;

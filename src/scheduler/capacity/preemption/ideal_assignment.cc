@@ -89,7 +89,8 @@ void IdealAssignmentCalculator::computeIdealResourceDistribution(std::vector<Tem
   double scalingFactor = 1.0;
   const Resource& allowed = st_.totalPreemptionAllowed();
   if (rc.greaterThan(tot, needed, allowed)) {
-    scalingFactor = asYarnFloat(rc.divide(tot, allowed, needed));
+    // Resources.divide: a float in YARN, and the calculator returns that float.
+    scalingFactor = rc.divide(tot, allowed, needed);
   }
   for (TempQueue* q : children) assignPreemption(*q, scalingFactor, tot);
 }
@@ -145,8 +146,11 @@ Resource IdealAssignmentCalculator::computeFixpointAllocation(const Resource& to
     }
     const Resource dup = unassigned;  // frozen for this pass
     for (TempQueue* sub : underserved) {
-      if (!rc.anyAboveZero(unassigned)) break;
-      Resource avail = rc.multiplyAndNormalizeUp(dup, sub->normalizedGuarantee);
+      if (!rc.isAnyMajorResourceAboveZero(unassigned)) break;
+      // Resources.multiplyAndNormalizeUp(rc, dup, normalizedGuarantee, <1, 1>): Default rounds
+      // half-up, Dominant (long) ceil(v * w) in double. Every type is scaled so that a
+      // Default-calculator plan still reports sensible vcores.
+      Resource avail = rc.multiplyAndNormalizeUpEveryType(dup, sub->normalizedGuarantee);
       avail = componentwiseMin(avail, unassigned);
       Resource idle = offer(*sub, avail, totGuarant);
       Resource done = avail - idle;
@@ -161,7 +165,7 @@ Resource IdealAssignmentCalculator::computeFixpointAllocation(const Resource& to
 void IdealAssignmentCalculator::resetCapacity(const std::vector<TempQueue*>& active,
                                               bool ignoreGuarantee) {
   const int n = static_cast<int>(active.size());
-  const int types = st_.rc().typeCount();
+  const int types = st_.typeCount();
   // normalizedGuarantee is a float[] in YARN; every weight goes through float.
   for (int i = 0; i < types; ++i) {
     if (ignoreGuarantee) {
@@ -216,7 +220,7 @@ int IdealAssignmentCalculator::compareNeed(const Resource& totGuarant, const Tem
     if (!rc.greaterThan(totGuarant, q.guaranteed, Resource())) {
       return static_cast<double>(std::numeric_limits<int32_t>::max());
     }
-    return asYarnFloat(rc.divide(totGuarant, q.idealAssigned, q.guaranteed));
+    return rc.divide(totGuarant, q.idealAssigned, q.guaranteed);  // YARN's float
   };
   return compareUtilization(pct(a), pct(b), a.relativePriority, b.relativePriority);
 }
@@ -227,7 +231,8 @@ void IdealAssignmentCalculator::assignPreemption(TempQueue& q, double scalingFac
   Resource usedDeductKillable = q.used - q.killable;
   Resource keep = rc.max(tot, rc.min(tot, q.used + q.pending, q.guaranteed), q.idealAssigned);
   if (rc.greaterThan(tot, usedDeductKillable, keep)) {
-    q.toBePreempted = rc.multiplyTruncate(usedDeductKillable - keep, scalingFactor);
+    // Resources.multiply(toBePreempted, scalingFactor): every type truncated.
+    q.toBePreempted = multiplyAndRoundDown(usedDeductKillable - keep, scalingFactor);
   } else {
     q.toBePreempted = Resource();
   }
@@ -241,11 +246,13 @@ void IdealAssignmentCalculator::calculateResToObtain() {
     if (st_.queue(leaf, "").preemptionDisabled) continue;
     for (const std::string& p : st_.partitionNames()) {
       TempQueue& q = st_.queue(leaf, p);
-      Resource threshold = rc.multiplyTruncate(q.guaranteed, 1.0 + s.maxIgnoredOverCapacity);
+      Resource threshold = multiplyAndRoundDown(q.guaranteed, 1.0 + s.maxIgnoredOverCapacity);
       if (!rc.greaterThan(cluster, q.used, threshold)) continue;  // dead zone
       Resource obtain = q.toBePreempted;
       if (mode_.applyNaturalTermination) {
-        obtain = rc.multiplyAndNormalizeUp(q.toBePreempted, s.naturalTerminationFactor);
+        // Resources.multiplyAndNormalizeUp(rc, toBePreempted, natural_termination_factor,
+        // <1, 1>): Default rounds half-up, Dominant (long) ceil((float) (v * factor)).
+        obtain = rc.multiplyAndNormalizeUpEveryType(q.toBePreempted, s.naturalTerminationFactor);
       }
       if (rc.greaterThan(cluster, obtain, Resource())) q.actuallyToBePreempted = obtain;
     }

@@ -46,7 +46,7 @@ TEST(IdealAssignment, WorkedExampleFromReference) {
                              .leaf("D", 20, 0, 0)
                              .build();
   PreemptionSettings knobs = tableKnobs();
-  auto plan = planPreemptionRound(s, knobs);
+  auto plan = planPreemptionRound(s, testing::defaultCalculator(), knobs);
   ASSERT_TRUE(plan.isOk()) << plan.status().message();
   EXPECT_EQ(idealOf(*plan, "root.A"), 28);
   EXPECT_EQ(idealOf(*plan, "root.B"), 42);
@@ -74,12 +74,12 @@ TEST(IdealAssignment, SatisfiedQueuesBalanceOnlyInBalanceMode) {
   PreemptionSnapshot skewed =
       SnapshotBuilder(100).leaf("A", 30, 30, 30).leaf("B", 30, 70, 0).build();
   PreemptionSettings knobs = tableKnobs();
-  auto plan = planPreemptionRound(skewed, knobs);
+  auto plan = planPreemptionRound(skewed, testing::defaultCalculator(), knobs);
   ASSERT_TRUE(plan.isOk());
   EXPECT_TRUE(plan->candidates.empty());
 
   knobs.preemptToBalanceEnabled = true;
-  auto balanced = planPreemptionRound(skewed, knobs);
+  auto balanced = planPreemptionRound(skewed, testing::defaultCalculator(), knobs);
   ASSERT_TRUE(balanced.isOk());
   // A and B tie at ratio 1.0 and split the idle 40 by guarantee: both end at 50.
   EXPECT_EQ(marked(*balanced, "root.B"), 20);
@@ -88,7 +88,7 @@ TEST(IdealAssignment, SatisfiedQueuesBalanceOnlyInBalanceMode) {
     EXPECT_EQ(c.killWaitMs, 300000);
   }
   // Already balanced: nothing to do in either mode.
-  auto even = planPreemptionRound(s, knobs);
+  auto even = planPreemptionRound(s, testing::defaultCalculator(), knobs);
   ASSERT_TRUE(even.isOk());
   EXPECT_TRUE(even->candidates.empty());
 }
@@ -97,14 +97,14 @@ TEST(IdealAssignment, SatisfiedQueuesBalanceOnlyInBalanceMode) {
 TEST(IdealAssignment, DeadZoneProtectsQueuesNearTheirGuarantee) {
   PreemptionSnapshot within =
       SnapshotBuilder(100).leaf("A", 40, 44, 0).leaf("B", 60, 56, 20).build();
-  auto plan = planPreemptionRound(within, tableKnobs());
+  auto plan = planPreemptionRound(within, testing::defaultCalculator(), tableKnobs());
   ASSERT_TRUE(plan.isOk());
   EXPECT_EQ(idealOf(*plan, "root.A"), 40);
   EXPECT_TRUE(plan->candidates.empty());
 
   PreemptionSnapshot beyond =
       SnapshotBuilder(100).leaf("A", 40, 45, 0).leaf("B", 60, 55, 20).build();
-  auto plan2 = planPreemptionRound(beyond, tableKnobs());
+  auto plan2 = planPreemptionRound(beyond, testing::defaultCalculator(), tableKnobs());
   ASSERT_TRUE(plan2.isOk());
   EXPECT_EQ(marked(*plan2, "root.A"), 5);
 }
@@ -115,24 +115,37 @@ TEST(IdealAssignment, NaturalTerminationDampensTheTarget) {
   PreemptionSettings knobs = tableKnobs();
   knobs.naturalTerminationFactor = 0.2;
   PreemptionSnapshot s = SnapshotBuilder(100).leaf("A", 40, 60, 0).leaf("B", 60, 40, 40).build();
-  auto plan = planPreemptionRound(s, knobs);
+  auto plan = planPreemptionRound(s, testing::defaultCalculator(), knobs);
   ASSERT_TRUE(plan.isOk());
   EXPECT_EQ(marked(*plan, "root.A"), 4);  // 20 x 0.2
 
   // 2 x 0.2 = 0.4: half-up gives 0 under the default calculator ...
   PreemptionSnapshot small = SnapshotBuilder(100).leaf("A", 40, 47, 0).leaf("B", 60, 53, 2).build();
-  auto none = planPreemptionRound(small, knobs);
+  auto none = planPreemptionRound(small, testing::defaultCalculator(), knobs);
   ASSERT_TRUE(none.isOk());
   EXPECT_EQ(marked(*none, "root.A"), 0);
   // ... and 1 under DRF, which rounds up.
-  PreemptionSnapshot drf = SnapshotBuilder(100)
-                               .calculator(CalculatorKind::kDominant)
-                               .leaf("A", 40, 47, 0)
-                               .leaf("B", 60, 53, 2)
-                               .build();
-  auto one = planPreemptionRound(drf, knobs);
+  PreemptionSnapshot drf = SnapshotBuilder(100).leaf("A", 40, 47, 0).leaf("B", 60, 53, 2).build();
+  auto one = planPreemptionRound(drf, testing::dominantCalculator(), knobs);
   ASSERT_TRUE(one.isOk());
   EXPECT_EQ(marked(*one, "root.A"), 1);
+}
+
+// The target goes through the scheduler's calculator with YARN's rounding: Resources.
+// multiplyAndNormalizeUp(rc, toBePreempted, factor, <1, 1>). 200 x 0.07 is 14.000000000000002
+// in double; DominantResourceCalculator rounds (long) ceil((float) (v x factor)) = 14, not 15.
+TEST(IdealAssignment, NaturalTerminationRoundsTheProductAsFloatUnderDrf) {
+  PreemptionSettings knobs = tableKnobs();
+  knobs.naturalTerminationFactor = 0.07;
+  PreemptionSnapshot s =
+      SnapshotBuilder(1000).leaf("A", 400, 600, 0).leaf("B", 600, 400, 400).build();
+  auto drf = planPreemptionRound(s, testing::dominantCalculator(), knobs);
+  ASSERT_TRUE(drf.isOk());
+  EXPECT_EQ(marked(*drf, "root.A"), 14);
+  // DefaultResourceCalculator: (long) (v x factor + 0.5) = 14 as well.
+  auto def = planPreemptionRound(s, testing::defaultCalculator(), knobs);
+  ASSERT_TRUE(def.isOk());
+  EXPECT_EQ(marked(*def, "root.A"), 14);
 }
 
 // §2.5 / §11: one budget (whole cluster x total_preemption_per_round) for all partitions.
@@ -147,7 +160,7 @@ TEST(IdealAssignment, BudgetIsSharedAcrossPartitions) {
                              .leaf("A", 50, 80, 0)
                              .leaf("B", 50, 20, 40)
                              .build();
-  auto plan = planPreemptionRound(s, knobs);
+  auto plan = planPreemptionRound(s, testing::defaultCalculator(), knobs);
   ASSERT_TRUE(plan.isOk()) << plan.status().message();
   // Each partition alone would ask for 30; the level scaling caps each at 20 ...
   for (const QueueFigures& f : plan->figures) {
@@ -169,7 +182,7 @@ TEST(IdealAssignment, DisabledQueueKeepsItsSurplus) {
                              .leaf("C", 40, 0, 40)
                              .disablePreemption("A")
                              .build();
-  auto plan = planPreemptionRound(s, tableKnobs());
+  auto plan = planPreemptionRound(s, testing::defaultCalculator(), tableKnobs());
   ASSERT_TRUE(plan.isOk());
   EXPECT_EQ(marked(*plan, "root.A"), 0);
   EXPECT_EQ(marked(*plan, "root.B"), 10);
@@ -179,7 +192,7 @@ TEST(IdealAssignment, ObserveOnlyComputesButFlagsThePlan) {
   PreemptionSettings knobs = tableKnobs();
   knobs.observeOnly = true;
   PreemptionSnapshot s = SnapshotBuilder(100).leaf("A", 40, 60, 0).leaf("B", 60, 40, 40).build();
-  auto plan = planPreemptionRound(s, knobs);
+  auto plan = planPreemptionRound(s, testing::defaultCalculator(), knobs);
   ASSERT_TRUE(plan.isOk());
   EXPECT_TRUE(plan->observeOnly);
   EXPECT_EQ(plan->candidates.size(), 20u);
@@ -188,7 +201,7 @@ TEST(IdealAssignment, ObserveOnlyComputesButFlagsThePlan) {
 TEST(IdealAssignment, RejectsBrokenSnapshots) {
   PreemptionSnapshot s = SnapshotBuilder(100).leaf("A", 40, 1, 0).build();
   s.apps[0].containers[0].node = NodeId(7);
-  auto plan = planPreemptionRound(s, tableKnobs());
+  auto plan = planPreemptionRound(s, testing::defaultCalculator(), tableKnobs());
   ASSERT_FALSE(plan.isOk());
   EXPECT_NE(plan.status().message().find("unknown node 7"), std::string::npos)
       << plan.status().message();

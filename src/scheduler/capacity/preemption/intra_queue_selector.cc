@@ -43,6 +43,7 @@ class LeafPlan {
     const PreemptionSettings& s = st_.settings();
     if (tq_.intraQueueDisabled || tq_.preemptionDisabled) return false;
     if (tq_.guaranteed.memoryMb() <= 0) return false;
+    // Resources.divide under the scheduler's calculator: YARN's float.
     double usedRatio = rc_.divide(tq_.partitionTotal, tq_.used, tq_.guaranteed);
     if (usedRatio < s.intraQueueMinimumThreshold) return false;
     buildApps();
@@ -52,7 +53,7 @@ class LeafPlan {
     reassignable = reassignable.clampedAtZero();
     idealPerApp(reassignable);
     Resource limit = rc_.min(cluster_,
-                             rc_.multiplyTruncate(tq_.guaranteed, s.intraQueueMaxAllowableLimit) -
+                             multiplyAndRoundDown(tq_.guaranteed, s.intraQueueMaxAllowableLimit) -
                                  tq_.actuallyToBePreempted,
                              st_.totalPreemptionAllowed());
     toBePreemptedPerApp(limit);

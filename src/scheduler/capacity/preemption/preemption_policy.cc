@@ -48,8 +48,9 @@ std::string_view selectorName(SelectorKind k) {
 }
 
 Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
+                                           const ResourceCalculator& rc,
                                            const PreemptionSettings& settings) {
-  SPINDLE_ASSIGN_OR_RETURN(RoundState st, RoundState::build(snapshot, settings));
+  SPINDLE_ASSIGN_OR_RETURN(RoundState st, RoundState::build(snapshot, rc, settings));
   PreemptionPlan plan;
   plan.observeOnly = settings.observeOnly;
   // Selector index -> kind and kill wait, in YARN's order.

@@ -3,7 +3,8 @@
 // the containers to preempt, with reasons. Marking, waiting and killing belong to a separate
 // executor (STYLE rule 6); this file never sends anything.
 //
-//   SPINDLE_ASSIGN_OR_RETURN(PreemptionPlan plan, planPreemptionRound(snapshot, settings));
+//   SPINDLE_ASSIGN_OR_RETURN(PreemptionPlan plan,
+//                            planPreemptionRound(snapshot, scheduler.calculator(), settings));
 //   for (const PreemptionCandidate& c : plan.candidates) executor.mark(c.container, c.killWaitMs);
 //   for (const ContainerId& r : plan.reservationsToKill) scheduler.unreserve(r);
 //
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "resource/resource_calculator.h"
 #include "scheduler/capacity/preemption/preemption_settings.h"
 #include "scheduler/capacity/preemption/preemption_snapshot.h"
 
@@ -102,7 +104,11 @@ struct PreemptionPlan {
   Resource budgetLeft;
 };
 
+// `rc` is the scheduler's own resource calculator (Default or Dominant), the one its allocation
+// uses (YARN's policy takes it from the scheduler: CapacitySchedulerPreemptionContext
+// .getResourceCalculator()).
 Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
+                                           const ResourceCalculator& rc,
                                            const PreemptionSettings& settings);
 
 }  // namespace spindle::preemption

@@ -3,11 +3,13 @@
 //
 //   SPINDLE_ASSIGN_OR_RETURN(PreemptionSettings s, parsePreemptionSettings(conf));
 //   if (s.observeOnly) { ... }
+//   Resource budget = multiplyAndRoundDown(cluster, asYarnFloat(s.totalPreemptionPerRound));
 //
 // Key names and defaults are YARN's (CapacitySchedulerConfiguration, 3.x); see
 // docs/preemption.md for the table. Fractions are kept as double because YARN keeps them as
-// float and multiplies resources by them with its own rounding (truncate, or normalise-up);
-// the calculator applies exactly those rounding rules, so no double is ever compared.
+// float or double and multiplies resources by them with its own rounding (truncate, or
+// normalise-up); the resource calculator applies exactly those rounding rules, so no double is
+// ever compared.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,11 @@ inline constexpr std::string_view kPreemptionPrefix =
     "yarn.resourcemanager.monitor.capacity.preemption.";
 
 enum class IntraQueueOrderPolicy { kUserLimitFirst, kPriorityFirst };
+
+// YARN stores some fractions as float (total_preemption_per_round, normalizedGuarantee, the
+// results of Resources.divide); multiplying by the float value reproduces its truncations
+// exactly (0.1f * 100 and 0.1 * 100 differ in the last bit).
+inline double asYarnFloat(double v) { return static_cast<double>(static_cast<float>(v)); }
 
 struct PreemptionSettings {
   // yarn.resourcemanager.scheduler.monitor.enable

@@ -3,13 +3,12 @@
 // TempQueuePerPartition is built from the same fields). Plain structs that a scheduler fills.
 //
 //   PreemptionSnapshot s;
-//   s.calculator = CalculatorKind::kDefault;
 //   s.clusterTotal = Resource::of(100, 100);
 //   s.partitions = {{"", Resource::of(100, 100), true}};
 //   QueueId root = s.addQueue("root", QueueId());
 //   QueueId a = s.addQueue("root.a", root);
 //   s.queues[a.value()].partitions[""] = {.guaranteed = ..., .max = ..., .used = ...};
-//   // apps, containers, nodes ... then PreemptionPolicy::planRound(s, settings)
+//   // apps, containers, nodes ... then planPreemptionRound(s, scheduler.calculator(), settings)
 //
 // Contract (checked by validateSnapshot):
 //  1. queues[0] is the root; every other queue's parent has a smaller index (pre-order), and
@@ -32,7 +31,6 @@
 #include "base/ids.h"
 #include "base/status.h"
 #include "resource/resource.h"
-#include "scheduler/capacity/preemption/resource_calculator.h"
 
 namespace spindle::preemption {
 
@@ -113,10 +111,11 @@ struct NodeSnapshot {
   std::optional<ContainerId> reservedContainer;
 };
 
+// The resource calculator is not part of the snapshot: the scheduler passes its own calculator
+// to planPreemptionRound, so allocation and preemption order resources the same way.
 struct PreemptionSnapshot {
-  CalculatorKind calculator = CalculatorKind::kDefault;
-  int resourceTypeCount = 2;
-  Resource clusterTotal;  // whole cluster, all partitions
+  int resourceTypeCount = 2;  // the registry's types (ResourceTypes::count())
+  Resource clusterTotal;      // whole cluster, all partitions
   // yarn.scheduler.minimum-allocation-*; intra-queue userlimit_first spares one of it per app.
   Resource minimumAllocation;
   // The scheduler clock when the snapshot was taken (the core never reads a clock itself).

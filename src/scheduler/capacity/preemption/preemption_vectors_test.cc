@@ -79,7 +79,7 @@ TEST_P(VectorTest, MatchesHadoopExpectation) {
   auto built = build(v);
   ASSERT_TRUE(built.isOk()) << built.status().message();
   BuiltVector& b = built.value();
-  auto planned = planPreemptionRound(b.snapshot, b.settings);
+  auto planned = planPreemptionRound(b.snapshot, *b.calculator, b.settings);
   ASSERT_TRUE(planned.isOk()) << planned.status().message();
   const PreemptionPlan& plan = planned.value();
   std::map<AttemptId, int> marks = marksPerApp(plan);
@@ -188,7 +188,7 @@ TEST_P(VectorTest, MatchesHadoopExpectation) {
     // mark into a kill when the same container is selected again after max_wait_before_kill.
     // What the core owes the executor: the same snapshot selects the same containers again.
     EXPECT_EQ(marks[appId("appC")], 10);
-    auto again = planPreemptionRound(b.snapshot, b.settings);
+    auto again = planPreemptionRound(b.snapshot, *b.calculator, b.settings);
     ASSERT_TRUE(again.isOk());
     ASSERT_EQ(again.value().candidates.size(), plan.candidates.size());
     for (size_t i = 0; i < plan.candidates.size(); ++i) {

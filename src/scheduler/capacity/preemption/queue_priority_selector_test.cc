@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "scheduler/capacity/preemption/preemption_policy.h"
+#include "scheduler/capacity/preemption/test_snapshot_builder.h"
 
 namespace spindle::preemption {
 namespace {
@@ -81,7 +82,7 @@ PreemptionSettings knobs() {
 }
 
 TEST(QueuePrioritySelector, FreesTheReservedNodeFromALowerPriorityQueue) {
-  auto plan = planPreemptionRound(scenario(2, 60000), knobs());
+  auto plan = planPreemptionRound(scenario(2, 60000), testing::defaultCalculator(), knobs());
   ASSERT_TRUE(plan.isOk()) << plan.status().message();
   ASSERT_EQ(plan->candidates.size(), 1u);
   const PreemptionCandidate& c = plan->candidates[0];
@@ -93,19 +94,20 @@ TEST(QueuePrioritySelector, FreesTheReservedNodeFromALowerPriorityQueue) {
 }
 
 TEST(QueuePrioritySelector, WaitsForTheReservationDelay) {
-  auto plan = planPreemptionRound(scenario(2, 59999), knobs());
+  auto plan = planPreemptionRound(scenario(2, 59999), testing::defaultCalculator(), knobs());
   ASSERT_TRUE(plan.isOk());
   EXPECT_TRUE(plan->candidates.empty());
 }
 
 TEST(QueuePrioritySelector, EqualPrioritiesNeverPreemptUnderutilizedQueues) {
-  auto plan = planPreemptionRound(scenario(1, 60000), knobs());
+  auto plan = planPreemptionRound(scenario(1, 60000), testing::defaultCalculator(), knobs());
   ASSERT_TRUE(plan.isOk());
   EXPECT_TRUE(plan->candidates.empty());
 }
 
 TEST(QueuePrioritySelector, DisabledByDefault) {
-  auto plan = planPreemptionRound(scenario(2, 60000), PreemptionSettings{});
+  auto plan =
+      planPreemptionRound(scenario(2, 60000), testing::defaultCalculator(), PreemptionSettings{});
   ASSERT_TRUE(plan.isOk());
   EXPECT_TRUE(plan->candidates.empty());
 }

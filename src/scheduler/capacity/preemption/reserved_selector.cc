@@ -64,6 +64,8 @@ std::optional<NodeChoice> walkNode(RoundState& st, const NodeSnapshot& node,
     }
     return std::nullopt;
   }
+  // preemptionCost = Resources.ratio(rc, totalSelected, reserved), a float in YARN: nodes whose
+  // float costs tie keep their node order (the sort below is stable).
   choice.cost = rc.ratio(totalSelected, reservation.size);
   return choice;
 }

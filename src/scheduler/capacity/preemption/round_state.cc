@@ -4,13 +4,14 @@
 
 namespace spindle::preemption {
 
-RoundState::RoundState(const PreemptionSnapshot& s, const PreemptionSettings& st)
-    : snapshot_(&s), settings_(&st), rc_(s.calculator, s.resourceTypeCount) {}
+RoundState::RoundState(const PreemptionSnapshot& s, const ResourceCalculator& rc,
+                       const PreemptionSettings& st)
+    : snapshot_(&s), settings_(&st), rc_(&rc) {}
 
-Result<RoundState> RoundState::build(const PreemptionSnapshot& s,
+Result<RoundState> RoundState::build(const PreemptionSnapshot& s, const ResourceCalculator& rc,
                                      const PreemptionSettings& settings) {
   SPINDLE_RETURN_IF_ERROR(validateSnapshot(s));
-  RoundState st(s, settings);
+  RoundState st(s, rc, settings);
   // Inherited flags: a queue without its own value takes its parent's (queues are pre-order).
   std::vector<bool> disabled(s.queues.size()), intraDisabled(s.queues.size());
   for (size_t i = 0; i < s.queues.size(); ++i) {
@@ -63,9 +64,10 @@ Result<RoundState> RoundState::build(const PreemptionSnapshot& s,
   }
   st.appIndex_.reserve(s.apps.size());
   for (size_t i = 0; i < s.apps.size(); ++i) st.appIndex_[s.apps[i].attempt] = i;
-  // totalPreemptionAllowed = whole cluster x total_preemption_per_round (a float in YARN).
+  // totalPreemptionAllowed = Resources.multiply(whole cluster, total_preemption_per_round): every
+  // type truncated; the fraction is a float in YARN.
   st.totalPreemptionAllowed_ =
-      st.rc_.multiplyTruncate(s.clusterTotal, asYarnFloat(settings.totalPreemptionPerRound));
+      multiplyAndRoundDown(s.clusterTotal, asYarnFloat(settings.totalPreemptionPerRound));
   // Room for the selections a round can make: at most the budget in minimum-allocation
   // containers, and never more than there are containers (saves regrowing a large vector).
   const int64_t minMemory = s.minimumAllocation.memoryMb();

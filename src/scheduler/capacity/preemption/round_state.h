@@ -2,26 +2,31 @@
 // plus its TempQueuePerPartition objects). Built from a PreemptionSnapshot; the calculators and
 // selectors of the round write into it; the snapshot itself is never modified.
 //
-//   SPINDLE_ASSIGN_OR_RETURN(RoundState st, RoundState::build(snapshot, settings));
+//   SPINDLE_ASSIGN_OR_RETURN(RoundState st, RoundState::build(snapshot, rc, settings));
 //   IdealAssignmentCalculator(st, CalculatorMode::fifo()).compute();
 //   const TempQueue& a = st.queue(aId, "");   // a.idealAssigned, a.actuallyToBePreempted ...
 //
 // Invariants: queuesByPartition[p][q] exists for every partition p of the snapshot and every
 // queue q (missing snapshot entries are zeros); a parent's pending is the sum of its children;
 // totalPreemptionAllowed only shrinks, by the size of every selected container.
+// The snapshot, the calculator and the settings are borrowed: they must outlive the state.
 // Not thread-safe; one round runs on one thread.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "resource/resource_calculator.h"
 #include "scheduler/capacity/preemption/preemption_settings.h"
 #include "scheduler/capacity/preemption/preemption_snapshot.h"
-#include "scheduler/capacity/preemption/resource_calculator.h"
 
 namespace spindle::preemption {
+
+// A per-type multiplier (normalizedGuarantee in YARN, a float[] there).
+using TypeWeights = std::array<double, kMaxResourceTypes>;
 
 // TempQueuePerPartition (reference §3).
 struct TempQueue {
@@ -65,12 +70,15 @@ struct Selection {
 
 class RoundState {
  public:
-  static Result<RoundState> build(const PreemptionSnapshot& snapshot,
+  static Result<RoundState> build(const PreemptionSnapshot& snapshot, const ResourceCalculator& rc,
                                   const PreemptionSettings& settings);
 
   const PreemptionSnapshot& snapshot() const { return *snapshot_; }
   const PreemptionSettings& settings() const { return *settings_; }
-  const ResourceCalculator& rc() const { return rc_; }
+  // The scheduler's calculator: every comparison, min / max, ratio and scaled share of the round.
+  const ResourceCalculator& rc() const { return *rc_; }
+  // The registry's resource types, counted or not (the snapshot's resourceTypeCount).
+  int typeCount() const { return snapshot_->resourceTypeCount; }
 
   TempQueue& queue(QueueId q, const std::string& partition) {
     return byPartition_.at(partition)[q.value()];
@@ -102,11 +110,12 @@ class RoundState {
   std::string nodePartition(NodeId n) const;
 
  private:
-  RoundState(const PreemptionSnapshot& s, const PreemptionSettings& st);
+  RoundState(const PreemptionSnapshot& s, const ResourceCalculator& rc,
+             const PreemptionSettings& st);
 
   const PreemptionSnapshot* snapshot_;
   const PreemptionSettings* settings_;
-  ResourceCalculator rc_;
+  const ResourceCalculator* rc_;
   std::map<std::string, std::vector<TempQueue>> byPartition_;
   std::vector<QueueId> leaves_;
   Resource totalPreemptionAllowed_;

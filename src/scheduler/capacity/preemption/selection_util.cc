@@ -38,14 +38,14 @@ bool tryPreemptContainer(RoundState& st, ToObtain& obtain, const AppSnapshot& ap
   const Resource& cluster = st.snapshot().clusterTotal;
   Resource& toObtain = it->second;
   // A zero type becomes -1 so that it cannot block the DRF checks below.
-  for (int i = 0; i < rc.typeCount(); ++i) {
+  for (int i = 0; i < st.typeCount(); ++i) {
     if (toObtain.get(i) == 0) toObtain.set(i, -1);
   }
   Resource& budget = st.totalPreemptionAllowed();
-  if (!rc.anyAboveZero(toObtain) || !rc.fitsIn(c.size, budget)) return false;
+  if (!rc.isAnyMajorResourceAboveZero(toObtain) || !rc.fitsIn(c.size, budget)) return false;
   bool doPreempt;
   if (conservativeDrf) {
-    doPreempt = !rc.anyZeroOrNegative(toObtain);
+    doPreempt = !rc.isAnyMajorResourceZeroOrNegative(toObtain);
   } else {
     // Aggressive: the container must reduce at least one positive component.
     Resource after = Resource::componentwiseMax(toObtain - c.size, Resource());

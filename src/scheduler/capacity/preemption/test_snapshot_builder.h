@@ -4,6 +4,7 @@
 //       .leaf("a", /*guaranteed=*/20, /*used=*/40, /*pending=*/10)
 //       .leaf("b", 30, 50, 10)
 //       .build();
+//   planPreemptionRound(s, defaultCalculator(), settings);  // or dominantCalculator()
 //
 // Every leaf gets one app whose live containers are all of size 1 (memory = vcores) on one
 // node of the partition; `partition("x", 100)` adds a second partition and `on("x")` makes the
@@ -14,9 +15,22 @@
 
 #include <string>
 
+#include "resource/resource_calculator.h"
 #include "scheduler/capacity/preemption/preemption_snapshot.h"
 
 namespace spindle::preemption::testing {
+
+// The resource library's calculators over memory and vcores, as a scheduler would pass them.
+inline const ResourceCalculator& defaultCalculator() {
+  static const std::unique_ptr<ResourceCalculator> rc =
+      makeDefaultResourceCalculator(ResourceTypes());
+  return *rc;
+}
+inline const ResourceCalculator& dominantCalculator() {
+  static const std::unique_ptr<ResourceCalculator> rc =
+      makeDominantResourceCalculator(ResourceTypes());
+  return *rc;
+}
 
 class SnapshotBuilder {
  public:
@@ -27,10 +41,6 @@ class SnapshotBuilder {
     addNode("");
   }
 
-  SnapshotBuilder& calculator(CalculatorKind k) {
-    s_.calculator = k;
-    return *this;
-  }
   SnapshotBuilder& partition(const std::string& name, int64_t total) {
     s_.partitions.push_back({name, Resource::of(total, total), true});
     s_.clusterTotal += Resource::of(total, total);

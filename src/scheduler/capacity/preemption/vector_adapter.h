@@ -5,7 +5,7 @@
 //   DslVector    -- ProportionalCapacityPreemptionPolicyMockFramework's strings (§13.2)
 //
 //   SPINDLE_ASSIGN_OR_RETURN(BuiltVector v, buildTableVector(json));
-//   planPreemptionRound(v.snapshot, v.settings);   // then compare with json["expected"]
+//   planPreemptionRound(v.snapshot, *v.calculator, v.settings);  // then compare with "expected"
 //
 // Header-only so that the test glob of this folder does not compile it into the library.
 #pragma once
@@ -14,14 +14,17 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
 #include "base/strings.h"
+#include "resource/resource_calculator.h"
 #include "scheduler/capacity/preemption/preemption_settings.h"
 #include "scheduler/capacity/preemption/preemption_snapshot.h"
 
@@ -29,6 +32,8 @@ namespace spindle::preemption::testing {
 
 struct BuiltVector {
   PreemptionSnapshot snapshot;
+  // The vector's "calculator" ("default" / "dominant") over snapshot.resourceTypeCount types.
+  std::unique_ptr<ResourceCalculator> calculator;
   PreemptionSettings settings;
   std::map<std::string, AttemptId> appByName;  // "appA" / "app1" -> attempt
   std::map<std::string, NodeId> nodeByName;
@@ -77,6 +82,17 @@ inline Result<Resource> parseResource(const std::string& text) {
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
 
+// The resource library's calculator named by the vector, counting `typeCount` types (memory,
+// vcores and placeholder extras, as the Hadoop harnesses register them).
+inline Result<std::unique_ptr<ResourceCalculator>> vectorCalculator(const nlohmann::json& vec,
+                                                                    int typeCount) {
+  std::vector<ResourceTypeInfo> extras;
+  for (int i = 2; i < typeCount; ++i) extras.push_back({fmt::format("res-{}", i), ""});
+  SPINDLE_ASSIGN_OR_RETURN(ResourceTypes types, ResourceTypes::withExtras(extras));
+  if (vec["calculator"] == "dominant") return makeDominantResourceCalculator(types);
+  return makeDefaultResourceCalculator(types);
+}
+
 // Knobs shared by both harnesses (table_file_defaults / mock_framework_defaults + overrides).
 inline Status applyConfig(const nlohmann::json& c, BuiltVector& v) {
   PreemptionSettings& s = v.settings;
@@ -114,8 +130,7 @@ inline Result<BuiltVector> buildTableVector(const nlohmann::json& vec) {
   BuiltVector v;
   PreemptionSnapshot& s = v.snapshot;
   const nlohmann::json& t = vec["table"];
-  s.calculator =
-      vec["calculator"] == "dominant" ? CalculatorKind::kDominant : CalculatorKind::kDefault;
+  SPINDLE_ASSIGN_OR_RETURN(v.calculator, vectorCalculator(vec, s.resourceTypeCount));
   const size_t n = t["abs"].size();
   auto cell = [&](const char* row, size_t i) {
     return parseResource(t[row][i].get<std::string>());
@@ -477,8 +492,6 @@ inline Status finishDslSnapshot(const nlohmann::json& d, DslState& st) {
 
 inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
   DslState st;
-  st.v.snapshot.calculator =
-      vec["calculator"] == "dominant" ? CalculatorKind::kDominant : CalculatorKind::kDefault;
   const nlohmann::json& d = vec["dsl"];
   SPINDLE_RETURN_IF_ERROR(parseDslLabels(d, st));
   SPINDLE_RETURN_IF_ERROR(parseDslNodes(d, st));
@@ -486,8 +499,9 @@ inline Result<BuiltVector> buildDslVector(const nlohmann::json& vec) {
   SPINDLE_RETURN_IF_ERROR(parseDslApps(d, st));
   SPINDLE_RETURN_IF_ERROR(finishDslSnapshot(d, st));
   st.v.snapshot.resourceTypeCount = st.types;
+  SPINDLE_ASSIGN_OR_RETURN(st.v.calculator, vectorCalculator(vec, st.types));
   SPINDLE_RETURN_IF_ERROR(applyConfig(vec["config"], st.v));
-  return st.v;
+  return std::move(st.v);
 }
 
 }  // namespace spindle::preemption::testing
