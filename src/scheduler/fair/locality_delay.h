@@ -27,6 +27,7 @@
 
 #include "app/asks.h"
 #include "base/clock.h"
+#include "base/status.h"
 
 namespace spindle::fair {
 
@@ -45,6 +46,9 @@ class LocalityDelay {
   // Called after a container of `key` was allocated at `achieved`.
   void onAllocated(const SchedulerKey& key, Locality achieved, TimeMs now);
   std::optional<Locality> allowedLevel(const SchedulerKey& key) const;
+  // The flat vector's invariants: keys strictly ascending (the binary searches rely on it),
+  // opportunity counts non-negative.
+  Status check() const;
   // Starts loading the per-key states (a hint).
   void prefetch() const {
     if (!keys_.empty()) __builtin_prefetch(keys_.data());
