@@ -915,22 +915,27 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     for (const auto& [p, r] : s.pending) {
       auto it = pending.find(p);
       if ((it == pending.end() ? Resource() : it->second) != r) {
-        return internalError("{}: pending on '{}' {} out of step with its asks", appIdString(id), p,
-                             r.toString());
+        return internalError("{}: cached pending on '{}' {} != its asks' {}", appIdString(id), p,
+                             r.toString(), it == pending.end() ? "<none>" : it->second.toString());
       }
     }
     for (const auto& [p, r] : pending) {
       if (!r.isZero() && !s.pendingIn(p)) {
-        return internalError("{}: pending on '{}' missing", appIdString(id), p);
+        return internalError("{}: cached pending on '{}' missing, its asks give {}",
+                             appIdString(id), p, r.toString());
       }
     }
     const bool schedulable = s.phase == CsAppPhase::kActive && s.app->asks().hasPending();
     if (schedulable != s.schedulable ||
         s.leaf->schedulable.count(s.orderKey) != (s.schedulable ? 1u : 0u)) {
-      return internalError("{}: schedulable index out of step", appIdString(id));
+      return internalError(
+          "{}: schedulable flag {} (in the leaf's set: {}), but active {} with pending asks {}",
+          appIdString(id), s.schedulable, s.leaf->schedulable.count(s.orderKey) == 1,
+          s.phase == CsAppPhase::kActive, s.app->asks().hasPending());
     }
     if (s.hasPendingAsks != s.app->asks().hasPending()) {
-      return internalError("{}: active-user flag out of step", appIdString(id));
+      return internalError("{}: active-user flag (pending asks) {} != its asks' {}",
+                           appIdString(id), s.hasPendingAsks, s.app->asks().hasPending());
     }
   }
   SPINDLE_RETURN_IF_ERROR(checkClusterCaches());
