@@ -14,6 +14,9 @@
 // BM_FairSteadyShares: a node's capacity update (NodeResourceUpdate) and then a read of the
 // steady fair shares (queues()), which recomputes them over the whole tree (they are recomputed
 // lazily since fs-perf3; the event alone only marks them stale).
+// BM_FairCheckInvariants: one Scheduler::checkInvariants() (every cache recomputed and compared)
+// on the state BM_FairAllocation starts from. Every benchmark runs the checker once after its
+// timed loop and reports ERROR if it fails (check_at_end.h).
 // BM_FairAllocation: steady-state allocation throughput as in capacity_benchmark.cc: each
 // iteration is one node heartbeat that completes the containers the node received last time;
 // the scheduler then refills it (assignmultiple on; dynamic.max.assign, YARN's default, stops at
@@ -76,6 +79,7 @@
 
 #include <fmt/format.h>
 
+#include "check_at_end.h"
 #include "per_node_containers.h"
 #include "scheduler/fair/fair_scheduler.h"
 
@@ -178,6 +182,7 @@ void BM_FairUpdate(benchmark::State& state) {
   for (auto _ : state) s.sched->update();
   state.counters["queues"] = leaves;
   state.counters["apps"] = 10.0 * leaves;
+  checkInvariantsAtEnd(state, *s.sched);
 }
 
 void BM_FairSteadyShares(benchmark::State& state) {
@@ -195,6 +200,7 @@ void BM_FairSteadyShares(benchmark::State& state) {
     benchmark::DoNotOptimize(s.sched->queues().root().steadyFairShare);
   }
   state.counters["queues"] = leaves;
+  checkInvariantsAtEnd(state, *s.sched);
 }
 
 void BM_FairAllocation(benchmark::State& state) {
@@ -218,6 +224,27 @@ void BM_FairAllocation(benchmark::State& state) {
   state.SetItemsProcessed(s.sink.allocations() - before);
   state.counters["heartbeats/s"] =
       benchmark::Counter(static_cast<double>(i), benchmark::Counter::kIsRate);
+  checkInvariantsAtEnd(state, *s.sched);
+}
+
+// The invariant checker itself (Scheduler::checkInvariants, every cache recomputed) on the
+// allocation benchmark's state: linear in nodes + apps + containers.
+void BM_FairCheckInvariants(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  const int leaves = static_cast<int>(state.range(1));
+  Setup s;
+  if (Status st = s.build(leaves, nodes); !st.isOk()) {
+    state.SkipWithError(st.message().c_str());
+    return;
+  }
+  for (auto _ : state) {
+    Status st = s.sched->checkInvariants();
+    if (!st.isOk()) {
+      state.SkipWithError(st.message().c_str());
+      break;
+    }
+  }
+  state.counters["apps"] = 10.0 * leaves;
 }
 
 BENCHMARK(BM_FairUpdate)
@@ -243,6 +270,11 @@ BENCHMARK(BM_FairAllocation)
     ->Args({10000, 1000, 1})
     ->Args({50000, 1000, 1})
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FairCheckInvariants)
+    ->ArgNames({"nodes", "queues"})
+    ->Args({1000, 100})
+    ->Args({10000, 1000})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace spindle

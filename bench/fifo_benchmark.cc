@@ -8,6 +8,7 @@
 
 #include <unordered_map>
 
+#include "check_at_end.h"
 #include "per_node_containers.h"
 #include "scheduler/fifo/fifo_scheduler.h"
 
@@ -53,6 +54,7 @@ void BM_FifoHeartbeat(benchmark::State& state) {
   state.SetItemsProcessed(sink.allocations() - before);
   state.counters["heartbeats/s"] =
       benchmark::Counter(static_cast<double>(i), benchmark::Counter::kIsRate);
+  checkInvariantsAtEnd(state, *sched);
 }
 
 BENCHMARK(BM_FifoHeartbeat)

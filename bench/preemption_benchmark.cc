@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -112,6 +114,25 @@ PreemptionSnapshot syntheticSnapshot(int nodes, int64_t containers) {
   return s;
 }
 
+// What a round's plan must satisfy, checked once after the timed loop (the policy is a pure
+// function: its input contract and its output, not a scheduler's caches): the snapshot is
+// valid, and every candidate is a distinct container of the snapshot.
+Status checkPlan(const PreemptionSnapshot& snapshot, const preemption::PreemptionPlan& plan) {
+  SPINDLE_RETURN_IF_ERROR(preemption::validateSnapshot(snapshot));
+  std::set<ContainerId> containers;
+  for (const AppSnapshot& app : snapshot.apps) {
+    for (const ContainerSnapshot& c : app.containers) containers.insert(c.id);
+  }
+  std::set<ContainerId> seen;
+  for (const preemption::PreemptionCandidate& c : plan.candidates) {
+    if (!containers.count(c.container) || !seen.insert(c.container).second) {
+      return internalError("candidate {}-{} is not a distinct container of the snapshot",
+                           c.container.app().value(), c.container.seq);
+    }
+  }
+  return Status::ok();
+}
+
 void BM_PreemptionRound(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
   const int64_t containers = state.range(1);
@@ -131,6 +152,14 @@ void BM_PreemptionRound(benchmark::State& state) {
     benchmark::DoNotOptimize(candidates);
   }
   state.counters["candidates"] = static_cast<double>(candidates);
+  // Once more, untimed, to check the plan (the policy is deterministic: the same plan).
+  auto plan = preemption::planPreemptionRound(snapshot, *rc, settings);
+  const Status s = plan.isOk() ? checkPlan(snapshot, *plan) : plan.status();
+  if (!s.isOk()) {
+    const std::string msg = "plan check failed: " + s.message();
+    std::fprintf(stderr, "%s\n", msg.c_str());
+    state.SkipWithError(msg.c_str());
+  }
 }
 
 BENCHMARK(BM_PreemptionRound)

@@ -11,6 +11,8 @@
 // midday twice the mean); maps per job LogNormal(mean 50), reduces LogNormal(mean 5), map time
 // LogNormal(mean 40 min), reduce time LogNormal(mean 20 min), each map preferring a random host.
 // Prints wall time, simulated/real ratio, events/s, allocations/s and peak RSS (getrusage).
+// After the run (outside the measured time) the scheduler's invariant checker runs once; a
+// failure is printed and the benchmark exits with status 1.
 // Not part of the test run; numbers go to docs/simulator.md.
 #include <sys/resource.h>
 
@@ -123,6 +125,12 @@ int runOne(int nodes, double hours, bool naive, const std::string& scheduler) {
     return 1;
   }
   const double cpu = cpuSeconds() - cpuStart;
+  // The scheduler's invariants once at the end (untimed): every cache against a recomputation.
+  if (Status inv = (*engine)->scheduler().checkInvariants(); !inv.isOk()) {
+    std::fprintf(stderr, "error: checkInvariants failed at the end of the run: %s\n",
+                 inv.message().c_str());
+    return 1;
+  }
   const RunStats& st = (*engine)->stats();
   int finished = 0;
   for (const JobResult& j : (*engine)->jobs()) finished += j.state == "FINISHED" ? 1 : 0;

@@ -176,18 +176,53 @@ std::vector<ResourceRequest> AskTable::all() const {
   return out;
 }
 
+// Each kept value against the requests themselves (keys_):
+//  - pending_: rule 3 recomputed;
+//  - active_ (activeKeys): exactly the keys whose ANY count is > 0, ascending;
+//  - the cached ANY request and its key's name map (anyCache_), checked through the lookups it
+//    serves, so that the check holds whatever form the cache takes: find() must answer every
+//    (key, name) with the table's own entry (the same object, not a copy) and uniqueLocations()
+//    must count the key's positive entries. The non-ANY lookups and uniqueLocations() go first:
+//    they read a cached name map without replacing it, so the map cached when the check starts
+//    is the one checked. The ANY lookups follow, twice per key (the second one is served by the
+//    cache the first one may have filled).
+// Linear in the number of requests (a map lookup each).
 Status AskTable::checkInvariants() const {
   Resource pending;
   std::vector<SchedulerKey> active;
   for (const auto& [key, byName] : keys_) {
+    int positive = 0;
     for (const auto& [name, rr] : byName) {
       if (rr.numContainers < 0) return internalError("ask {} has a negative count", name);
+      positive += rr.numContainers > 0 ? 1 : 0;
+      if (name == kAnyResourceName) continue;
+      if (find(key, name) != &rr) {
+        return internalError("ask lookup (priority {}, '{}') does not find the kept request",
+                             key.priority, name);
+      }
+    }
+    if (uniqueLocations(key) != positive) {
+      return internalError("unique locations at priority {}: {} answered, {} asks are positive",
+                           key.priority, uniqueLocations(key), positive);
     }
     auto it = byName.find(kAnyResourceName);
     if (it != byName.end()) pending += it->second.capability.times(it->second.numContainers);
     if (it != byName.end() && it->second.numContainers > 0) active.push_back(key);
   }
-  if (active != active_) return internalError("the active keys are not those with ANY asks");
+  for (const auto& [key, byName] : keys_) {
+    auto it = byName.find(kAnyResourceName);
+    const ResourceRequest* expected = it == byName.end() ? nullptr : &it->second;
+    for (int pass = 0; pass < 2; ++pass) {
+      if (find(key, kAnyResourceName) != expected) {
+        return internalError("cached ANY request: lookup at priority {} does not find the kept one",
+                             key.priority);
+      }
+    }
+  }
+  if (active != active_) {
+    return internalError("active keys: {} kept, {} keys have ANY asks", active_.size(),
+                         active.size());
+  }
   if (pending != pending_) {
     return internalError("pending {} != sum of ANY asks {}", pending_.toString(),
                          pending.toString());

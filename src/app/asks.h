@@ -16,7 +16,8 @@
 //     off-switch -> ANY only (allocateNodeLocal / allocateRackLocal / allocateOffSwitch).
 //  3. Pending resource = sum over keys of ANY.count x ANY.capability; a key whose ANY count is
 //     0 has nothing pending and is skipped by the schedulers.
-// Invariant: pending() equals rule 3 recomputed (checkInvariants).
+// Invariants (checkInvariants): pending() equals rule 3 recomputed; activeKeys() and the cached
+// ANY request agree with the requests (checked through find() and uniqueLocations()).
 #pragma once
 
 #include <algorithm>

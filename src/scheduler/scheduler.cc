@@ -1,5 +1,6 @@
 #include "scheduler/scheduler.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "base/hot_path.h"
@@ -682,41 +683,152 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
 
 // --- Invariants ----------------------------------------------------------------------------
 
+// Linear in nodes + apps + containers (a few map lookups per container): the simulator may run
+// it every N events at 10,000 nodes.
 Status Scheduler::checkInvariants() const {
   SPINDLE_RETURN_IF_ERROR(cluster_.checkInvariants());
-  std::unordered_map<NodeId, Resource> perNode;
-  std::map<AppId, Resource> perApp;
+  SPINDLE_RETURN_IF_ERROR(checkContainerIndexes());
+  SPINDLE_RETURN_IF_ERROR(checkAppCaches());
+  return checkSchedulerInvariants();
+}
+
+// Invariants 1 and 3, and the live-container caches:
+//  - ContainerTable: size() equals the records iteration visits;
+//  - each app's live-container index (Application::containerSlot) and the table are one
+//    bijection: every record is found through its app's index at its own slot, every index
+//    entry names a record of that id, and the two hold the same number of containers;
+//  - each node's container set (Node::containers) holds exactly the live containers on it.
+Status Scheduler::checkContainerIndexes() const {
+  const std::vector<NodeId> nodeIds = cluster_.nodeIds();
+  size_t maxNode = 0;
+  for (NodeId n : nodeIds) maxNode = std::max<size_t>(maxNode, n.value() + 1);
+  std::vector<Resource> perNode(maxNode);
+  std::vector<size_t> countPerNode(maxNode, 0);
+  size_t records = 0;
   for (const auto& [id, c] : containers_) {
+    ++records;
     if (!cluster_.contains(c.node)) {
       return internalError("container {} is on a removed node", containerIdString(id));
     }
-    if (!apps_.count(id.app())) {
+    if (liveAppOrNull(id.app()) == nullptr) {
       return internalError("container {} belongs to no live app", containerIdString(id));
     }
     if (findContainer(id) != &c) {
-      return internalError("container {} is not in its app's live containers",
-                           containerIdString(id));
+      return internalError(
+          "live-container index of {}: container {} does not lead to its ContainerTable record",
+          appIdString(id.app()), containerIdString(id));
     }
-    perNode[c.node] += c.resource;
-    perApp[id.app()] += c.resource;
+    if (!cluster_.node(c.node).containers().count(id)) {
+      return internalError("node {}: container set lacks its live container {}",
+                           cluster_.nodeName(c.node), containerIdString(id));
+    }
+    perNode[c.node.value()] += c.resource;
+    ++countPerNode[c.node.value()];
   }
-  for (NodeId n : cluster_.nodeIds()) {
-    if (cluster_.node(n).allocated() != perNode[n]) {
+  if (records != containers_.size()) {
+    return internalError("ContainerTable: size() {} != {} live records", containers_.size(),
+                         records);
+  }
+  size_t indexed = 0;
+  for (const auto& [id, a] : apps_) indexed += a->liveContainers().size();
+  if (indexed != records) {
+    return internalError("live-container indexes: the apps index {} containers, the table holds {}",
+                         indexed, records);
+  }
+  for (NodeId n : nodeIds) {
+    const Node& node = cluster_.node(n);
+    if (node.allocated() != perNode[n.value()]) {
       return internalError("node {}: allocated {} != its containers {}", cluster_.nodeName(n),
-                           cluster_.node(n).allocated().toString(), perNode[n].toString());
+                           node.allocated().toString(), perNode[n.value()].toString());
+    }
+    if (node.containers().size() != countPerNode[n.value()]) {
+      return internalError("node {}: container set holds {}, {} live containers are on it",
+                           cluster_.nodeName(n), node.containers().size(), countPerNode[n.value()]);
     }
   }
+  return Status::ok();
+}
+
+// Invariant 2, and the caches of each app and of the app indexes:
+//  - used and amUsed (Application::used / amUsed), recomputed from the app's live containers
+//    through its index (each index entry must name a record of that id), and the kept AM
+//    container (amContainer), which must be a live AM container of the app; reserved from the
+//    nodes' reservations;
+//  - Application::managedAm (fixed at submission) against the submission's AM resource;
+//  - the AskTable's kept state (AskTable::checkInvariants: pending, active keys, the cached
+//    ANY request);
+//  - liveById_ (live apps by id value) and hasLastSkip_ (which apps lastSkip_ holds).
+Status Scheduler::checkAppCaches() const {
+  std::unordered_map<AppId, Resource> reservedByApp;
+  for (NodeId n : cluster_.nodeIds()) {
+    const auto& r = cluster_.node(n).reservation();
+    if (r) reservedByApp[r->container.app()] += r->resource;
+  }
+  size_t live = 0;
   for (const auto& [id, a] : apps_) {
-    if (a->used() != perApp[id]) {
-      return internalError("{}: used {} != its containers {}", appIdString(id),
-                           a->used().toString(), perApp[id].toString());
+    const std::string name = appIdString(id);
+    Resource used, amUsed;
+    bool keptAmLive = false;
+    for (ContainerId c : a->liveContainers()) {
+      const Container& rec = containers_.at(*a->containerSlot(c));
+      if (rec.id != c) {
+        return internalError("{}: live-container index maps {} to the record of {}", name,
+                             containerIdString(c), containerIdString(rec.id));
+      }
+      used += rec.resource;
+      if (rec.isAm) amUsed += rec.resource;
+      keptAmLive = keptAmLive || (rec.isAm && a->amContainer() == c);
+    }
+    if (a->used() != used) {
+      return internalError("{}: used {} != its containers {}", name, a->used().toString(),
+                           used.toString());
+    }
+    // Placed containers (PlaceContainer) may mark several AMs, as YARN's tests do: amUsed sums
+    // them, and the kept AM container is the latest one, until an AM container ends.
+    if (a->amUsed() != amUsed) {
+      return internalError("{}: amUsed {} != its AM containers {}", name, a->amUsed().toString(),
+                           amUsed.toString());
+    }
+    if (a->amRunning() && !keptAmLive) {
+      return internalError("{}: kept AM container {} is not a live AM container of the app", name,
+                           containerIdString(*a->amContainer()));
+    }
+    auto r = reservedByApp.find(id);
+    const Resource reserved = r == reservedByApp.end() ? Resource() : r->second;
+    if (a->reserved() != reserved) {
+      return internalError("{}: reserved {} != its node reservations {}", name,
+                           a->reserved().toString(), reserved.toString());
     }
     if (!a->used().isNonNegative() || !a->reserved().isNonNegative()) {
-      return internalError("{}: negative usage", appIdString(id));
+      return internalError("{}: negative usage", name);
     }
-    SPINDLE_RETURN_IF_ERROR(a->asks().checkInvariants().withContext(appIdString(id)));
+    if (a->managedAm() != !a->submission().amResource.isZero()) {
+      return internalError("{}: cached managedAm {} != submission's AM resource {}", name,
+                           a->managedAm(), a->submission().amResource.toString());
+    }
+    if (id.value() >= liveById_.size() || liveById_[id.value()] != a.get()) {
+      return internalError("live-app index: {} is not indexed to its record", name);
+    }
+    ++live;
+    SPINDLE_RETURN_IF_ERROR(a->asks().checkInvariants().withContext(name));
   }
-  return checkSchedulerInvariants();
+  size_t indexed = 0;
+  for (const Application* a : liveById_) indexed += a != nullptr ? 1 : 0;
+  if (indexed != live) {
+    return internalError("live-app index: {} entries, {} live apps", indexed, live);
+  }
+  size_t flagged = 0;
+  for (uint8_t f : hasLastSkip_) flagged += f;
+  for (const auto& [id, d] : lastSkip_) {
+    if (id.value() >= hasLastSkip_.size() || !hasLastSkip_[id.value()]) {
+      return internalError("last-skip flags: {} has a last skip but no flag", appIdString(id));
+    }
+  }
+  if (flagged != lastSkip_.size()) {
+    return internalError("last-skip flags: {} set, {} apps have a last skip", flagged,
+                         lastSkip_.size());
+  }
+  return Status::ok();
 }
 
 // --- Settings ------------------------------------------------------------------------------

@@ -17,11 +17,17 @@
 //  2. Apply it: node and app bookkeeping here; a heartbeat first completes the reported
 //     containers, then calls the derived scheduler's schedule(node).
 //  3. Record decisions with reasons to the sink.
-// Invariants (checkInvariants, run by tests and the runner after every step):
+// Invariants (checkInvariants, run by tests and the runner after every step, and once at the
+// end of every benchmark; linear in nodes + apps + containers):
 //  1. cluster totals equal the sum over nodes; node allocated equals its containers;
-//  2. each app's used equals the sum of its live containers; nothing is negative;
+//  2. each app's used, amUsed and reserved equal the sums of its live containers, its AM
+//     containers and its node reservations; nothing is negative;
 //  3. every live container is on a live node and belongs to a live app;
-//  4. derived-scheduler invariants (queue usage sums) via checkSchedulerInvariants().
+//  4. every cache equals what it caches: the container table and the apps' live-container
+//     indexes, the nodes' container sets, the live-app index, each app's managedAm flag and
+//     AskTable caches (checkContainerIndexes, checkAppCaches);
+//  5. derived-scheduler invariants (queue usage sums, ordering caches) via
+//     checkSchedulerInvariants().
 // Single-threaded; deterministic given the clock, seed and events.
 #pragma once
 
@@ -274,6 +280,9 @@ class Scheduler {
   // Moves the app through RMAppImpl's table; FINAL_SAVING completes at once (the core's state
   // store write is synchronous), continuing to the arc's afterSave state.
   Status transitionApp(Application& app, AppEvent event, AppTransitionContext ctx = {});
+  // checkInvariants' parts (scheduler.cc lists the caches each covers).
+  Status checkContainerIndexes() const;
+  Status checkAppCaches() const;
 
   SchedulerSettings settings_;
   const Clock& clock_;

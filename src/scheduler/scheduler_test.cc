@@ -94,5 +94,43 @@ TEST(Scheduler, IdsPrintAndParseLikeYarn) {
   EXPECT_FALSE(s->parseContainerId("container_1_x_01_2").isOk());
 }
 
+// checkInvariants recomputes the base's caches and names the one that is wrong. The scheduler's
+// own records are corrupted directly (const_cast: there is no other way to break them).
+class CorruptedCore : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    sched_ = createScheduler(Configuration(), clock_, rng_).value();
+    ASSERT_TRUE(sched_->handle(NodeAdded{"h1", "/r1", Resource::of(8192, 8), {}, {}}).isOk());
+    AppSubmission sub;
+    sub.amResource = Resource::of(1024, 1);
+    app_ = sched_->submit(sub).value();
+    ASSERT_TRUE(sched_->handle(NodeHeartbeat{"h1", {}}).isOk());
+    ASSERT_EQ(sched_->containers().size(), 1u);
+    ASSERT_TRUE(sched_->checkInvariants().isOk()) << sched_->checkInvariants().message();
+  }
+  Application& app() { return const_cast<Application&>(*sched_->findApp(app_)); }
+  void expectCaught(const std::string& what) {
+    Status s = sched_->checkInvariants();
+    EXPECT_FALSE(s.isOk());
+    EXPECT_NE(s.message().find(what), std::string::npos) << s.message();
+  }
+
+  SimulatedClock clock_;
+  Rng rng_{1};
+  std::unique_ptr<Scheduler> sched_;
+  AppId app_;
+};
+
+TEST_F(CorruptedCore, ReservedWithoutANodeReservation) {
+  app().addReserved(Resource::of(1024, 1));
+  expectCaught("reserved <memory:1024, vCores:1> != its node reservations");
+}
+
+TEST_F(CorruptedCore, ContainerMissingFromItsAppsIndex) {
+  const auto& [id, c] = *sched_->containers().begin();
+  app().removeContainer(id, c.resource, c.isAm);
+  expectCaught("does not lead to its ContainerTable record");
+}
+
 }  // namespace
 }  // namespace spindle

@@ -857,6 +857,9 @@ Resource CapacityScheduler::partitionLimit(const CsQueue& leaf, const std::strin
 
 // --- Invariants ---------------------------------------------------------------------------------
 
+// The usage aggregates (cs_queue.h, cs_app.h): each app's used, pending and reservations against
+// its containers, asks and the cluster's reservations; each leaf's used, active users, active
+// users' used and usage ratios against its users and apps. The caches: capacity_invariants.cc.
 Status CapacityScheduler::checkSchedulerInvariants() const {
   sync();
   SPINDLE_RETURN_IF_ERROR(tree_->check());
@@ -909,46 +912,34 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
     for (const auto& [p, r] : s.pending) {
       auto it = pending.find(p);
       if ((it == pending.end() ? Resource() : it->second) != r) {
-        return internalError("{}: pending on '{}' {} out of step with its asks", appIdString(id), p,
-                             r.toString());
+        return internalError("{}: cached pending on '{}' {} != its asks' {}", appIdString(id), p,
+                             r.toString(), it == pending.end() ? "<none>" : it->second.toString());
       }
     }
     for (const auto& [p, r] : pending) {
       if (!r.isZero() && !s.pendingIn(p)) {
-        return internalError("{}: pending on '{}' missing", appIdString(id), p);
+        return internalError("{}: cached pending on '{}' missing, its asks give {}",
+                             appIdString(id), p, r.toString());
       }
     }
     const bool schedulable = s.phase == CsAppPhase::kActive && s.app->asks().hasPending();
     if (schedulable != s.schedulable ||
         s.leaf->schedulable.count(s.orderKey) != (s.schedulable ? 1u : 0u)) {
-      return internalError("{}: schedulable index out of step", appIdString(id));
+      return internalError(
+          "{}: schedulable flag {} (in the leaf's set: {}), but active {} with pending asks {}",
+          appIdString(id), s.schedulable, s.leaf->schedulable.count(s.orderKey) == 1,
+          s.phase == CsAppPhase::kActive, s.app->asks().hasPending());
     }
     if (s.hasPendingAsks != s.app->asks().hasPending()) {
-      return internalError("{}: active-user flag out of step", appIdString(id));
+      return internalError("{}: active-user flag (pending asks) {} != its asks' {}",
+                           appIdString(id), s.hasPendingAsks, s.app->asks().hasPending());
     }
   }
-  for (const CsQueue* leaf : tree_->leaves()) {
-    const CsApp* first =
-        leaf->schedulable.empty() ? nullptr : csAppOrNull(leaf->schedulable.begin()->app);
-    if (leaf->head != first) {
-      return internalError("leaf {}: cached first schedulable app out of step", leaf->path());
-    }
-  }
-  for (const CsQueue* q : tree_->preorder()) {
-    if (q->parent() == nullptr) continue;
-    const CsQueue::ChildKey& k = q->parent()->childKeys[q->indexInParent];
-    if (k.pending != !q->usage(kDefaultPartition).pending.isZero() ||
-        k.absCapacity != static_cast<float>(q->cap(kDefaultPartition).absCapacity)) {
-      return internalError("queue {}: cached ordering key out of step", q->path());
-    }
-  }
-  if (config_.scheduleAsynchronously) {
-    for (const auto& [key, node] : nodeIndex_) {
-      if (!cluster().contains(node) || key != -cluster().node(node).unallocated().memoryMb()) {
-        return internalError("async node index out of step for {}", cluster().nodeName(node));
-      }
-    }
-  }
+  SPINDLE_RETURN_IF_ERROR(checkClusterCaches());
+  SPINDLE_RETURN_IF_ERROR(checkChildKeys());
+  SPINDLE_RETURN_IF_ERROR(checkAppOrders());
+  SPINDLE_RETURN_IF_ERROR(checkAppIndexes());
+  SPINDLE_RETURN_IF_ERROR(checkNodeIndex());
   for (const CsQueue* leaf : tree_->leaves()) {
     for (const auto& [p, R] : partitions_) {
       Resource activeUsed;

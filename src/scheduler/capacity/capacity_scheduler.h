@@ -36,8 +36,9 @@
 // pass costs O(log n) per container plus the idle visits. Same inputs, same decisions.
 //
 // Invariants: see cs_queue.h (queue aggregates) and cs_app.h (per-app state);
-// checkSchedulerInvariants() verifies all of them plus the indexes (schedulable apps, active
-// users, node index). Single-threaded.
+// checkSchedulerInvariants() verifies all of them, and recomputes every cache the allocation
+// path keeps (child ordering keys, simpleChildOrder, app ordering keys and each leaf's head,
+// the app and node indexes; capacity_invariants.cc) and compares. Single-threaded.
 #pragma once
 
 #include <map>
@@ -133,6 +134,13 @@ class CapacityScheduler final : public Scheduler {
   Status checkSchedulerInvariants() const override;
 
  private:
+  // checkSchedulerInvariants' cache checks (capacity_invariants.cc lists what each covers).
+  Status checkClusterCaches() const;
+  Status checkChildKeys() const;
+  Status checkAppOrders() const;
+  Status checkAppIndexes() const;
+  Status checkNodeIndex() const;
+
   friend class CapacityAllocator;
 
   // --- Cluster state (lazily synchronised: node events only mark it dirty) ---

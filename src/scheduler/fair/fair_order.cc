@@ -25,6 +25,10 @@
 // order's contiguous entries rather than two views in scattered queue and app objects.
 #include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "base/hot_path.h"
 #include "scheduler/fair/fair_scheduler.h"
@@ -102,6 +106,18 @@ bool sameView(const fair::Schedulable& a, const fair::Schedulable& b) {
          a.numRunnableApps == b.numRunnableApps && a.weight == b.weight &&
          a.minShare == b.minShare && sameLimit(a.maxShare, b.maxShare) && a.demand == b.demand &&
          a.usage == b.usage && a.startTime == b.startTime && a.priority == b.priority;
+}
+
+bool sameDouble(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+// Every field of two keys, including the inputs setUsage reads (minShareX, weight), which
+// compareFairShareKeys does not compare.
+bool sameKey(const fair::FairShareKey& a, const fair::FairShareKey& b) {
+  return a.minShareX == b.minShareX && sameDouble(a.weight, b.weight) && a.noDemand == b.noDemand &&
+         a.notNeedy == b.notNeedy && a.weightNotPositive == b.weightNotPositive &&
+         sameDouble(a.needyRatio, b.needyRatio) &&
+         sameDouble(a.usageOverWeight, b.usageOverWeight) && sameDouble(a.rawUsage, b.rawUsage) &&
+         a.startTime == b.startTime && a.nameRank == b.nameRank;
 }
 
 // Re-sorts `order` after its members' views (and keys) were refreshed: with new members, ranks
@@ -266,7 +282,78 @@ void FairScheduler::demandsChanged(FsQueue& q) {
   }
 }
 
+// What a kept order caches, each checked against a fresh computation:
+//  - its members: exactly the queue's children (a parent) or runnable apps (a leaf). Checked
+//    whenever the queue is not flagged membersChanged, stale or not: a stale order is re-sorted,
+//    not rebuilt, unless that flag is set;
+//  - the members' name ranks (Schedulable::nameRank), set when the members last changed: the
+//    ranks of their names among the members, 0..n-1 (the comparators' last tie-break compares
+//    them instead of the names);
+//  - in a current order: every member's view (every field a comparator reads) against a fresh
+//    view; under the fair policy every entry's key against the key of its view; the order sorted
+//    both by the kept entries and by comparing fresh views; every member's orderHint within the
+//    order (a hint may be off after its neighbours moved: chargeContainer looks next to it, then
+//    searches).
+// Sorts of the members: n log n in the order's size.
 Status FairScheduler::checkOrder(const FsQueue& q) const {
+  if (q.membersChanged) {
+    if (orderCurrent(q)) {
+      return internalError("FS: the order of {} is current with its members flagged changed",
+                           q.path());
+    }
+    return Status::ok();  // rebuilt from the queue before its next use
+  }
+  // Members first, compared as pointers: only once they are the queue's own may they be read.
+  auto sameMembers = [](const auto& order, auto expected) {
+    using Member = std::remove_cvref_t<decltype(*order.front().member)>;
+    std::vector<const Member*> members;
+    members.reserve(order.size());
+    for (const auto& e : order) members.push_back(e.member);
+    std::sort(members.begin(), members.end());
+    std::sort(expected.begin(), expected.end());
+    return members == expected;
+  };
+  // Name ranks: sorted by name, the members' ranks must read 0, 1, 2, ...
+  auto ranksValid = [](const auto& order) -> std::string {
+    using Entry = std::remove_cvref_t<decltype(order.front())>;
+    std::vector<const Entry*> byName;
+    byName.reserve(order.size());
+    for (const auto& e : order) byName.push_back(&e);
+    std::sort(byName.begin(), byName.end(), [](const Entry* x, const Entry* y) {
+      return x->member->view.name < y->member->view.name;
+    });
+    for (size_t i = 0; i < byName.size(); ++i) {
+      if (byName[i]->member->view.nameRank != static_cast<int64_t>(i)) {
+        return byName[i]->member->view.name;
+      }
+    }
+    return {};
+  };
+  if (q.isLeaf()) {
+    std::vector<const FsApp*> runnable;
+    runnable.reserve(q.runnableApps.size());
+    for (AppId id : q.runnableApps) runnable.push_back(appIndex_[id.value()]);
+    if (q.appOrder.size() != q.runnableApps.size() || !sameMembers(q.appOrder, runnable)) {
+      return internalError("FS: the app order of {} holds {} apps, not its {} runnable apps",
+                           q.path(), q.appOrder.size(), q.runnableApps.size());
+    }
+    if (std::string bad = ranksValid(q.appOrder); !bad.empty()) {
+      return internalError("FS: the name rank of app {} in the order of {} is out of date", bad,
+                           q.path());
+    }
+  } else {
+    std::vector<const FsQueue*> children;
+    children.reserve(q.children().size());
+    for (const auto& c : q.children()) children.push_back(c.get());
+    if (q.childOrder.size() != q.children().size() || !sameMembers(q.childOrder, children)) {
+      return internalError("FS: the order of {} holds {} queues, not its {} children", q.path(),
+                           q.childOrder.size(), q.children().size());
+    }
+    if (std::string bad = ranksValid(q.childOrder); !bad.empty()) {
+      return internalError("FS: the name rank of queue {} in the order of {} is out of date", bad,
+                           q.path());
+    }
+  }
   if (!orderCurrent(q)) return Status::ok();
   const fair::PolicyKind kind = q.policy();
   // Sorted by the kept entries (keys, name ranks) and by fresh views (names compared).
@@ -274,8 +361,11 @@ Status FairScheduler::checkOrder(const FsQueue& q) const {
   auto checkSorted = [&](const auto& order, auto&& freshView) -> Status {
     for (size_t i = 0; i < order.size(); ++i) {
       const auto& e = order[i];
-      if (kind == fair::PolicyKind::kFair &&
-          fair::compareFairShareKeys(e.key, fair::fairShareKey(e.member->view)) != 0) {
+      if (e.member->orderHint >= order.size()) {
+        return internalError("FS: the order hint {} of {} is outside the order of {} ({} members)",
+                             e.member->orderHint, e.member->view.name, q.path(), order.size());
+      }
+      if (kind == fair::PolicyKind::kFair && !sameKey(e.key, fair::fairShareKey(e.member->view))) {
         return internalError("FS: the key of {} in the order of {} is out of date",
                              e.member->view.name, q.path());
       }
@@ -288,37 +378,13 @@ Status FairScheduler::checkOrder(const FsQueue& q) const {
     return Status::ok();
   };
   if (q.isLeaf()) {
-    if (q.appOrder.size() != q.runnableApps.size()) {
-      return internalError("FS: the app order of {} has {} apps, the queue {} runnable", q.path(),
-                           q.appOrder.size(), q.runnableApps.size());
-    }
-    std::vector<const FsApp*> members, runnable;
-    for (const auto& e : q.appOrder) members.push_back(e.member);
-    for (AppId id : q.runnableApps) runnable.push_back(appIndex_[id.value()]);
-    std::sort(members.begin(), members.end());
-    std::sort(runnable.begin(), runnable.end());
-    if (members != runnable) {
-      return internalError("FS: the app order of {} does not hold its runnable apps", q.path());
-    }
-    for (const FsApp* a : runnable) {
-      if (!sameView(a->view, appView(*a))) {
-        return internalError("FS: the view of app {} in the order of {} is out of date", a->name,
-                             q.path());
+    for (const auto& e : q.appOrder) {
+      if (!sameView(e.member->view, appView(*e.member))) {
+        return internalError("FS: the view of app {} in the order of {} is out of date",
+                             e.member->name, q.path());
       }
     }
     return checkSorted(q.appOrder, [&](const FsApp& a) { return appView(a); });
-  }
-  if (q.childOrder.size() != q.children().size()) {
-    return internalError("FS: the order of {} has {} queues, the queue {} children", q.path(),
-                         q.childOrder.size(), q.children().size());
-  }
-  std::vector<const FsQueue*> members, children;
-  for (const auto& e : q.childOrder) members.push_back(e.member);
-  for (const auto& c : q.children()) children.push_back(c.get());
-  std::sort(members.begin(), members.end());
-  std::sort(children.begin(), children.end());
-  if (members != children) {
-    return internalError("FS: the order of {} does not hold its children", q.path());
   }
   for (const auto& c : q.children()) {
     if (!sameView(c->view, queueView(*c))) {

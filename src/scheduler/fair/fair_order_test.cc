@@ -137,5 +137,72 @@ TEST(FairOrder, OrdersMatchFreshSortsUnderRandomEvents) {
   EXPECT_GT(fs.allocationOrder().size(), 50u);
 }
 
+// The checker fails when a kept order is wrong: each corruption below is one a missed update
+// would leave, and checkInvariants names the cache and the queue.
+class CorruptedOrder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs_.node("h1", "/r1", 16384, 16);
+    for (int i = 0; i < 3; ++i) {
+      apps_.push_back(fs_.app("root.q"));
+      fs_.ask(apps_.back(), 1, "*", 1024, 1, 4);
+    }
+    fs_.heartbeat("h1");
+    fs_.invariants();
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    leaf_ = fs_.sched().queues().find("root.q");  // the tree hands out its own queues
+    ASSERT_EQ(leaf_->appOrder.size(), 3u);
+  }
+  void expectCaught(const std::string& what) {
+    Status s = fs_.sched().checkInvariants();
+    EXPECT_FALSE(s.isOk());
+    EXPECT_NE(s.message().find(what), std::string::npos) << s.message();
+  }
+
+  Fs fs_{allocationXml(R"(<queue name="q"/>)"), {{"yarn.scheduler.fair.assignmultiple", "true"}}};
+  std::vector<AppId> apps_;
+  fair::FsQueue* leaf_ = nullptr;
+};
+
+TEST_F(CorruptedOrder, EntriesOutOfOrder) {
+  std::swap(leaf_->appOrder[0], leaf_->appOrder[2]);
+  expectCaught("the order of root.q is not sorted");
+}
+
+TEST_F(CorruptedOrder, StaleFairShareKey) {
+  auto& e = leaf_->appOrder[1];
+  fair::setUsage(e.key, e.member->view.usage.memoryMb() + 1024);
+  expectCaught("in the order of root.q is out of date");
+}
+
+TEST_F(CorruptedOrder, StaleView) {
+  leaf_->appOrder[0].member->view.demand += Resource::of(1024, 1);
+  expectCaught("the view of app application_");
+}
+
+TEST_F(CorruptedOrder, KeyInputTheComparisonDoesNotRead) {
+  // The minimum share kept in a key is read only when the member is re-keyed (setUsage).
+  leaf_->appOrder[0].key.minShareX += 1024;
+  expectCaught("in the order of root.q is out of date");
+}
+
+TEST_F(CorruptedOrder, HintOutsideTheOrder) {
+  leaf_->appOrder[0].member->orderHint = 7;
+  expectCaught("order hint 7");
+}
+
+TEST_F(CorruptedOrder, NameRanks) {
+  std::swap(leaf_->appOrder[0].member->view.nameRank, leaf_->appOrder[1].member->view.nameRank);
+  expectCaught("the name rank of app");
+}
+
+TEST_F(CorruptedOrder, MembersOfAStaleOrder) {
+  // A stale order not flagged membersChanged is re-sorted, not rebuilt: its members must be
+  // the runnable apps even so.
+  leaf_->orderStale = true;
+  leaf_->appOrder.pop_back();
+  expectCaught("the app order of root.q holds 2 apps, not its 3 runnable apps");
+}
+
 }  // namespace
 }  // namespace spindle

@@ -426,16 +426,76 @@ Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
   return Status::ok();
 }
 
+// Besides the queue invariants (fs_queue.h) and the preemption marks, every cache the hot path
+// keeps, against what it caches (a failure names the cache, the queue or app, kept and fresh):
+//  - appIndex_ (FsApp by app id value) and each FsApp's id, name, leaf (the app's queue) and
+//    user;
+//  - FsApp::hasPendingAsks and appsWithPendingAsks_ against the asks;
+//  - FsApp::markedResource against the marked containers;
+//  - each app's delay-scheduling flat vector (LocalityDelay::check);
+//  - each queue's kept policy order: members, views, fair-share keys, name ranks, hints
+//    (checkOrder, fair_order.cc).
+// Linear in apps + queues + containers (sorts of each order's members: n log n).
 Status FairScheduler::checkSchedulerInvariants() const {
   std::map<const FsQueue*, Resource> usage, amUsage;
   std::map<const FsQueue*, int32_t> runnable;
+  // Where each app id is listed (leaf, runnable or not, how often), in one pass over the leaves
+  // rather than a scan of the leaf's lists per app.
+  struct Listing {
+    const FsQueue* leaf = nullptr;
+    int runnable = 0;
+    int nonRunnable = 0;
+  };
+  std::vector<Listing> listed(appIndex_.size());
+  size_t listedTotal = 0;
+  for (const FsQueue* q : tree_.preorder()) {
+    for (const auto* list : {&q->runnableApps, &q->nonRunnableApps}) {
+      for (AppId id : *list) {
+        if (id.value() >= listed.size()) {
+          return internalError("FS: {} lists an unknown app {}", q->path(), appIdString(id));
+        }
+        Listing& l = listed[id.value()];
+        l.leaf = q;
+        ++(list == &q->runnableApps ? l.runnable : l.nonRunnable);
+        ++listedTotal;
+      }
+    }
+  }
+  if (listedTotal != apps().size()) {
+    return internalError("FS: the leaves list {} apps, {} are live", listedTotal, apps().size());
+  }
   for (const auto& [id, a] : apps()) {
     const FsApp* fa = fsApp(id);
     if (fa == nullptr) return internalError("FS: live app {} has no queue", appIdString(id));
-    const auto& list = fa->runnable ? fa->leaf->runnableApps : fa->leaf->nonRunnableApps;
-    if (std::count(list.begin(), list.end(), id) != 1) {
+    if (id.value() >= listed.size()) {
+      return internalError("FS: app {} is not in the app index", appIdString(id));
+    }
+    const Listing& l = listed[id.value()];
+    if (l.leaf != fa->leaf || l.runnable != (fa->runnable ? 1 : 0) ||
+        l.nonRunnable != (fa->runnable ? 0 : 1)) {
       return internalError("FS: app {} not listed once in {}", fa->name, fa->leaf->path());
     }
+    if (fa->id != id || fa->name != appIdString(id) || fa->user != a->user() ||
+        fa->leaf->path() != a->queue()) {
+      return internalError(
+          "FS: app {} kept (id {}, name {}, user {}, leaf {}) != the app's (user {}, queue {})",
+          appIdString(id), appIdString(fa->id), fa->name, fa->user, fa->leaf->path(), a->user(),
+          a->queue());
+    }
+    if (a->asks().hasPending() != fa->hasPendingAsks) {
+      return internalError("FS: app {} pending-asks flag {} != its asks' {}", fa->name,
+                           fa->hasPendingAsks, a->asks().hasPending());
+    }
+    Resource marked;
+    for (ContainerId c : fa->markedForPreemption) {
+      const Container* live = findContainer(c);
+      if (live != nullptr) marked += live->resource;
+    }
+    if (marked != fa->markedResource) {
+      return internalError("FS: app {} marked resource {} != its marked containers {}", fa->name,
+                           fa->markedResource.toString(), marked.toString());
+    }
+    SPINDLE_RETURN_IF_ERROR(fa->locality.check().withContext(fmt::format("FS: app {}", fa->name)));
     for (const FsQueue* q = fa->leaf; q != nullptr; q = q->parent()) {
       usage[q] += a->used();
       if (fa->runnable) ++runnable[q];
@@ -456,6 +516,11 @@ Status FairScheduler::checkSchedulerInvariants() const {
     }
   }
   if (fsApps_.size() != apps().size()) return internalError("FS: state kept for finished apps");
+  size_t indexed = 0;
+  for (const FsApp* fa : appIndex_) indexed += fa != nullptr ? 1 : 0;
+  if (indexed != fsApps_.size()) {
+    return internalError("FS: the app index holds {} apps, {} are live", indexed, fsApps_.size());
+  }
   int32_t counted = 0;
   for (const auto& [id, fa] : fsApps_) counted += fa.hasPendingAsks ? 1 : 0;
   if (counted != appsWithPendingAsks_) {

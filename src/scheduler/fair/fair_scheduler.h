@@ -41,8 +41,10 @@
 //  6. With continuous scheduling, every MonitorTick also runs attemptScheduling on each node
 //     (largest unallocated memory first) and delay scheduling uses the time thresholds.
 // Invariants (checkSchedulerInvariants): fs_queue.h's queue invariants; every current policy
-// order holds exactly its queue's children or runnable apps, with up-to-date views, sorted by
-// the queue's policy (fair_order.cc); every live app has FS state; every reservation an app
+// order holds exactly its queue's children or runnable apps, with up-to-date views, keys, name
+// ranks and hints, sorted by the queue's policy (fair_order.cc); every live app has FS state
+// whose cached fields (index, name, leaf, pending-asks flag, marked resource, delay-scheduling
+// vector) agree with what they cache; every reservation an app
 // records is on a node reserved for that app; every container awaiting a preemption kill (3.x)
 // or warned (2.x) is live and marked in its app.
 // Single-threaded; deterministic given the clock and events.

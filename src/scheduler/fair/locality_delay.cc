@@ -84,4 +84,19 @@ std::optional<Locality> LocalityDelay::allowedLevel(const SchedulerKey& key) con
   return s == nullptr ? std::nullopt : s->allowed;
 }
 
+Status LocalityDelay::check() const {
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    const SchedulerKey& k = keys_[i].first;
+    if (i > 0 && !(keys_[i - 1].first < k)) {
+      return internalError("delay-scheduling keys out of order at priority {} (entry {})",
+                           k.priority, i);
+    }
+    if (keys_[i].second.opportunities < 0) {
+      return internalError("delay-scheduling opportunities at priority {} are negative",
+                           k.priority);
+    }
+  }
+  return Status::ok();
+}
+
 }  // namespace spindle::fair

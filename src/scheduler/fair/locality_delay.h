@@ -28,6 +28,7 @@
 #include "app/asks.h"
 #include "base/clock.h"
 #include "base/hot_path.h"
+#include "base/status.h"
 
 namespace spindle::fair {
 
@@ -46,6 +47,9 @@ class LocalityDelay {
   // Called after a container of `key` was allocated at `achieved`.
   void onAllocated(const SchedulerKey& key, Locality achieved, TimeMs now);
   std::optional<Locality> allowedLevel(const SchedulerKey& key) const;
+  // The flat vector's invariants: keys strictly ascending (the binary searches rely on it),
+  // opportunity counts non-negative.
+  Status check() const;
   // Starts loading the per-key states (a hint).
   void prefetch() const {
     if (!keys_.empty()) prefetchLine(keys_.data());

@@ -173,14 +173,20 @@ void FifoScheduler::explainNoAssignment(const Application& a, const SchedulerKey
                          node.name(), node.rack()));
 }
 
+// The one cache: pendingApps_ holds exactly the live apps with pending asks.
 Status FifoScheduler::checkSchedulerInvariants() const {
+  size_t pending = 0;
   for (const auto& [id, a] : apps()) {
-    if (a->asks().hasPending() != (pendingApps_.count(id) == 1)) {
-      return internalError("FIFO pending index out of step for {}", appIdString(id));
+    const bool has = a->asks().hasPending();
+    pending += has ? 1 : 0;
+    if (has != (pendingApps_.count(id) == 1)) {
+      return internalError("FIFO pending index: {} {} but its asks say {}", appIdString(id),
+                           has ? "missing" : "listed", has ? "pending" : "none pending");
     }
   }
-  if (pendingApps_.size() > apps().size()) {
-    return internalError("FIFO pending index holds finished apps");
+  if (pendingApps_.size() != pending) {
+    return internalError("FIFO pending index holds {} apps, {} live apps have pending asks",
+                         pendingApps_.size(), pending);
   }
   return Status::ok();
 }
