@@ -17,6 +17,8 @@
 //  2. Apply it: node and app bookkeeping here; a heartbeat first completes the reported
 //     containers, then calls the derived scheduler's schedule(node).
 //  3. Record decisions with reasons to the sink.
+//  4. Bring derived state up to date (finishEvent), so that every const method, and the REST
+//     views built on them, read the scheduler between events without changing anything.
 // Invariants (checkInvariants, run by tests and the runner after every step):
 //  1. cluster totals equal the sum over nodes; node allocated equals its containers;
 //  2. each app's used equals the sum of its live containers; nothing is negative;
@@ -211,6 +213,23 @@ class Scheduler {
   virtual Status placeReservation(Application& app, NodeId node, const SchedulerKey& key,
                                   const Resource& resource);
   virtual Status checkSchedulerInvariants() const { return Status::ok(); }
+  // Runs at the end of every entry point that changes state (handle, submit, heartbeat,
+  // restartAttempt, and the derived refreshConfiguration and moveApp, through EventScope):
+  // the derived scheduler brings what it derives lazily within an event (the Capacity
+  // Scheduler's resolved capacities after node changes) up to date. Const methods never do.
+  virtual void finishEvent() {}
+  // Calls finishEvent() when it goes out of scope: the first line of each such entry point.
+  // Nested entry points (handle calling submit) run it again, which finds nothing to do.
+  class EventScope {
+   public:
+    explicit EventScope(Scheduler& s) : s_(s) {}
+    ~EventScope() { s_.finishEvent(); }
+    EventScope(const EventScope&) = delete;
+    EventScope& operator=(const EventScope&) = delete;
+
+   private:
+    Scheduler& s_;
+  };
 
   // Whether an allocate() reason would be read: false without a sink or when the sink reads no
   // text (DecisionSink::wantsText), so a scheduler can skip formatting it.
