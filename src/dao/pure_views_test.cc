@@ -1,8 +1,8 @@
 // Views are pure: for FIFO, Capacity and Fair, every read a REST request makes between events
 // (the dao views, lastSkip, headroom, appsInQueue, fairShare, preemptionMessage, the invariant
-// checker) changes nothing. Each case runs the same events twice, once with every view read
-// twice in the middle and once without: the two reads agree, they record no decision, and the
-// whole decision log and the final views are the same in both runs.
+// checker), after the front end's settle(), changes nothing. Each case runs the same events twice,
+// once with every view read twice in the middle and once without: the two reads agree, they record
+// no decision, and the whole decision log and the final views are the same in both runs.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -120,6 +120,8 @@ struct Scripted {
     ok(NodeHeartbeat{"h1", {}});
     ok(MonitorTick{});
     ok(NodeAdded{"h2", "/r2", Resource::of(8192, 8), {}, {}});
+    // A front end settles what node events defer before it reads views.
+    sched->settle();
   }
   void after() {
     ok(NodeHeartbeat{"h2", {}});
@@ -135,6 +137,7 @@ struct Scripted {
     ok(MonitorTick{});
     ok(NodeResourceUpdate{"h1", Resource::of(4096, 4)});
     ok(NodeHeartbeat{"h2", {}});
+    sched->settle();
   }
   std::vector<std::string> logLines() const {
     std::vector<std::string> lines;
@@ -162,6 +165,18 @@ void expectPureViews(const std::string& scheduler, const std::string& queueA,
 
   reader.after();
   plain.after();
+  // Right after a node event, before settle(): the views show the state as it was last
+  // resolved, and still change nothing.
+  reader.ok(NodeAdded{"h3", "/r3", Resource::of(8192, 8), {}, {}});
+  plain.ok(NodeAdded{"h3", "/r3", Resource::of(8192, 8), {}, {}});
+  const size_t unsettled = reader.log.decisions().size();
+  EXPECT_EQ(readEveryView(*reader.sched), readEveryView(*reader.sched)) << scheduler;
+  EXPECT_EQ(reader.log.decisions().size(), unsettled) << scheduler << ": a view recorded decisions";
+  for (Scripted* run : {&reader, &plain}) {
+    run->ask(3, 2, 3);
+    run->ok(NodeHeartbeat{"h3", {}});
+    run->sched->settle();
+  }
   EXPECT_EQ(reader.logLines(), plain.logLines()) << scheduler << ": the reads changed decisions";
   EXPECT_EQ(readEveryView(*reader.sched), readEveryView(*plain.sched)) << scheduler;
   // The scenario waits on the AM limit, allocates and completes containers: a run that did

@@ -44,7 +44,10 @@ CapacityScheduler::~CapacityScheduler() = default;
 
 // --- Cluster sync ----------------------------------------------------------------------------
 
-void CapacityScheduler::finishEvent() { sync(); }
+// Node events alone leave the re-resolution (O(queues)) to settle() or the next other event.
+void CapacityScheduler::finishEvent() {
+  if (dirty_ && !onlyNodesChanged_) syncNow();
+}
 
 void CapacityScheduler::sync() {
   if (dirty_) syncNow();
@@ -53,6 +56,7 @@ void CapacityScheduler::sync() {
 // A removed node's reservation was already released by the base (cluster and app totals);
 // drop it from the queue and user aggregates too.
 void CapacityScheduler::onClusterChanged() {
+  if (!dirty_) onlyNodesChanged_ = true;
   dirty_ = true;
   countNewNodes();
   for (auto it = reservedNodes_.begin(); it != reservedNodes_.end();) {
@@ -78,7 +82,7 @@ void CapacityScheduler::countNewNodes() {
     const NodeId id(static_cast<uint32_t>(i));
     if (!cluster().contains(id)) continue;
     const Node& n = cluster().node(id);
-    partitions_[n.partition()] += n.total();
+    countedPartitions_[n.partition()] += n.total();
     if (config_.scheduleAsynchronously) indexNode(id);
   }
   nodesCounted_ = issued;
@@ -87,20 +91,22 @@ void CapacityScheduler::countNewNodes() {
 void CapacityScheduler::recountPartitions() {
   recountPartitions_ = false;
   nodesCounted_ = static_cast<size_t>(cluster().numNodes() + cluster().removedNodes());
-  partitions_.clear();
-  partitions_[kDefaultPartition] = Resource();
-  for (const auto& [name, label] : cluster().nodeLabels()) partitions_[name] = Resource();
+  countedPartitions_.clear();
+  countedPartitions_[kDefaultPartition] = Resource();
+  for (const auto& [name, label] : cluster().nodeLabels()) countedPartitions_[name] = Resource();
   for (NodeId id : cluster().nodeIds()) {
     const Node& n = cluster().node(id);
-    partitions_[n.partition()] += n.total();
+    countedPartitions_[n.partition()] += n.total();
   }
   if (config_.scheduleAsynchronously) rebuildNodeIndex();
 }
 
 void CapacityScheduler::syncNow() {
   dirty_ = false;
+  onlyNodesChanged_ = false;
   if (!cluster().nodeLabels().empty() || !parsedLabels_.empty()) reparseForLabels();
   if (recountPartitions_) recountPartitions();
+  partitions_ = countedPartitions_;
   tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
   defaultPartitionResource_ = partitions_[kDefaultPartition];
   // updateChildKey's divisors change only here.

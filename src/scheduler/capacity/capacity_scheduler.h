@@ -79,6 +79,8 @@ class CapacityScheduler final : public Scheduler {
   // From root's incremental pending aggregates (invariant 1 of cs_queue.h): O(partitions), not
   // O(apps) as the base's scan.
   bool hasPendingDemand() const override;
+  // Resolves the queues against the nodes added, removed or resized since the last event.
+  void settle() override { sync(); }
   // The refresh after parsing: validates against the running apps and swaps the tree, or
   // changes nothing and returns every error.
   Status refreshWithConfig(CapacityConfig next);
@@ -136,7 +138,8 @@ class CapacityScheduler final : public Scheduler {
   friend class CapacityAllocator;
 
   // --- Cluster state (node, label and queue changes mark it dirty; finishEvent() brings it up
-  // to date at the end of every event, so views read it without changing anything) ---
+  // to date at the end of every event but a node event, settle() after node events, so views
+  // read it without changing anything) ---
   void finishEvent() override;
   // Brings the derived state up to date now (a no-op when clean): the paths that read it
   // within an event call it first.
@@ -223,10 +226,14 @@ class CapacityScheduler final : public Scheduler {
 
   // Cluster data derived by syncNow() (see finishEvent()).
   bool dirty_ = true;
-  // partition -> total resource; nodes are added to it as they come (countNewNodes), other node
-  // changes recount it (recountPartitions_).
+  bool onlyNodesChanged_ = false;  // dirty from node events alone: left for settle()
+  // partition -> total resource, as the queues were last resolved against (syncNow copies
+  // countedPartitions_), so that everything derived from it agrees while node events wait.
   std::map<std::string, Resource> partitions_;
-  size_t nodesCounted_ = 0;  // node ids below it are in partitions_
+  // The same, up to date: nodes are added to it as they come (countNewNodes), other node changes
+  // recount it (recountPartitions_).
+  std::map<std::string, Resource> countedPartitions_;
+  size_t nodesCounted_ = 0;  // node ids below it are in countedPartitions_
   bool recountPartitions_ = true;
   Resource defaultPartitionResource_;
   bool noPartitionDivisor_ = true;  // defaultPartitionResource_ is an invalid divisor

@@ -78,6 +78,7 @@ Result<std::unique_ptr<CapacityScheduler>> CapacityScheduler::create(const Confi
   // Checked against the cluster's labels by the first event's sync (reparseForLabels).
   cs->parsedLabels_ = provisional;
   cs->dirty_ = true;
+  cs->onlyNodesChanged_ = false;
   cs->preemption_.config = monitor;
   return cs;
 }
@@ -104,6 +105,7 @@ Status CapacityScheduler::refreshConfiguration(const Configuration& conf) {
 // ("NodeLabelManager doesn't include label = z"). Later additions re-parse at the end of the event.
 Status CapacityScheduler::onNodeLabelsAdded() {
   dirty_ = true;
+  onlyNodesChanged_ = false;
   recountPartitions_ = true;  // the new labels' partitions start empty
   if (cluster().numNodes() > 0 || !apps().empty()) return Status::ok();
   ClusterLabels labels = labelsOf(cluster());
