@@ -71,11 +71,13 @@ void CapacityScheduler::onClusterChanged() {
 // Node ids are issued in order and never reused: ids from nodesCounted_ on are nodes added since
 // the last call, whose totals are added to their partitions (and, in async mode, to the node
 // index) here. Any other change (a node removed or resized) recounts every node at the next
-// sync. Each event changes one node, so adding n nodes one at a time costs O(n), not O(n^2).
+// sync and rebuilds the node index now. Each event changes one node, so adding n nodes one at a
+// time costs O(n), not O(n^2).
 void CapacityScheduler::countNewNodes() {
   const size_t issued = static_cast<size_t>(cluster().numNodes() + cluster().removedNodes());
   if (issued == nodesCounted_) {
     recountPartitions_ = true;
+    if (config_.scheduleAsynchronously) rebuildNodeIndex();
     return;
   }
   for (size_t i = nodesCounted_; i < issued; ++i) {
