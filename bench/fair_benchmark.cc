@@ -12,8 +12,8 @@
 // with 25-iteration bisections), on a cluster of 1,000 8 GB nodes after one round of heartbeats
 // gave every node 5 containers (apps have usage, so comparators and shares are not all zero).
 // BM_FairSteadyShares: a node's capacity update (NodeResourceUpdate) and then a read of the
-// steady fair shares (queues()), which recomputes them over the whole tree (they are recomputed
-// lazily since fs-perf3; the event alone only marks them stale).
+// steady fair shares (steadyFairShares()), which computes them over the whole tree (they are
+// computed when read, not by events).
 // BM_FairCheckInvariants: one Scheduler::checkInvariants() (every cache recomputed and compared)
 // on the state BM_FairAllocation starts from. Every benchmark runs the checker once after its
 // timed loop and reports ERROR if it fails (check_at_end.h).
@@ -196,8 +196,8 @@ void BM_FairSteadyShares(benchmark::State& state) {
   for (auto _ : state) {
     const int64_t mb = (i++ % 2) ? 8192 : 16384;
     benchmark::DoNotOptimize(s.sched->handle(NodeResourceUpdate{s.names[0], Resource::of(mb, 8)}));
-    // The steady shares are recomputed when next read (queues()), not by the event itself.
-    benchmark::DoNotOptimize(s.sched->queues().root().steadyFairShare);
+    // The steady shares are computed when read (steadyFairShares()), not by the event itself.
+    benchmark::DoNotOptimize(s.sched->steadyFairShares());
   }
   state.counters["queues"] = leaves;
   checkInvariantsAtEnd(state, *s.sched);

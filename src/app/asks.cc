@@ -13,6 +13,29 @@ const char* toString(Locality l) {
   return "?";
 }
 
+AskTable::AskTable(const AskTable& o) : keys_(o.keys_), active_(o.active_), pending_(o.pending_) {
+  reindex();
+}
+
+AskTable& AskTable::operator=(const AskTable& o) {
+  if (this != &o) {
+    keys_ = o.keys_;
+    active_ = o.active_;
+    pending_ = o.pending_;
+    reindex();
+  }
+  return *this;
+}
+
+void AskTable::reindex() {
+  index_.clear();
+  index_.reserve(keys_.size());
+  for (auto& [key, byName] : keys_) {
+    auto any = byName.find(kAnyResourceName);
+    index_.push_back({key, &byName, any == byName.end() ? nullptr : &any->second});
+  }
+}
+
 void AskTable::addPending(const ResourceRequest& any, int sign) {
   Resource r = any.capability.times(any.numContainers);
   if (sign > 0) {
@@ -47,6 +70,7 @@ Status AskTable::update(const std::vector<ResourceRequest>& requests) {
     if (isAny) addPending(rr, +1);
   }
   refreshActive();
+  reindex();
   return Status::ok();
 }
 
@@ -64,23 +88,13 @@ void AskTable::deactivate(const SchedulerKey& key) {
 }
 
 const ResourceRequest* AskTable::find(const SchedulerKey& key, std::string_view name) const {
-  const bool any = name == kAnyResourceName;
-  const ByName* byName = nullptr;
-  if (cachedAny(key) != nullptr) {
-    if (any) return anyCache_.request;
-    byName = anyCache_.names;
-    // The key holds its ANY request only (an off-switch ask): no other name is there.
-    if (byName->size() == 1) return nullptr;
-  } else {
-    auto k = keys_.find(key);
-    if (k == keys_.end()) return nullptr;
-    byName = &k->second;
-  }
-  auto it = byName->find(name);
-  if (it == byName->end()) return nullptr;
-  // const_cast: the cache serves the non-const allocate() as well; the node is keys_'s own.
-  if (any) cacheAny(key, const_cast<ResourceRequest*>(&it->second), byName);
-  return &it->second;
+  const KeyEntry* e = entry(key);
+  if (e == nullptr) return nullptr;
+  if (name == kAnyResourceName) return e->any;
+  // The key holds its ANY request only (an off-switch ask): no other name is there.
+  if (e->any != nullptr && e->names->size() == 1) return nullptr;
+  auto it = e->names->find(name);
+  return it == e->names->end() ? nullptr : &it->second;
 }
 
 int32_t AskTable::count(const SchedulerKey& key, std::string_view name) const {
@@ -94,16 +108,10 @@ bool AskTable::canDelayTo(const SchedulerKey& key, std::string_view name) const 
 }
 
 int AskTable::uniqueLocations(const SchedulerKey& key) const {
-  const ByName* byName = nullptr;
-  if (cachedAny(key) != nullptr) {
-    byName = anyCache_.names;
-  } else {
-    auto k = keys_.find(key);
-    if (k == keys_.end()) return 0;
-    byName = &k->second;
-  }
+  const KeyEntry* e = entry(key);
+  if (e == nullptr) return 0;
   int n = 0;
-  for (const auto& [name, rr] : *byName) n += rr.numContainers > 0 ? 1 : 0;
+  for (const auto& [name, rr] : *e->names) n += rr.numContainers > 0 ? 1 : 0;
   return n;
 }
 
@@ -114,13 +122,12 @@ void AskTable::decrement(ByName& byName, std::string_view name) {
 
 Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
                                     std::string_view host, std::string_view rack) {
+  const KeyEntry* e = entry(key);
+  if (e == nullptr) return failedPrecondition("no asks at priority {}", key.priority);
   if (locality == Locality::kOffSwitch) {
-    // Off-switch touches ANY only: served from the cache when the key was just looked up.
-    auto* any = const_cast<ResourceRequest*>(find(key, kAnyResourceName));
+    // Off-switch touches ANY only.
+    ResourceRequest* any = e->any;
     if (any == nullptr || any->numContainers <= 0) {
-      if (keys_.find(key) == keys_.end()) {
-        return failedPrecondition("no asks at priority {}", key.priority);
-      }
       return failedPrecondition("nothing outstanding at priority {}", key.priority);
     }
     --any->numContainers;
@@ -128,18 +135,16 @@ Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
     if (any->numContainers == 0) deactivate(key);
     return any->capability;
   }
-  auto k = keys_.find(key);
-  if (k == keys_.end()) return failedPrecondition("no asks at priority {}", key.priority);
-  auto any = k->second.find(kAnyResourceName);
-  if (any == k->second.end() || any->second.numContainers <= 0) {
+  ResourceRequest* any = e->any;
+  if (any == nullptr || any->numContainers <= 0) {
     return failedPrecondition("nothing outstanding at priority {}", key.priority);
   }
-  if (locality == Locality::kNodeLocal) decrement(k->second, host);
-  decrement(k->second, rack);
-  --any->second.numContainers;
-  pending_ -= any->second.capability;
-  if (any->second.numContainers == 0) deactivate(key);
-  return any->second.capability;
+  if (locality == Locality::kNodeLocal) decrement(*e->names, host);
+  decrement(*e->names, rack);
+  --any->numContainers;
+  pending_ -= any->capability;
+  if (any->numContainers == 0) deactivate(key);
+  return any->capability;
 }
 
 void AskTable::restore(const ResourceRequest& any, std::string_view host, std::string_view rack) {
@@ -159,13 +164,14 @@ void AskTable::restore(const ResourceRequest& any, std::string_view host, std::s
     auto local = byName.find(name);
     if (local != byName.end()) ++local->second.numContainers;
   }
+  reindex();
 }
 
 void AskTable::clear() {
   keys_.clear();
   active_.clear();
   pending_ = Resource();
-  anyCache_.request = nullptr;
+  index_.clear();
 }
 
 std::vector<ResourceRequest> AskTable::all() const {
@@ -209,19 +215,26 @@ Status AskTable::checkInvariants() const {
     if (it != byName.end()) pending += it->second.capability.times(it->second.numContainers);
     if (it != byName.end() && it->second.numContainers > 0) active.push_back(key);
   }
-  for (const auto& [key, byName] : keys_) {
-    auto it = byName.find(kAnyResourceName);
-    const ResourceRequest* expected = it == byName.end() ? nullptr : &it->second;
-    for (int pass = 0; pass < 2; ++pass) {
-      if (find(key, kAnyResourceName) != expected) {
-        return internalError("cached ANY request: lookup at priority {} does not find the kept one",
-                             key.priority);
-      }
-    }
-  }
   if (active != active_) {
     return internalError("active keys: {} kept, {} keys have ANY asks", active_.size(),
                          active.size());
+  }
+  if (index_.size() != keys_.size()) {
+    return internalError("key index: {} entries kept, {} keys", index_.size(), keys_.size());
+  }
+  size_t i = 0;
+  for (const auto& [key, byName] : keys_) {
+    auto any = byName.find(kAnyResourceName);
+    const ResourceRequest* anyRequest = any == byName.end() ? nullptr : &any->second;
+    const KeyEntry& e = index_[i++];
+    if (e.key != key || e.names != &byName || e.any != anyRequest) {
+      return internalError("key index: entry {} is not priority {}'s key, requests and ANY ask",
+                           i - 1, key.priority);
+    }
+    if (find(key, kAnyResourceName) != anyRequest) {
+      return internalError("ANY lookup at priority {} does not find the kept request",
+                           key.priority);
+    }
   }
   if (pending != pending_) {
     return internalError("pending {} != sum of ANY asks {}", pending_.toString(),

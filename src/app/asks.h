@@ -60,6 +60,13 @@ struct ResourceRequest {
 
 class AskTable {
  public:
+  AskTable() = default;
+  // A copy indexes its own requests; a move keeps the map's nodes and so the index.
+  AskTable(const AskTable& o);
+  AskTable& operator=(const AskTable& o);
+  AskTable(AskTable&&) = default;
+  AskTable& operator=(AskTable&&) = default;
+
   // Applies requests per rule 1; errors (nothing applied) on a negative count or capability.
   Status update(const std::vector<ResourceRequest>& requests);
 
@@ -91,10 +98,10 @@ class AskTable {
     }
   }
   bool hasPending() const { return !pending_.isZero(); }
-  // Starts loading the active keys and the cached key's ANY request (a hint).
+  // Starts loading the active keys and the first key's ANY request (a hint).
   void prefetchActive() const {
     if (!active_.empty()) prefetchLine(active_.data());
-    if (anyCache_.request != nullptr) prefetchLine(anyCache_.request);
+    if (!index_.empty() && index_.front().any != nullptr) prefetchLine(index_.front().any);
   }
   const Resource& pending() const { return pending_; }
   // Per rule 2. Returns the ANY request's capability; error when ANY has nothing outstanding.
@@ -117,43 +124,30 @@ class AskTable {
   void deactivate(const SchedulerKey& key);
   void decrement(ByName& byName, std::string_view name);
 
-  // The ANY request of the key looked up last, and that key's requests by name: the allocation
-  // path asks for the same key's ANY request a dozen times per container, and for the node's
-  // host and rack a few times (absent for off-switch asks, which the cached map answers without
-  // comparing a string). std::map nodes are stable, and entries are only removed by clear(),
-  // which resets the cache.
-  // A copied or moved table starts with an empty cache (the pointer is the source's).
-  struct AnyCache {
+  // One entry per key of keys_, ascending: the key's requests by name and its ANY request (null
+  // when it has none). The allocation path asks for the same key's ANY request a dozen times per
+  // container, and for the node's host and rack a few times (absent for off-switch asks, which
+  // the entry answers without comparing a string): a search of this short array instead of two
+  // map lookups. std::map nodes are stable; update, restore and clear, the only operations that
+  // add or remove requests, rebuild it (reindex), so const lookups never write.
+  struct KeyEntry {
     SchedulerKey key;
-    ResourceRequest* request = nullptr;
-    const ByName* names = nullptr;  // set whenever request is
-    AnyCache() = default;
-    AnyCache(const AnyCache&) {}
-    AnyCache& operator=(const AnyCache&) {
-      request = nullptr;
-      return *this;
-    }
-    AnyCache(AnyCache&& o) noexcept { o.request = nullptr; }
-    AnyCache& operator=(AnyCache&& o) noexcept {
-      request = nullptr;
-      o.request = nullptr;
-      return *this;
-    }
+    ByName* names = nullptr;
+    ResourceRequest* any = nullptr;
   };
-  ResourceRequest* cachedAny(const SchedulerKey& key) const {
-    return anyCache_.request != nullptr && anyCache_.key == key ? anyCache_.request : nullptr;
+  const KeyEntry* entry(const SchedulerKey& key) const {
+    auto it = std::lower_bound(index_.begin(), index_.end(), key,
+                               [](const KeyEntry& e, const SchedulerKey& k) { return e.key < k; });
+    return it != index_.end() && it->key == key ? &*it : nullptr;
   }
-  void cacheAny(const SchedulerKey& key, ResourceRequest* any, const ByName* names) const {
-    anyCache_.key = key;
-    anyCache_.request = any;
-    anyCache_.names = names;
-  }
+  void reindex();
 
   std::map<SchedulerKey, ByName> keys_;
   // Invariant: exactly the keys whose ANY count is > 0, ascending (checkInvariants).
   std::vector<SchedulerKey> active_;
   Resource pending_;
-  mutable AnyCache anyCache_;
+  // Invariant: one entry per key of keys_, pointing at its map and ANY request (checkInvariants).
+  std::vector<KeyEntry> index_;
 };
 
 }  // namespace spindle

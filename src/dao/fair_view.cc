@@ -20,10 +20,12 @@ double fraction(int64_t num, int64_t den) {
   return den == 0 ? 0.0 : static_cast<double>(num) / static_cast<double>(den);
 }
 
-json queueInfo(const FairScheduler& s, const fair::FsQueue& q) {
+json queueInfo(const FairScheduler& s, const fair::FsQueue& q,
+               const std::unordered_map<const fair::FsQueue*, Resource>& steady) {
   const ResourceTypes& types = s.cluster().types();
   const Resource cluster = s.cluster().total();
   const Resource maxResources = cappedAtCluster(q.maxShare, cluster, types.count());
+  const Resource& steadyFairShare = steady.at(&q);
   Resource reserved;
   std::vector<const fair::FsQueue*> stack = {&q};
   while (!stack.empty()) {
@@ -44,12 +46,12 @@ json queueInfo(const FairScheduler& s, const fair::FsQueue& q) {
       {"maxResources", resourceInfo(types, maxResources)},
       {"usedResources", resourceInfo(types, q.usage)},
       {"demandResources", resourceInfo(types, q.demand)},
-      {"steadyFairResources", resourceInfo(types, q.steadyFairShare)},
+      {"steadyFairResources", resourceInfo(types, steadyFairShare)},
       {"fairResources", resourceInfo(types, q.fairShare)},
       {"clusterResources", resourceInfo(types, cluster)},
       {"reservedResources", resourceInfo(types, reserved)},
       {"fractionMemUsed", fraction(q.usage.memoryMb(), cluster.memoryMb())},
-      {"fractionMemSteadyFairShare", fraction(q.steadyFairShare.memoryMb(), cluster.memoryMb())},
+      {"fractionMemSteadyFairShare", fraction(steadyFairShare.memoryMb(), cluster.memoryMb())},
       {"fractionMemFairShare", fraction(q.fairShare.memoryMb(), cluster.memoryMb())},
       {"fractionMemMinShare", fraction(q.minShare.memoryMb(), cluster.memoryMb())},
       {"fractionMemMaxShare", fraction(maxResources.memoryMb(), cluster.memoryMb())}};
@@ -70,7 +72,7 @@ json queueInfo(const FairScheduler& s, const fair::FsQueue& q) {
     return j;
   }
   json children = json::array();
-  for (const auto& c : q.children()) children.push_back(queueInfo(s, *c));
+  for (const auto& c : q.children()) children.push_back(queueInfo(s, *c, steady));
   j["childQueues"] = {{"queue", children}};
   return j;
 }
@@ -78,7 +80,8 @@ json queueInfo(const FairScheduler& s, const fair::FsQueue& q) {
 }  // namespace
 
 json fairSchedulerInfo(const FairScheduler& s) {
-  return {{"type", s.typeName()}, {"rootQueue", queueInfo(s, s.queues().root())}};
+  return {{"type", s.typeName()},
+          {"rootQueue", queueInfo(s, s.queues().root(), s.steadyFairShares())}};
 }
 
 }  // namespace spindle

@@ -81,6 +81,7 @@ Result<RunResult> Runner::run() {
     return result_;
   }
   SPINDLE_RETURN_IF_ERROR(setup);
+  sched_->settle();
   if (!opt_.outDir.empty()) {
     std::error_code ec;
     fs::create_directories(opt_.outDir, ec);
@@ -94,6 +95,7 @@ Result<RunResult> Runner::run() {
       SPINDLE_RETURN_IF_ERROR(st.withContext(fmt::format("steps[{}] ({})", step.index, step.op)));
     }
     ++result_.stepsRun;
+    sched_->settle();  // every step's outcome is checked and shown in full
     Status inv = sched_->checkInvariants();
     if (!inv.isOk()) {
       result_.failures.push_back({step.index, step.op, "invariant broken: " + inv.message()});

@@ -15,6 +15,7 @@ Scheduler::Scheduler(SchedulerSettings settings, const Clock& clock, Rng& rng)
 Scheduler::~Scheduler() = default;
 
 Status Scheduler::handle(const SchedulerEvent& event) {
+  EventScope scope(*this);
   return std::visit(
       [this](const auto& e) -> Status {
         using E = std::decay_t<decltype(e)>;
@@ -217,6 +218,7 @@ Status Scheduler::onHeartbeat(const NodeHeartbeat& e) {
 }
 
 Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& completed) {
+  EventScope scope(*this);
   if (!cluster_.contains(id)) return notFound("unknown node id {}", id.value());
   // The reported containers' apps are scattered in memory: start loading them all at once
   // instead of one cache miss after another.
@@ -287,6 +289,7 @@ Status Scheduler::transitionApp(Application& app, AppEvent event, AppTransitionC
 }
 
 Result<AppId> Scheduler::submit(const AppSubmission& submission) {
+  EventScope scope(*this);
   if (!submission.amResource.isNonNegative()) {
     return invalidArgument("AM resource {} is negative", submission.amResource.toString());
   }
@@ -370,6 +373,7 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
 }
 
 Status Scheduler::restartAttempt(AppId id) {
+  EventScope scope(*this);
   SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(id));
   if (a->amRunning()) {
     return failedPrecondition("{}: the AM container is still running", appIdString(id));

@@ -80,6 +80,14 @@ Status CapacityScheduler::checkClusterCaches() const {
     const Node& n = cluster().node(id);
     fresh[n.partition()] += n.total();
   }
+  // partitions_ is what the queues were last resolved against: after a node event it trails the
+  // cluster until settle() or the next other event syncs (finishEvent), so it is compared only
+  // once the scheduler is clean; then the running totals must agree as well.
+  if (dirty_) return Status::ok();
+  if (!recountPartitions_ && countedPartitions_ != fresh) {
+    return internalError("running partition totals: {} kept partitions, {} recomputed",
+                         countedPartitions_.size(), fresh.size());
+  }
   if (fresh != partitions_) {
     return internalError(
         "partition resources: {} kept partitions, {} recomputed (or totals differ)",

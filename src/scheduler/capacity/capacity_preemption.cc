@@ -101,6 +101,7 @@ void CapacityScheduler::runPreemptionRound() {
 }
 
 Status CapacityScheduler::preemptionRound() {
+  sync();
   SPINDLE_ASSIGN_OR_RETURN(preemption::PreemptionSnapshot snapshot, buildPreemptionSnapshot());
   if (preemption_.snapshotHook) SPINDLE_RETURN_IF_ERROR(preemption_.snapshotHook(snapshot));
   // The scheduler's own calculator, by reference: allocation and preemption order resources the

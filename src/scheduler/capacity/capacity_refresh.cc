@@ -102,6 +102,7 @@ Status CapacityScheduler::refreshWithConfig(CapacityConfig next) {
   tree_ = std::move(tree);
   config_ = std::move(next);
   dirty_ = true;
+  recountPartitions_ = true;  // rebuilds the async node index, which the refresh may turn on
   syncNow();  // resolves capacities, recomputes AM limits and activates pending apps
   promoteNonRunnable();
   return Status::ok();

@@ -34,20 +34,28 @@ CapacityScheduler::CapacityScheduler(SchedulerSettings settings, CapacityConfig 
     clusterMaxPriority_ = config_.clusterMaxApplicationPriority;
   }
   tree_ = QueueTree::build(config_);
+  syncNow();
 }
 
 CapacityScheduler::~CapacityScheduler() = default;
 
 // --- Cluster sync ----------------------------------------------------------------------------
 
-void CapacityScheduler::sync() const {
-  if (dirty_) const_cast<CapacityScheduler*>(this)->syncNow();
+// Node events alone leave the re-resolution (O(queues)) to settle() or the next other event.
+void CapacityScheduler::finishEvent() {
+  if (dirty_ && !onlyNodesChanged_) syncNow();
+}
+
+void CapacityScheduler::sync() {
+  if (dirty_) syncNow();
 }
 
 // A removed node's reservation was already released by the base (cluster and app totals);
 // drop it from the queue and user aggregates too.
 void CapacityScheduler::onClusterChanged() {
+  if (!dirty_) onlyNodesChanged_ = true;
   dirty_ = true;
+  countNewNodes();
   for (auto it = reservedNodes_.begin(); it != reservedNodes_.end();) {
     const auto [node, app] = *it;
     ++it;
@@ -57,16 +65,47 @@ void CapacityScheduler::onClusterChanged() {
   }
 }
 
-void CapacityScheduler::syncNow() {
-  dirty_ = false;
-  if (!cluster().nodeLabels().empty() || !parsedLabels_.empty()) reparseForLabels();
-  partitions_.clear();
-  partitions_[kDefaultPartition] = Resource();
-  for (const auto& [name, label] : cluster().nodeLabels()) partitions_[name] = Resource();
+// Node ids are issued in order and never reused: ids from nodesCounted_ on are nodes added since
+// the last call, whose totals are added to their partitions (and, in async mode, to the node
+// index) here. Any other change (a node removed or resized) recounts every node at the next
+// sync and rebuilds the node index now. Each event changes one node, so adding n nodes one at a
+// time costs O(n), not O(n^2).
+void CapacityScheduler::countNewNodes() {
+  const size_t issued = static_cast<size_t>(cluster().numNodes() + cluster().removedNodes());
+  if (issued == nodesCounted_) {
+    recountPartitions_ = true;
+    if (config_.scheduleAsynchronously) rebuildNodeIndex();
+    return;
+  }
+  for (size_t i = nodesCounted_; i < issued; ++i) {
+    const NodeId id(static_cast<uint32_t>(i));
+    if (!cluster().contains(id)) continue;
+    const Node& n = cluster().node(id);
+    countedPartitions_[n.partition()] += n.total();
+    if (config_.scheduleAsynchronously) indexNode(id);
+  }
+  nodesCounted_ = issued;
+}
+
+void CapacityScheduler::recountPartitions() {
+  recountPartitions_ = false;
+  nodesCounted_ = static_cast<size_t>(cluster().numNodes() + cluster().removedNodes());
+  countedPartitions_.clear();
+  countedPartitions_[kDefaultPartition] = Resource();
+  for (const auto& [name, label] : cluster().nodeLabels()) countedPartitions_[name] = Resource();
   for (NodeId id : cluster().nodeIds()) {
     const Node& n = cluster().node(id);
-    partitions_[n.partition()] += n.total();
+    countedPartitions_[n.partition()] += n.total();
   }
+  if (config_.scheduleAsynchronously) rebuildNodeIndex();
+}
+
+void CapacityScheduler::syncNow() {
+  dirty_ = false;
+  onlyNodesChanged_ = false;
+  if (!cluster().nodeLabels().empty() || !parsedLabels_.empty()) reparseForLabels();
+  if (recountPartitions_) recountPartitions();
+  partitions_ = countedPartitions_;
   tree_->resolve(calculator(), partitions_, settings().bounds.minimum, settings().bounds.maximum);
   defaultPartitionResource_ = partitions_[kDefaultPartition];
   // updateChildKey's divisors change only here.
@@ -103,17 +142,12 @@ void CapacityScheduler::syncNow() {
   if (sortScratch_.size() < maxDepth + 1) sortScratch_.resize(maxDepth + 1);
   if (skipScratch_.size() < maxDepth + 1) skipScratch_.resize(maxDepth + 1);
   recomputeUserRatios();
-  if (config_.scheduleAsynchronously) rebuildNodeIndex();
   for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);
 }
 
-const QueueTree& CapacityScheduler::queues() const {
-  sync();
-  return *tree_;
-}
+const QueueTree& CapacityScheduler::queues() const { return *tree_; }
 
 const CsQueue* CapacityScheduler::findQueue(const std::string& nameOrPath) const {
-  sync();
   return tree_->find(nameOrPath);
 }
 
@@ -123,13 +157,11 @@ const CsApp* CapacityScheduler::csApp(AppId id) const {
 }
 
 Resource CapacityScheduler::partitionResource(const std::string& partition) const {
-  sync();
   auto it = partitions_.find(partition);
   return it == partitions_.end() ? Resource() : it->second;
 }
 
 const std::map<std::string, Resource>& CapacityScheduler::partitionResources() const {
-  sync();
   return partitions_;
 }
 
@@ -605,7 +637,7 @@ void CapacityScheduler::setSchedulable(CsApp& s, bool on) {
   updateHead(*s.leaf);
 }
 
-void CapacityScheduler::updateHead(CsQueue& leaf) const {
+void CapacityScheduler::updateHead(CsQueue& leaf) {
   leaf.head = leaf.schedulable.empty() ? nullptr : csAppOrNull(leaf.schedulable.begin()->app);
 }
 
@@ -783,7 +815,6 @@ void CapacityScheduler::unreserve(CsApp& s, NodeId node, const std::string& why)
 // --- Views ------------------------------------------------------------------------------------
 
 std::optional<std::vector<AppId>> CapacityScheduler::appsInQueue(std::string_view queue) const {
-  sync();
   const CsQueue* q = tree_->find(std::string(queue));
   if (q == nullptr) return std::nullopt;
   std::vector<AppId> ids;
@@ -801,7 +832,6 @@ std::optional<std::vector<AppId>> CapacityScheduler::appsInQueue(std::string_vie
 
 Resource CapacityScheduler::userLimit(const CsQueue& leaf, const std::string& user,
                                       const std::string& partition) const {
-  sync();
   const ResourceCalculator& rc = calculator();
   const Resource R = partitionResource(partition);
   UserLimitInputs in;
@@ -821,7 +851,6 @@ Resource CapacityScheduler::userLimit(const CsQueue& leaf, const std::string& us
 std::optional<Resource> CapacityScheduler::headroom(AppId id) const {
   const CsApp* s = csApp(id);
   if (s == nullptr) return std::nullopt;
-  sync();
   const CsQueue& leaf = *s->leaf;
   // The partition the app's unlabelled asks go to. YARN computes the headroom for the partition
   // of the node last heartbeated while the app was considered; Spindle reports it for the app's
@@ -861,7 +890,6 @@ Resource CapacityScheduler::partitionLimit(const CsQueue& leaf, const std::strin
 // its containers, asks and the cluster's reservations; each leaf's used, active users, active
 // users' used and usage ratios against its users and apps. The caches: capacity_invariants.cc.
 Status CapacityScheduler::checkSchedulerInvariants() const {
-  sync();
   SPINDLE_RETURN_IF_ERROR(tree_->check());
   std::map<const CsQueue*, std::map<std::string, Resource>> perLeaf;
   for (const auto& [id, s] : csApps_) {

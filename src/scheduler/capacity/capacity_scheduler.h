@@ -80,6 +80,8 @@ class CapacityScheduler final : public Scheduler {
   // From root's incremental pending aggregates (invariant 1 of cs_queue.h): O(partitions), not
   // O(apps) as the base's scan.
   bool hasPendingDemand() const override;
+  // Resolves the queues against the nodes added, removed or resized since the last event.
+  void settle() override { sync(); }
   // The refresh after parsing: validates against the running apps and swaps the tree, or
   // changes nothing and returns every error.
   Status refreshWithConfig(CapacityConfig next);
@@ -143,9 +145,16 @@ class CapacityScheduler final : public Scheduler {
 
   friend class CapacityAllocator;
 
-  // --- Cluster state (lazily synchronised: node events only mark it dirty) ---
-  void sync() const;
+  // --- Cluster state (node, label and queue changes mark it dirty; finishEvent() brings it up
+  // to date at the end of every event but a node event, settle() after node events, so views
+  // read it without changing anything) ---
+  void finishEvent() override;
+  // Brings the derived state up to date now (a no-op when clean): the paths that read it
+  // within an event call it first.
+  void sync();
   void syncNow();
+  void countNewNodes();
+  void recountPartitions();
   // Re-parses the capacity keys when the cluster's node labels changed (AddNodeLabels).
   void reparseForLabels();
 
@@ -174,7 +183,7 @@ class CapacityScheduler final : public Scheduler {
   AppOrderKey orderKeyFor(const CsApp& s) const;
   void setSchedulable(CsApp& s, bool on);
   // Sets leaf.head from leaf.schedulable (after every change of the set).
-  void updateHead(CsQueue& leaf) const;
+  void updateHead(CsQueue& leaf);
   void setUserActive(CsApp& s, bool on);
   // Updates the leaf's usage-ratio and active-used sums after user.used[p] changed by delta.
   void userUsageChanged(CsQueue& leaf, CsUser& user, const std::string& p, const Resource& delta);
@@ -223,9 +232,17 @@ class CapacityScheduler final : public Scheduler {
   std::set<AppId> nonRunnable_;              // submission order
   std::map<NodeId, AppId> reservedNodes_;    // every CsApp reservation, by node
 
-  // Lazily recomputed cluster data (see sync()).
-  mutable bool dirty_ = true;
-  std::map<std::string, Resource> partitions_;  // partition -> total resource
+  // Cluster data derived by syncNow() (see finishEvent()).
+  bool dirty_ = true;
+  bool onlyNodesChanged_ = false;  // dirty from node events alone: left for settle()
+  // partition -> total resource, as the queues were last resolved against (syncNow copies
+  // countedPartitions_), so that everything derived from it agrees while node events wait.
+  std::map<std::string, Resource> partitions_;
+  // The same, up to date: nodes are added to it as they come (countNewNodes), other node changes
+  // recount it (recountPartitions_).
+  std::map<std::string, Resource> countedPartitions_;
+  size_t nodesCounted_ = 0;  // node ids below it are in countedPartitions_
+  bool recountPartitions_ = true;
   Resource defaultPartitionResource_;
   bool noPartitionDivisor_ = true;  // defaultPartitionResource_ is an invalid divisor
 

@@ -73,12 +73,16 @@ Result<std::unique_ptr<CapacityScheduler>> CapacityScheduler::create(const Confi
   SPINDLE_ASSIGN_OR_RETURN(MonitorConfig monitor, parseMonitorConfig(s.conf));
   auto cs = std::make_unique<CapacityScheduler>(std::move(s), std::move(cfg), std::move(groups),
                                                 clock, rng);
+  // Checked against the cluster's labels by the first event's sync (reparseForLabels).
   cs->parsedLabels_ = provisional;
+  cs->dirty_ = true;
+  cs->onlyNodesChanged_ = false;
   cs->preemption_.config = monitor;
   return cs;
 }
 
 Status CapacityScheduler::refreshConfiguration(const Configuration& conf) {
+  EventScope scope(*this);
   Configuration merged = settings().conf;
   merged.merge(conf);
   // The policy re-reads its knobs when the configuration changed (updateConfigIfNeeded);
@@ -96,9 +100,11 @@ Status CapacityScheduler::refreshConfiguration(const Configuration& conf) {
 
 // At start-up (no nodes, no apps yet) the labels complete the scheduler's initialisation, so
 // capacity keys naming a label the cluster lacks fail it, as YARN's queue init does
-// ("NodeLabelManager doesn't include label = z"). Later additions only re-parse lazily.
+// ("NodeLabelManager doesn't include label = z"). Later additions re-parse at the end of the event.
 Status CapacityScheduler::onNodeLabelsAdded() {
   dirty_ = true;
+  onlyNodesChanged_ = false;
+  recountPartitions_ = true;  // the new labels' partitions start empty
   if (cluster().numNodes() > 0 || !apps().empty()) return Status::ok();
   ClusterLabels labels = labelsOf(cluster());
   auto next = parseCapacityConfig(settings().conf, settings().types, settings().bounds, labels);

@@ -38,6 +38,7 @@ class Cs {
            std::vector<std::string> labels = {}) {
     Status s = sched_->handle(NodeAdded{name, rack, Resource::of(mb, vcores), labels, {}});
     EXPECT_TRUE(s.isOk()) << s.message();
+    sched_->settle();  // the tests read views after adding nodes
     return *this;
   }
   Cs& labels(std::vector<NodeLabel> l) {

@@ -41,7 +41,6 @@ Resource truncatedTimes(const Resource& r, double by) { return multiplyAndRoundD
 }  // namespace
 
 Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
-  sync();
   const ResourceCalculator& rc = calculator();
   const Resource& minAlloc = settings().bounds.minimum;
   PreemptionSnapshot snap;

@@ -1,7 +1,7 @@
 // Fair Scheduler: what follows a node change. Min/max shares given as percentages of the cluster
 // are re-resolved on every NodeAdded / NodeRemoved (absolute ones never change), and steady fair
-// shares, recomputed lazily when queues() is next read, are the values an eager recomputation
-// after every change gives.
+// shares, computed when read (steadyFairShares()), are the values an eager recomputation after
+// every change gives.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -49,9 +49,9 @@ TEST(FairClusterShares, LazySteadySharesEqualEagerOnes) {
   Fs lazy(allocationXml(kShares));
   auto steady = [](Fs& fs) {
     std::vector<int64_t> mb;
-    for (const fair::FsQueue* q : fs.sched().queues().preorder()) {
-      mb.push_back(q->steadyFairShare.memoryMb());
-    }
+    const auto shares = fs.sched().steadyFairShares();
+    for (const fair::FsQueue* q : fs.sched().queues().preorder())
+      mb.push_back(shares.at(q).memoryMb());
     return mb;
   };
   for (int i = 0; i < 5; ++i) {

@@ -59,6 +59,7 @@ Status FairScheduler::verifyMoveConstraints(const Application& app, const FsQueu
 }
 
 Status FairScheduler::moveApp(AppId id, std::string_view queue) {
+  EventScope scope(*this);
   const Application* a = findApp(id);
   auto it = fsApps_.find(id);
   if (a == nullptr) return notFound("App to be moved {} not found.", appIdString(id));

@@ -118,15 +118,6 @@ FairScheduler::FairScheduler(SchedulerSettings settings, fair::FairSchedulerConf
   tree_.resolveShares(cluster().total(), this->settings().types.count());
 }
 
-const fair::FsQueueTree& FairScheduler::queues() const {
-  if (steadySharesStale_) {
-    // A cache of a pure function of the tree and the cluster: recomputing it does not change
-    // the scheduler's state as seen through any other accessor.
-    const_cast<FairScheduler*>(this)->computeSteadyShares();
-  }
-  return tree_;
-}
-
 const FsApp* FairScheduler::fsApp(AppId id) const {
   auto it = fsApps_.find(id);
   return it == fsApps_.end() ? nullptr : &it->second;
@@ -154,14 +145,11 @@ Result<FsQueue*> FairScheduler::placeApp(const Application& app,
   if (p.rejected) {
     return failedPrecondition("application {} rejected by the queue placement policy", id);
   }
-  const bool existed = tree_.find(p.queue) != nullptr;
   Result<FsQueue*> leaf = tree_.leafForPlacement(p.queue);
   if (!leaf.isOk()) {
     return leaf.status().withContext(
         fmt::format("application {} submitted by user {}", id, app.user()));
   }
-  // QueueManager.createQueue recomputes steady shares after adding queues.
-  if (!existed) steadySharesChanged();
   const FsQueue* configured = tree_.nearestConfigured(*leaf);
   if (configured == nullptr ||
       !config_.allocation.hasAccess(configured->path(), QueueAcl::kSubmitApplications, app.user(),
@@ -285,7 +273,6 @@ bool FairScheduler::emptyHeartbeatIsNoop(NodeId node) const {
 
 void FairScheduler::onClusterChanged() {
   tree_.resolveShares(cluster().total(), settings().types.count());
-  steadySharesChanged();
   allOrdersChanged();  // min/max shares, and DRF's ratios of the cluster
   for (auto it = nodePreemption_.begin(); it != nodePreemption_.end();) {
     it = cluster().contains(it->first) ? std::next(it) : nodePreemption_.erase(it);
@@ -335,6 +322,7 @@ std::optional<Resource> FairScheduler::headroom(AppId id) const {
 }
 
 Status FairScheduler::refreshConfiguration(const Configuration& conf) {
+  EventScope scope(*this);
   SPINDLE_ASSIGN_OR_RETURN(fair::FairSchedulerConfig cfg, readConfig(conf, settings().types));
   const std::string file = cfg.allocationFile;
   SPINDLE_RETURN_IF_ERROR(installConfig(std::move(cfg)));
@@ -420,7 +408,6 @@ Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
     }
   }
   maxRunning_.reload(tree_, fsApps_);
-  steadySharesChanged();
   allOrdersChanged();
   update();
   return Status::ok();

@@ -123,7 +123,7 @@ void FairScheduler::maybeUpdate() {
 
 void FairScheduler::update() {
   lastUpdate_ = clock().nowMs();
-  if (tree_.removeEmptyDynamicQueues()) steadySharesChanged();
+  tree_.removeEmptyDynamicQueues();
   updateStarvationStats2x();   // before demand and shares, as 2.x's update() (the deficit view)
   updateDemand(tree_.root());  // keeps the current policy orders current (demandsChanged)
   tree_.root().fairShare = cluster().total();
@@ -192,26 +192,30 @@ void FairScheduler::computeShares(FsQueue& q, size_t depth) {
   for (size_t i = 0; i < n; ++i) computeShares(*q.children()[i], depth + 1);
 }
 
-void FairScheduler::computeSteadyShares() {
-  steadySharesStale_ = false;
-  tree_.root().steadyFairShare = cluster().total();
-  splitSteadyShare(tree_.root(), 0);
+std::unordered_map<const FsQueue*, Resource> FairScheduler::steadyFairShares() const {
+  std::unordered_map<const FsQueue*, Resource> out;
+  std::vector<LevelScratch> scratch;
+  out[&tree_.root()] = cluster().total();
+  splitSteadyShare(tree_.root(), 0, scratch, out);
+  return out;
 }
 
-void FairScheduler::splitSteadyShare(FsQueue& q, size_t depth) {
+// The shares start at zero: a policy writes only its own types (fair: memory), as YARN's
+// steady share Resource starts at zero and is set per type.
+void FairScheduler::splitSteadyShare(const FsQueue& q, size_t depth,
+                                     std::vector<LevelScratch>& scratch,
+                                     std::unordered_map<const FsQueue*, Resource>& out) const {
   if (q.isLeaf()) return;
-  LevelScratch& s = scratchAt(depth);
+  if (scratch.size() <= depth) scratch.resize(depth + 1);
+  LevelScratch& s = scratch[depth];
   const size_t n = q.children().size();
   s.views.resize(n);
-  s.shares.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    fillQueueShareView(s.views[i], *q.children()[i]);
-    s.shares[i] = q.children()[i]->steadyFairShare;
-  }
-  policyOf(q).computeShares(s.views, q.steadyFairShare, fair::ShareMode::kSteady, s.shares);
-  // Every child's share first: the recursion below reuses deeper levels' buffers only.
-  for (size_t i = 0; i < n; ++i) q.children()[i]->steadyFairShare = s.shares[i];
-  for (size_t i = 0; i < n; ++i) splitSteadyShare(*q.children()[i], depth + 1);
+  s.shares.assign(n, Resource());
+  for (size_t i = 0; i < n; ++i) fillQueueShareView(s.views[i], *q.children()[i]);
+  policyOf(q).computeShares(s.views, out.at(&q), fair::ShareMode::kSteady, s.shares);
+  for (size_t i = 0; i < n; ++i) out[q.children()[i].get()] = s.shares[i];
+  // scratch may grow (and move) below: the shares were copied out first.
+  for (size_t i = 0; i < n; ++i) splitSteadyShare(*q.children()[i], depth + 1, scratch, out);
 }
 
 void FairScheduler::runMonitors() {

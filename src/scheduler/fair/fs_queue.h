@@ -132,11 +132,10 @@ class FsQueue {
   // Resolved against the cluster by FsQueueTree::resolveShares.
   ResourceLimit maxShare = ResourceLimit::unbounded();
   Resource minShare;
-  Resource amUsage;    // leaves only
-  Resource demand;     // refreshed by the update pass, capped at maxShare
-  Resource fairShare;  // instantaneous
-  Resource steadyFairShare;
-  int32_t numRunnable = 0;                   // including subqueues
+  Resource amUsage;         // leaves only
+  Resource demand;          // refreshed by the update pass, capped at maxShare
+  Resource fairShare;       // instantaneous; steady shares: FairScheduler::steadyFairShares()
+  int32_t numRunnable = 0;  // including subqueues
   std::optional<TimeMs> lastTimeAtMinShare;  // leaves: min-share starvation clock
   std::vector<AppId> runnableApps;           // leaves: in the order they became runnable
   std::vector<AppId> nonRunnableApps;        // leaves: in submission order

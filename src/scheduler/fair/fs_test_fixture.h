@@ -106,7 +106,9 @@ class Fs {
     return *q;
   }
   int64_t fairMb(const std::string& path) const { return queue(path).fairShare.memoryMb(); }
-  int64_t steadyMb(const std::string& path) const { return queue(path).steadyFairShare.memoryMb(); }
+  int64_t steadyMb(const std::string& path) const {
+    return sched_->steadyFairShares().at(&queue(path)).memoryMb();
+  }
   bool runnable(AppId app) const { return sched_->fsApp(app)->runnable; }
   FairScheduler& sched() { return *sched_; }
   SimulatedClock& clock() { return clock_; }
