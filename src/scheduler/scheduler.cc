@@ -124,7 +124,7 @@ void Scheduler::record(Decision d) {
     auto& grew = outcome_->preemptionMessageGrew;
     if (std::find(grew.begin(), grew.end(), d.app) == grew.end()) grew.push_back(d.app);
   }
-  emit(d.view());
+  emit(d);
 }
 
 void Scheduler::addContainerChange(ContainerAction action, const Container& c, int32_t exitStatus) {
@@ -161,7 +161,7 @@ void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerK
   d.skip = why;
   d.reason = std::move(text);
   d.numbers = std::move(numbers);
-  if (!same) emit(d.view());
+  if (!same) emit(d);
   lastSkip_[app.id()] = std::move(d);
   if (hasLastSkip_.size() <= app.id().value()) hasLastSkip_.resize(app.id().value() + 1, 0);
   hasLastSkip_[app.id().value()] = 1;

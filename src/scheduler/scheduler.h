@@ -284,9 +284,9 @@ class Scheduler {
   // paths (container release) read it instead of walking apps_.
   std::vector<Application*> liveById_;
   uint32_t nextAppSeq_ = 1;
-  void emit(const DecisionRecord& r) {
+  void emit(const Decision& d) {
     ++decisionCount_;
-    if (sink_) sink_->record(r);
+    if (sink_) sink_->record(d.view());
   }
   void addContainerChange(ContainerAction action, const Container& c, int32_t exitStatus);
 
