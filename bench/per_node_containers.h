@@ -8,8 +8,8 @@
 // The sink is benchmark harness, not scheduler work, so it is kept out of the measurement as far
 // as it can be (branch core-perf2; it was ~1-2 % of a Fair heartbeat): lists are indexed by the
 // dense node id instead of an unordered_map, take() hands out a reused buffer instead of a fresh
-// vector (no allocation per heartbeat once warm), and wantsText() is false, so the scheduler
-// core copies no queue name or reason text into the per-container records it passes here.
+// vector (no allocation per heartbeat once warm), and it never renders a record's reason
+// (DecisionRecord's queue and reason are views and a deferred format: unread, they cost nothing).
 #pragma once
 
 #include <cstdint>
@@ -22,13 +22,12 @@ namespace spindle {
 
 class PerNodeContainers final : public DecisionSink {
  public:
-  void record(const Decision& d) override {
+  void record(const DecisionRecord& d) override {
     if (d.kind == DecisionKind::kAllocate) {
       listFor(d.node).push_back({d.container, 0});
       ++allocations_;
     }
   }
-  bool wantsText() const override { return false; }
   // The containers node n received since the last take(n). The reference stays valid until the
   // next take() (the scheduler may record new allocations for n while it reads the list).
   const std::vector<CompletedContainer>& take(NodeId n) {

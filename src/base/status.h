@@ -97,6 +97,31 @@ class [[nodiscard]] Result {
   std::variant<T, Status> v_;
 };
 
+// A reference or an error: Result<const Outcome&> hands out an object its maker keeps (and
+// reuses), without a copy.
+template <typename T>
+class [[nodiscard]] Result<T&> {
+ public:
+  Result(T& value) : value_(&value) {}                  // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {  // NOLINT
+    assert(!status_.isOk());
+  }
+
+  bool isOk() const { return value_ != nullptr; }
+  explicit operator bool() const { return isOk(); }
+  const Status& status() const { return status_; }
+  T& value() const {
+    assert(value_ != nullptr);
+    return *value_;
+  }
+  T& operator*() const { return value(); }
+  T* operator->() const { return &value(); }
+
+ private:
+  T* value_ = nullptr;
+  Status status_;
+};
+
 }  // namespace spindle
 
 // Propagates a non-OK Status from an expression returning Status.

@@ -14,10 +14,17 @@ void addScenarioCommand(CLI::App& app, ScenarioOptions& opts) {
   run->add_option("file", opts.files, "Scenario JSON file")->required()->expected(1);
   run->add_option("--out", opts.outDir, "Output directory")->required();
   run->add_flag("--summary", opts.summary, "Print a readable summary");
+  const char* checkHelp =
+      "Also check the scheduler's invariants after every N scheduler events within a step "
+      "(they are always checked after every step)";
+  run->add_option("--check-invariants", opts.checkInvariants, checkHelp)
+      ->check(CLI::NonNegativeNumber);
   run->callback([&opts] { opts.run = true; });
   auto* check = scenario->add_subcommand("check", "Run scenarios and check their expectations");
   check->add_option("files", opts.files, "Scenario JSON files")->required();
   check->add_flag("-q,--quiet", opts.quiet, "Print failures only");
+  check->add_option("--check-invariants", opts.checkInvariants, checkHelp)
+      ->check(CLI::NonNegativeNumber);
   check->callback([&opts] { opts.check = true; });
 }
 
@@ -45,7 +52,7 @@ int runScenarioCommand(const ScenarioOptions& opts) {
       worst = 2;
       continue;
     }
-    auto r = runScenario(*sc, RunOptions{opts.run ? opts.outDir : ""});
+    auto r = runScenario(*sc, RunOptions{opts.run ? opts.outDir : "", opts.checkInvariants});
     if (!r) {
       std::cerr << "error: " << file << ": " << r.status().message() << '\n';
       worst = 2;

@@ -4,6 +4,7 @@
 //   spindle scenario check tests/scenarios/*.json
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct ScenarioOptions {
   std::string outDir;
   bool summary = false;
   bool quiet = false;
+  int64_t checkInvariants = 0;  // also every N scheduler events within a step
 };
 
 void addScenarioCommand(CLI::App& app, ScenarioOptions& opts);

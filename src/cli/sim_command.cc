@@ -42,6 +42,10 @@ void addSimCommand(CLI::App& app, SimOptions& o) {
   sim->add_flag("--progress", o.progress, "Show the progress bar even if stderr is not a terminal");
   sim->add_flag("--no-heartbeat-skip", o.noHeartbeatSkip,
                 "Process every node heartbeat (slower; outputs are identical)");
+  sim->add_option("--check-invariants", o.checkInvariants,
+                  "Check the scheduler's invariants after every N scheduler events; a broken "
+                  "invariant stops the run with an error (slow for small N; outputs unchanged)")
+      ->check(CLI::NonNegativeNumber);
   sim->callback([&o] { o.selected = true; });
 }
 
@@ -109,12 +113,12 @@ class DecisionFile final : public DecisionSink {
   bool ok() const { return static_cast<bool>(out_); }
   void attach(const Scheduler* s) {
     sched_ = s;
-    for (const Decision& d : buffered_) write(d);
+    for (const Decision& d : buffered_) write(d.view());
     buffered_.clear();
   }
-  void record(const Decision& d) override {
+  void record(const DecisionRecord& d) override {
     if (sched_ == nullptr) {
-      buffered_.push_back(d);
+      buffered_.push_back(Decision::of(d));
     } else {
       write(d);
     }
@@ -122,7 +126,7 @@ class DecisionFile final : public DecisionSink {
   int64_t count() const { return seq_; }
 
  private:
-  void write(const Decision& d) { out_ << decisionToJson(*sched_, d, seq_++).dump() << '\n'; }
+  void write(const DecisionRecord& d) { out_ << decisionToJson(*sched_, d, seq_++).dump() << '\n'; }
   std::ofstream out_;
   const Scheduler* sched_ = nullptr;
   std::vector<Decision> buffered_;
@@ -254,6 +258,7 @@ int runSimCommand(const SimOptions& o) {
   eo.outputDir = o.outputDir;
   eo.trackJobs = splitCommas(o.trackJobs);
   eo.decisionLog = decisions.get();
+  eo.checkInvariantsEvery = o.checkInvariants;
   const bool showProgress = !o.quiet && (o.progress || isatty(STDERR_FILENO));
   ProgressBar bar(showProgress, estimatedEnd(*trace, until));
   eo.progress = [&bar](const sim::Progress& p) { bar.update(p); };

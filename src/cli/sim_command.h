@@ -36,6 +36,7 @@ struct SimOptions {
   bool decisionLog = false;
   bool progress = false;         // force the progress bar even when stderr is not a terminal
   bool noHeartbeatSkip = false;  // process every NM heartbeat (for checking the skip rule)
+  int64_t checkInvariants = 0;   // Scheduler::checkInvariants every N scheduler events
 };
 
 void addSimCommand(CLI::App& app, SimOptions& opts);

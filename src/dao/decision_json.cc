@@ -36,13 +36,13 @@ bool hasExitStatus(DecisionKind k) {
 
 }  // namespace
 
-json decisionToJson(const Scheduler& s, const Decision& d, size_t seq) {
+json decisionToJson(const Scheduler& s, const DecisionRecord& d, size_t seq) {
   json j = {{"seq", seq}, {"time", d.time}, {"kind", toString(d.kind)}};
   if (isAppDecision(d.kind)) {
     j["app"] = s.appIdString(d.app);
     const Application* a = s.findApp(d.app);
     j["appName"] = a ? a->submission().name : "";
-    j["queue"] = d.queue;
+    j["queue"] = std::string(d.queue);
   }
   if (isContainerDecision(d.kind)) j["container"] = s.containerIdString(d.container);
   if (d.node.valid()) j["node"] = s.cluster().nodeName(d.node);
@@ -58,7 +58,7 @@ json decisionToJson(const Scheduler& s, const Decision& d, size_t seq) {
   if (isContainerDecision(d.kind)) j["am"] = d.am;
   if (hasExitStatus(d.kind)) j["exitStatus"] = d.exitStatus;
   if (d.kind == DecisionKind::kSkip) j["skip"] = toString(d.skip);
-  j["reason"] = d.reason;
+  j["reason"] = d.reason.text();
   if (!d.numbers.empty()) {
     json n = json::object();
     for (const auto& [k, v] : d.numbers) n[k] = v;

@@ -11,6 +11,9 @@
 
 namespace spindle {
 
-nlohmann::json decisionToJson(const Scheduler& s, const Decision& d, size_t seq);
+nlohmann::json decisionToJson(const Scheduler& s, const DecisionRecord& d, size_t seq);
+inline nlohmann::json decisionToJson(const Scheduler& s, const Decision& d, size_t seq) {
+  return decisionToJson(s, d.view(), seq);
+}
 
 }  // namespace spindle

@@ -7,7 +7,7 @@
 #include "dao/decision_json.h"
 #include "dao/rest_views.h"
 #include "scenario/expectations.h"
-#include "scheduler/scheduler_factory.h"
+#include "scheduler/driver.h"
 
 namespace spindle {
 
@@ -29,6 +29,7 @@ class Runner {
   // A step with expectError: the error must come and contain the text.
   void checkStepError(const Step& step, const Status& st);
   Status apply(const Step& step);
+  const Scheduler& sched() const { return driver_->scheduler(); }
   Result<AppId> app(const std::string& handle) const;
   Result<ContainerId> container(const std::string& handle) const;
   Status writeSnapshot(const std::string& name) const;
@@ -42,7 +43,7 @@ class Runner {
   DecisionLog log_;
   // The configuration in force: the scenario's, then each successful refreshConfig's.
   Configuration conf_;
-  std::unique_ptr<Scheduler> sched_;
+  std::unique_ptr<Driver> driver_;
   std::map<std::string, AppId> apps_;
   size_t lastExpect_ = 0;
   RunResult result_;
@@ -50,15 +51,18 @@ class Runner {
 
 Status Runner::setUp() {
   if (sc_.configError) return *sc_.configError;
-  SPINDLE_ASSIGN_OR_RETURN(sched_, createScheduler(sc_.conf, clock_, rng_));
-  sched_->setDecisionSink(&log_);
+  SPINDLE_ASSIGN_OR_RETURN(
+      driver_, Driver::create(sc_.conf, clock_, rng_,
+                              DriverOptions{.checkInvariantsEvery = opt_.checkInvariantsEvery}));
+  driver_->setDecisionSink(&log_);
   if (!sc_.nodeLabels.empty()) {
     SPINDLE_RETURN_IF_ERROR(
-        sched_->handle(AddNodeLabels{sc_.nodeLabels}).withContext("cluster.nodeLabels"));
+        driver_->handle(AddNodeLabels{sc_.nodeLabels}).status().withContext("cluster.nodeLabels"));
   }
   for (const NodeSpec& n : sc_.nodes) {
     SPINDLE_RETURN_IF_ERROR(
-        sched_->handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes})
+        driver_->handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes})
+            .status()
             .withContext("cluster.nodes"));
   }
   return Status::ok();
@@ -81,7 +85,7 @@ Result<RunResult> Runner::run() {
     return result_;
   }
   SPINDLE_RETURN_IF_ERROR(setup);
-  sched_->settle();
+  driver_->settle();
   if (!opt_.outDir.empty()) {
     std::error_code ec;
     fs::create_directories(opt_.outDir, ec);
@@ -95,8 +99,8 @@ Result<RunResult> Runner::run() {
       SPINDLE_RETURN_IF_ERROR(st.withContext(fmt::format("steps[{}] ({})", step.index, step.op)));
     }
     ++result_.stepsRun;
-    sched_->settle();  // every step's outcome is checked and shown in full
-    Status inv = sched_->checkInvariants();
+    driver_->settle();  // every step's outcome is checked and shown in full
+    Status inv = sched().checkInvariants();
     if (!inv.isOk()) {
       result_.failures.push_back({step.index, step.op, "invariant broken: " + inv.message()});
       break;
@@ -116,7 +120,7 @@ Status Runner::runStep(const Step& step) {
   if (step.at) clock_.setMs(*step.at);
   if (auto* e = std::get_if<ExpectStep>(&step.body)) {
     std::span<const Decision> all(log_.decisions());
-    ExpectContext ctx{*sched_, all.subspan(lastExpect_), apps_};
+    ExpectContext ctx{sched(), all.subspan(lastExpect_), apps_};
     for (std::string& f : evaluateExpect(e->body, ctx)) {
       result_.failures.push_back({step.index, step.op, std::move(f)});
     }
@@ -147,21 +151,22 @@ Result<AppId> Runner::app(const std::string& handle) const {
 }
 
 Result<ContainerId> Runner::container(const std::string& handle) const {
-  return resolveContainerHandle(handle, *sched_, apps_);
+  return resolveContainerHandle(handle, sched(), apps_);
 }
 
 Status Runner::apply(const Step& step) {
-  Scheduler& s = *sched_;
+  Driver& d = *driver_;
+  const Scheduler& s = d.scheduler();
   return std::visit(
       [&](const auto& b) -> Status {
         using B = std::decay_t<decltype(b)>;
         if constexpr (std::is_same_v<B, AddNodeStep>) {
           const NodeSpec& n = b.node;
-          return s.handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes});
+          return d.handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes}).status();
         } else if constexpr (std::is_same_v<B, RemoveNodeStep>) {
-          return s.handle(NodeRemoved{b.name});
+          return d.handle(NodeRemoved{b.name}).status();
         } else if constexpr (std::is_same_v<B, UpdateNodeStep>) {
-          return s.handle(NodeResourceUpdate{b.name, b.resource});
+          return d.handle(NodeResourceUpdate{b.name, b.resource}).status();
         } else if constexpr (std::is_same_v<B, HeartbeatStep>) {
           NodeHeartbeat hb{b.node, {}};
           for (const auto& [handle, exit] : b.completed) {
@@ -170,39 +175,30 @@ Status Runner::apply(const Step& step) {
           }
           for (int i = 0; i < b.times; ++i) {
             if (!b.all) {
-              SPINDLE_RETURN_IF_ERROR(s.handle(hb));
+              SPINDLE_RETURN_IF_ERROR(d.handle(hb).status());
               hb.completed.clear();
               continue;
             }
             std::vector<std::string> names;
             for (NodeId n : s.cluster().nodeIds()) names.push_back(s.cluster().nodeName(n));
             std::sort(names.begin(), names.end());
-            for (const auto& n : names) SPINDLE_RETURN_IF_ERROR(s.handle(NodeHeartbeat{n, {}}));
+            for (const auto& n : names) {
+              SPINDLE_RETURN_IF_ERROR(d.handle(NodeHeartbeat{n, {}}).status());
+            }
           }
           return Status::ok();
         } else if constexpr (std::is_same_v<B, SubmitStep>) {
           if (apps_.count(b.app)) return invalidArgument("app '{}' was already submitted", b.app);
           AppSubmission sub{b.app, b.queue, b.user, b.priority, b.am, b.amLabel, b.type};
-          const size_t before = log_.decisions().size();
-          auto id = s.submit(sub);
-          if (id) {
-            apps_[b.app] = *id;
-            return Status::ok();
-          }
-          // A rejection (unknown or stopped queue, ACL, too many apps) is recorded as
-          // app-rejected: a decision the scenario checks, not bad input. The handle then names
-          // the rejected app. Any other error is bad input.
-          for (size_t i = before; i < log_.decisions().size(); ++i) {
-            const Decision& d = log_.decisions()[i];
-            if (d.kind == DecisionKind::kAppRejected) {
-              apps_[b.app] = d.app;
-              return Status::ok();
-            }
-          }
-          return id.status();
+          // A rejection (unknown or stopped queue, ACL, too many apps) is an outcome the
+          // scenario checks (app-rejected), not bad input: the handle then names the rejected
+          // app. An error is bad input.
+          SPINDLE_ASSIGN_OR_RETURN(const Outcome& out, d.submit(sub));
+          apps_[b.app] = out.admission()->app;
+          return Status::ok();
         } else if constexpr (std::is_same_v<B, AskStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
-          return s.handle(AppAllocate{id, b.requests, {}, {}, {}});
+          return d.handle(AppAllocate{id, b.requests, {}, {}, {}}).status();
         } else if constexpr (std::is_same_v<B, ReleaseStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           AppAllocate a{id, {}, {}, {}, {}};
@@ -210,28 +206,30 @@ Status Runner::apply(const Step& step) {
             SPINDLE_ASSIGN_OR_RETURN(ContainerId c, container(h));
             a.releases.push_back(c);
           }
-          return s.handle(a);
+          return d.handle(a).status();
         } else if constexpr (std::is_same_v<B, BlacklistStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
-          return s.handle(AppAllocate{id, {}, {}, b.add, b.remove});
+          return d.handle(AppAllocate{id, {}, {}, b.add, b.remove}).status();
         } else if constexpr (std::is_same_v<B, PlaceStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           for (int i = 0; i < b.count; ++i) {
-            SPINDLE_RETURN_IF_ERROR(s.handle(PlaceContainer{
-                id, b.node, b.resource, b.priority, b.am && i == 0, b.reserved, b.nodeLabel}));
+            SPINDLE_RETURN_IF_ERROR(
+                d.handle(PlaceContainer{id, b.node, b.resource, b.priority, b.am && i == 0,
+                                        b.reserved, b.nodeLabel})
+                    .status());
           }
           return Status::ok();
         } else if constexpr (std::is_same_v<B, CompleteStep>) {
           SPINDLE_ASSIGN_OR_RETURN(ContainerId c, container(b.container));
-          return s.handle(ContainerFinished{c, b.exitStatus});
+          return d.handle(ContainerFinished{c, b.exitStatus}).status();
         } else if constexpr (std::is_same_v<B, FinishAppStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
-          return s.handle(AppRemoved{id, b.state});
+          return d.handle(AppRemoved{id, b.state}).status();
         } else if constexpr (std::is_same_v<B, AdvanceStep>) {
           clock_.advanceMs(b.ms);
           return Status::ok();
         } else if constexpr (std::is_same_v<B, MonitorStep>) {
-          return s.handle(MonitorTick{});
+          return d.monitorTick().status();
         } else if constexpr (std::is_same_v<B, SnapshotStep>) {
           return opt_.outDir.empty() ? Status::ok() : writeSnapshot(b.name);
         } else if constexpr (std::is_same_v<B, RefreshConfigStep>) {
@@ -239,12 +237,12 @@ Status Runner::apply(const Step& step) {
           Configuration next = conf_;
           for (const std::string& name : b.removed) next.unset(name);
           next.merge(b.properties);
-          SPINDLE_RETURN_IF_ERROR(s.refreshConfiguration(next));
+          SPINDLE_RETURN_IF_ERROR(d.refreshConfiguration(next).status());
           conf_ = std::move(next);
           return Status::ok();
         } else if constexpr (std::is_same_v<B, MoveAppStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
-          return s.moveApp(id, b.queue);
+          return d.moveApp(id, b.queue).status();
         } else if constexpr (std::is_same_v<B, FeatureStep>) {
           return failedPrecondition("this build's {} scheduler does not provide {}", s.typeName(),
                                     b.feature);
@@ -261,10 +259,10 @@ Status Runner::writeSnapshot(const std::string& name) const {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return invalidArgument("cannot create {}: {}", dir.string(), ec.message());
-  const std::pair<const char*, json> files[] = {{"scheduler.json", schedulerView(*sched_)},
-                                                {"metrics.json", metricsView(*sched_)},
-                                                {"apps.json", appsView(*sched_)},
-                                                {"nodes.json", nodesView(*sched_)}};
+  const std::pair<const char*, json> files[] = {{"scheduler.json", schedulerView(sched())},
+                                                {"metrics.json", metricsView(sched())},
+                                                {"apps.json", appsView(sched())},
+                                                {"nodes.json", nodesView(sched())}};
   for (const auto& [file, j] : files) {
     std::ofstream out(dir / file);
     out << j.dump(2) << '\n';
@@ -278,7 +276,7 @@ Status Runner::writeDecisions() const {
   std::ofstream out(file);
   size_t seq = 0;
   for (const Decision& d : log_.decisions())
-    out << decisionToJson(*sched_, d, seq++).dump() << '\n';
+    out << decisionToJson(sched(), d, seq++).dump() << '\n';
   if (!out) return invalidArgument("cannot write {}", file.string());
   return Status::ok();
 }
@@ -286,9 +284,9 @@ Status Runner::writeDecisions() const {
 std::string Runner::summary() const {
   std::map<std::string, int> kinds;
   for (const Decision& d : log_.decisions()) ++kinds[toString(d.kind)];
-  json m = metricsView(*sched_)["clusterMetrics"];
+  json m = metricsView(sched())["clusterMetrics"];
   std::string s = fmt::format("scenario: {}\nscheduler: {}\nsimulated time: {} ms\nsteps: {}\n",
-                              sc_.name, sched_->typeName(), clock_.nowMs(), result_.stepsRun);
+                              sc_.name, sched().typeName(), clock_.nowMs(), result_.stepsRun);
   s += fmt::format("cluster: {} nodes, {} MB / {} vcores, {} MB allocated ({:.1f}%)\n",
                    m["activeNodes"].get<int>(), m["totalMB"].get<int64_t>(),
                    m["totalVirtualCores"].get<int64_t>(), m["allocatedMB"].get<int64_t>(),
@@ -302,14 +300,14 @@ std::string Runner::summary() const {
   for (const auto& [k, n] : kinds) s += fmt::format(" {} {}", k, n);
   s += "\n";
   for (const auto& [handle, id] : apps_) {
-    const Application* a = sched_->findApp(id);
+    const Application* a = sched().findApp(id);
     if (!a) continue;
     std::string why;
-    if (const Decision* d = sched_->lastSkip(id); d && a->asks().hasPending()) {
+    if (const Decision* d = sched().lastSkip(id); d && a->asks().hasPending()) {
       why = fmt::format(" (pending: {}: {})", toString(d->skip), d->reason);
     }
     s += fmt::format("  {} {} {} queue={} containers={} allocated={}{}\n", handle,
-                     sched_->appIdString(id), toString(a->state()), a->queue(),
+                     sched().appIdString(id), toString(a->state()), a->queue(),
                      a->liveContainers().size(), a->used().toString(), why);
   }
   return s;

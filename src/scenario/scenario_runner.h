@@ -10,6 +10,7 @@
 // steps compare the decisions since the previous expect and the current snapshots.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ namespace spindle {
 
 struct RunOptions {
   std::string outDir;  // empty: write nothing
+  // Also check the invariants after every N scheduler events within a step (0 = only after
+  // every step, which always happens).
+  int64_t checkInvariantsEvery = 0;
 };
 
 struct CheckFailure {

@@ -1,5 +1,7 @@
 #include "scheduler/decision.h"
 
+#include <fmt/args.h>
+
 namespace spindle {
 
 const char* toString(DecisionKind k) {
@@ -39,6 +41,61 @@ const char* toString(SkipReason r) {
     case SkipReason::kMaxParallelApps: return "MAX_PARALLEL_APPS";
   }
   return "?";
+}
+
+std::string Reason::text() const {
+  if (!formatted_) return std::string(format_);
+  fmt::dynamic_format_arg_store<fmt::format_context> store;
+  store.reserve(numArgs_, numArgs_);
+  for (int i = 0; i < numArgs_; ++i) {
+    const Arg& a = args_[i];
+    switch (a.type) {
+      case Arg::Type::kInt: store.push_back(a.i); break;
+      case Arg::Type::kUint: store.push_back(a.u); break;
+      case Arg::Type::kDouble: store.push_back(a.d); break;
+      case Arg::Type::kText: store.push_back(std::string_view(a.text.data, a.text.size)); break;
+      case Arg::Type::kResource: store.push_back(a.resource->toString()); break;
+    }
+  }
+  return fmt::vformat(format_, store);
+}
+
+Decision Decision::of(const DecisionRecord& r) {
+  Decision d;
+  d.kind = r.kind;
+  d.time = r.time;
+  d.app = r.app;
+  d.container = r.container;
+  d.node = r.node;
+  d.queue = std::string(r.queue);
+  d.key = r.key;
+  d.locality = r.locality;
+  d.resource = r.resource;
+  d.am = r.am;
+  d.skip = r.skip;
+  d.exitStatus = r.exitStatus;
+  d.reason = r.reason.text();
+  d.numbers.assign(r.numbers.begin(), r.numbers.end());
+  return d;
+}
+
+DecisionRecord Decision::view() const {
+  DecisionRecord r;
+  r.kind = kind;
+  r.time = time;
+  r.app = app;
+  r.container = container;
+  r.node = node;
+  r.queue = queue;
+  r.key = key;
+  r.locality = locality;
+  r.resource = resource;
+  r.am = am;
+  r.skip = skip;
+  r.exitStatus = exitStatus;
+  r.reason = Reason(reason);
+  r.numbers = numbers;
+  return r;
 }
 
 }  // namespace spindle

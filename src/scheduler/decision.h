@@ -1,19 +1,31 @@
 // Decision records: every allocation, reservation, skip, release, preemption and app or node
 // change the core makes, with its reason. The decision log, the "why is my app pending" view,
-// the simulator report and the tests all read these records.
+// the simulator report and the tests all read these records. They are an observer stream: the
+// actions a front end takes (launch, kill, wake an AM) come from the Driver's Outcome
+// (driver.h, outcome.h), never from here, so a front end may attach no sink at all.
 //
-//   DecisionLog log;
-//   scheduler.setDecisionSink(&log);
+//   DecisionLog log;                       // keeps every record, text rendered
+//   driver.setDecisionSink(&log);          // or scheduler.setDecisionSink(&log)
 //   ... run ...
 //   for (const Decision& d : log.decisions()) if (d.kind == DecisionKind::kAllocate) ...
 //
+// A sink receives a DecisionRecord: always complete (queue and reason filled), but lazy: the
+// queue is a view of the scheduler's own queue name and the reason a Reason, a format string
+// with its arguments kept as values, rendered to text only by a sink that reads it
+// (Reason::text()). Both are valid during the record() call only; a sink that keeps a record
+// keeps a Decision (Decision::of), which owns its text.
 // Records hold ids, not names; decision_json.h renders them with names resolved.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "app/asks.h"
 #include "base/clock.h"
@@ -57,6 +69,122 @@ enum class SkipReason {
 };
 const char* toString(SkipReason r);  // "AM_LIMIT", "USER_LIMIT", ...
 
+namespace reason_internal {
+// The type fmt checks a Reason argument as: a Resource renders as its toString().
+template <typename T>
+struct FmtType {
+  using type = T;
+};
+template <>
+struct FmtType<Resource> {
+  using type = std::string;
+};
+template <typename T>
+using FmtTypeOf = typename FmtType<std::decay_t<T>>::type;
+}  // namespace reason_internal
+
+// Why a decision was made, as a deferred format: a fmt format string (checked at compile time)
+// and up to kMaxArgs arguments kept as values (integers, doubles, text views, resources), or a
+// plain text view. Making one formats nothing and allocates nothing; text() renders it.
+//
+//   Reason r = Reason::format("{} ask at priority {} on {}", toString(loc), key.priority, name);
+//   std::string s = r.text();                  // "NODE_LOCAL ask at priority 1 on h1"
+//   Reason plain = "released by the application";
+//
+// Text and resource arguments are viewed, not copied: render it while they live (a sink's
+// record() call).
+class Reason {
+ public:
+  static constexpr int kMaxArgs = 6;
+
+  Reason() = default;
+  Reason(std::string_view text) : format_(text) {}    // NOLINT: implicit by design
+  Reason(const char* text) : format_(text) {}         // NOLINT
+  Reason(const std::string& text) : format_(text) {}  // NOLINT
+  template <typename... A>
+  static Reason format(fmt::format_string<reason_internal::FmtTypeOf<A>...> f, const A&... args) {
+    static_assert(sizeof...(A) <= kMaxArgs, "too many Reason arguments");
+    Reason r;
+    const fmt::string_view text = f;
+    r.format_ = std::string_view(text.data(), text.size());
+    r.formatted_ = true;
+    (r.push(args), ...);
+    return r;
+  }
+
+  bool empty() const { return !formatted_ && format_.empty(); }
+  std::string text() const;
+
+ private:
+  struct Arg {
+    enum class Type : uint8_t { kInt, kUint, kDouble, kText, kResource };
+    Type type = Type::kInt;
+    union {
+      int64_t i;
+      uint64_t u;
+      double d;
+      struct {
+        const char* data;
+        size_t size;
+      } text;
+      const Resource* resource;
+    };
+    Arg() : i(0) {}
+  };
+  template <typename T>
+  void push(const T& v) {
+    Arg& a = args_[numArgs_++];
+    using D = std::decay_t<T>;
+    if constexpr (std::is_same_v<D, bool>) {
+      setText(a, v ? std::string_view("true") : std::string_view("false"));
+    } else if constexpr (std::is_integral_v<D> && std::is_signed_v<D>) {
+      a.type = Arg::Type::kInt;
+      a.i = v;
+    } else if constexpr (std::is_integral_v<D>) {
+      a.type = Arg::Type::kUint;
+      a.u = v;
+    } else if constexpr (std::is_floating_point_v<D>) {
+      a.type = Arg::Type::kDouble;
+      a.d = v;
+    } else if constexpr (std::is_same_v<D, Resource>) {
+      a.type = Arg::Type::kResource;
+      a.resource = &v;
+    } else {
+      setText(a, std::string_view(v));
+    }
+  }
+  static void setText(Arg& a, std::string_view s) {
+    a.type = Arg::Type::kText;
+    a.text = {s.data(), s.size()};
+  }
+
+  std::string_view format_;  // the format string, or the plain text
+  bool formatted_ = false;   // format_ is a format string (even with no arguments)
+  uint8_t numArgs_ = 0;
+  Arg args_[kMaxArgs];
+};
+
+// A decision as a sink receives it: complete, with views into the scheduler's state (queue) and
+// a deferred reason; valid during DecisionSink::record() only.
+struct DecisionRecord {
+  DecisionKind kind = DecisionKind::kAllocate;
+  TimeMs time = 0;
+  AppId app;
+  ContainerId container;
+  NodeId node;
+  std::string_view queue;
+  SchedulerKey key;
+  Locality locality = Locality::kOffSwitch;
+  Resource resource;
+  bool am = false;
+  SkipReason skip = SkipReason::kNone;
+  int32_t exitStatus = 0;
+  Reason reason;  // human-readable why
+  // Named numbers behind the reason, e.g. {"missedOpportunities", 2}, {"threshold", 3}.
+  std::span<const std::pair<std::string, double>> numbers;
+};
+
+// A decision that owns its text: what DecisionLog keeps and Scheduler::lastSkip returns.
 struct Decision {
   DecisionKind kind = DecisionKind::kAllocate;
   TimeMs time = 0;
@@ -73,27 +201,46 @@ struct Decision {
   std::string reason;  // human-readable why
   // Named numbers behind the reason, e.g. {"missedOpportunities", 2}, {"threshold", 3}.
   std::vector<std::pair<std::string, double>> numbers;
+
+  // The record rendered: queue copied, reason formatted.
+  static Decision of(const DecisionRecord& r);
+  // A record viewing this decision (valid while it lives).
+  DecisionRecord view() const;
 };
 
+// An observer of the decision stream. Observing changes nothing: the core makes the same
+// decisions with or without a sink.
 class DecisionSink {
  public:
   virtual ~DecisionSink() = default;
-  virtual void record(const Decision& d) = 0;
-  // False when the sink reads no text: the core then leaves `queue` and `reason` empty in the
-  // per-container records (allocate, complete, release, kill) instead of copying them, and
-  // schedulers may skip formatting those reasons (Scheduler::decisionTextWanted()).
-  virtual bool wantsText() const { return true; }
+  virtual void record(const DecisionRecord& d) = 0;
 };
 
-// Keeps every decision in memory, in order.
+// Keeps every decision in memory, in order, text rendered.
 class DecisionLog final : public DecisionSink {
  public:
-  void record(const Decision& d) override { decisions_.push_back(d); }
+  void record(const DecisionRecord& d) override { decisions_.push_back(Decision::of(d)); }
   const std::vector<Decision>& decisions() const { return decisions_; }
   void clear() { decisions_.clear(); }
 
  private:
   std::vector<Decision> decisions_;
+};
+
+// Counts records by kind and renders nothing: for benchmarks and front ends that only need to
+// know that something was decided.
+class DecisionCounter final : public DecisionSink {
+ public:
+  void record(const DecisionRecord& d) override {
+    ++total_;
+    ++byKind_[static_cast<size_t>(d.kind)];
+  }
+  int64_t total() const { return total_; }
+  int64_t count(DecisionKind k) const { return byKind_[static_cast<size_t>(k)]; }
+
+ private:
+  int64_t total_ = 0;
+  int64_t byKind_[static_cast<size_t>(DecisionKind::kNodeUpdated) + 1] = {};
 };
 
 }  // namespace spindle

@@ -113,7 +113,32 @@ Result<ContainerId> Scheduler::parseContainerId(std::string_view s) const {
 
 void Scheduler::record(Decision d) {
   d.time = clock_.nowMs();
-  if (sink_) sink_->record(d);
+  if (d.kind == DecisionKind::kPreemptMark && outcome_ != nullptr) {
+    // Every growth of an app's preemption message is recorded as a mark (preemptionMessage()):
+    // the one place the Outcome learns of it.
+    ContainerChange& c = outcome_->containers.emplace_back();
+    c.action = ContainerAction::kPreemptionMarked;
+    c.id = d.container;
+    c.node = d.node;
+    c.resource = d.resource;
+    c.key = d.key;
+    c.am = d.am;
+    auto& grew = outcome_->preemptionMessageGrew;
+    if (std::find(grew.begin(), grew.end(), d.app) == grew.end()) grew.push_back(d.app);
+  }
+  emit(d);
+}
+
+void Scheduler::addContainerChange(ContainerAction action, const Container& c, int32_t exitStatus) {
+  ContainerChange& o = outcome_->containers.emplace_back();
+  o.action = action;
+  o.id = c.id;
+  o.node = c.node;
+  o.resource = c.resource;
+  o.key = c.key;
+  o.locality = action == ContainerAction::kAllocated ? c.locality : Locality::kOffSwitch;
+  o.am = c.isAm;
+  o.exitStatus = exitStatus;
 }
 
 void Scheduler::forgetSkip(AppId id) {
@@ -138,7 +163,7 @@ void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerK
   d.skip = why;
   d.reason = std::move(text);
   d.numbers = std::move(numbers);
-  if (!same && sink_) sink_->record(d);
+  if (!same) emit(d);
   lastSkip_[app.id()] = std::move(d);
   if (hasLastSkip_.size() <= app.id().value()) hasLastSkip_.resize(app.id().value() + 1, 0);
   hasLastSkip_[app.id().value()] = 1;
@@ -220,13 +245,17 @@ Status Scheduler::onHeartbeat(const NodeHeartbeat& e) {
 Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& completed) {
   EventScope scope(*this);
   if (!cluster_.contains(id)) return notFound("unknown node id {}", id.value());
+  if (!completed.empty()) SPINDLE_RETURN_IF_ERROR(updateCompletedContainers(id, completed));
+  schedule(id);
+  return Status::ok();
+}
+
+Status Scheduler::updateCompletedContainers(NodeId id,
+                                            std::span<const CompletedContainer> completed) {
   // The reported containers' apps are scattered in memory: start loading them all at once
   // instead of one cache miss after another.
   for (const auto& c : completed) {
-    if (const Application* a = liveAppOrNull(c.id.app())) {
-      a->prefetchHotFields();
-      prefetchRelease(*a);
-    }
+    if (const Application* a = liveAppOrNull(c.id.app())) a->prefetchHotFields();
   }
   // Their records too (the first two cache lines, what a release reads: see container.h),
   // before the first is read.
@@ -253,7 +282,6 @@ Status Scheduler::heartbeat(NodeId id, const std::vector<CompletedContainer>& co
     finishContainer(c.id, ContainerEvent::FINISHED, c.exitStatus, DecisionKind::kComplete,
                     "reported complete by its node");
   }
-  schedule(id);
   return Status::ok();
 }
 
@@ -309,6 +337,9 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   d.queue = app->queue();
   if (!admitted.isOk()) {
     SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_REJECTED));
+    if (outcome_ != nullptr) {
+      outcome_->apps.push_back({AppAction::kRejected, id, app->state(), admitted.message()});
+    }
     d.kind = DecisionKind::kAppRejected;
     d.reason = admitted.message();
     record(std::move(d));
@@ -317,6 +348,7 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   }
   SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_ACCEPTED));
   app->startAttempt();
+  if (outcome_ != nullptr) outcome_->apps.push_back({AppAction::kAccepted, id, {}, {}});
   d.kind = DecisionKind::kAppAccepted;
   record(std::move(d));
   Application& a = *app;
@@ -360,6 +392,8 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
   a->setFinishTime(clock_.nowMs());
   onAppRemoved(*a);
   Decision d;
+  if (outcome_ != nullptr)
+    outcome_->apps.push_back({AppAction::kFinished, e.app, e.finalState, {}});
   d.kind = DecisionKind::kAppFinished;
   d.app = e.app;
   d.queue = a->queue();
@@ -512,6 +546,7 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   Container& placed = containers_.at(slot);
   placed = c;
   onContainerAllocated(*a, placed);
+  if (outcome_ != nullptr) addContainerChange(ContainerAction::kAllocated, placed, 0);
   Decision d;
   d.kind = DecisionKind::kAllocate;
   d.app = a->id();
@@ -586,7 +621,7 @@ ContainerState finalContainerState(ContainerState state, ContainerEvent event) {
 }  // namespace
 
 Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId node,
-                               Locality locality, std::string_view reason) {
+                               Locality locality, const Reason& reason) {
   const Node& n = cluster_.node(node);
   const ContainerId id = app.nextContainerId();
   const Resource resource = app.asks().allocate(key, locality, n.name(), n.rack()).value();
@@ -621,29 +656,28 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   forgetSkip(app.id());
   const Container& placed = c;
   onContainerAllocated(app, placed);
+  if (outcome_ != nullptr) addContainerChange(ContainerAction::kAllocated, placed, 0);
+  ++decisionCount_;
   if (sink_) {
-    Decision& d = scratch_;
+    DecisionRecord d;
     d.kind = DecisionKind::kAllocate;
     d.time = clock_.nowMs();
     d.app = app.id();
     d.container = placed.id;
     d.node = node;
-    d.queue.assign(sinkWantsText_ ? std::string_view(app.queue()) : std::string_view());
+    d.queue = app.queue();
     d.key = key;
     d.locality = locality;
     d.resource = placed.resource;
     d.am = placed.isAm;
-    d.skip = SkipReason::kNone;
-    d.exitStatus = 0;
-    d.reason.assign(sinkWantsText_ ? reason : std::string_view());
-    d.numbers.clear();
+    d.reason = reason;
     sink_->record(d);
   }
   return c;
 }
 
 void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus,
-                                DecisionKind kind, std::string_view reason) {
+                                DecisionKind kind, const Reason& reason) {
   // Containers exist only for live apps (checkInvariants rule 3).
   Application* a = liveAppOrNull(id.app());
   const uint32_t* found = a != nullptr ? a->containerSlot(id) : nullptr;
@@ -664,22 +698,26 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
     ++(c.isAm ? a->accounting().numAmPreempted : a->accounting().numNonAmPreempted);
   }
   onContainerFinished(*a, c);
+  if (outcome_ != nullptr) {
+    addContainerChange(kind == DecisionKind::kComplete  ? ContainerAction::kCompleted
+                       : kind == DecisionKind::kRelease ? ContainerAction::kReleased
+                                                        : ContainerAction::kKilled,
+                       c, exitStatus);
+  }
+  ++decisionCount_;
   if (sink_) {
-    Decision& d = scratch_;
+    DecisionRecord d;
     d.kind = kind;
     d.time = clock_.nowMs();
     d.app = id.app();
     d.container = id;
     d.node = c.node;
-    d.queue.assign(sinkWantsText_ ? std::string_view(a->queue()) : std::string_view());
+    d.queue = a->queue();
     d.key = c.key;
-    d.locality = Locality::kOffSwitch;
     d.resource = c.resource;
     d.am = c.isAm;
-    d.skip = SkipReason::kNone;
     d.exitStatus = exitStatus;
-    d.reason.assign(sinkWantsText_ ? reason : std::string_view());
-    d.numbers.clear();
+    d.reason = reason;
     sink_->record(d);
   }
   containers_.recycle(slot);

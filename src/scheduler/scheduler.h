@@ -1,22 +1,28 @@
 // The scheduler core: the bookkeeping every scheduler shares (YARN's AbstractYarnScheduler)
 // and the event entry point. FIFO, Capacity and Fair derive from it and supply placement.
+// Front ends reach it through a Driver (driver.h), which owns it and returns each event's
+// Outcome; tests may drive it directly.
 //
 //   SimulatedClock clock;
 //   Rng rng(42);
-//   auto sched = createScheduler(conf, clock, rng).value();
+//   auto driver = Driver::create(conf, clock, rng).value();   // owns createScheduler's result
 //   DecisionLog log;
-//   sched->setDecisionSink(&log);
-//   sched->handle(NodeAdded{"h1", "/r1", Resource::of(8192, 8)});
-//   AppId app = sched->handle(AppAdded{{.name = "a", .amResource = Resource::of(1024, 1)}})...
-//   sched->handle(NodeHeartbeat{"h1", {}});   // allocates the AM container
-//   SPINDLE_CHECK_OK(sched->checkInvariants());
+//   driver->setDecisionSink(&log);
+//   driver->handle(NodeAdded{"h1", "/r1", Resource::of(8192, 8)});
+//   auto sub = driver->submit({.name = "a", .amResource = Resource::of(1024, 1)});
+//   AppId app = sub->admission()->app;                        // accepted or rejected
+//   auto out = driver->handle(NodeHeartbeat{"h1", {}});       // out->containers: the AM's
+//   SPINDLE_CHECK_OK(driver->scheduler().checkInvariants());
 //
 // Algorithm of handle():
 //  1. Validate the event against current state (unknown node/app/container, bad asks): an
 //     error changes nothing.
 //  2. Apply it: node and app bookkeeping here; a heartbeat first completes the reported
-//     containers, then calls the derived scheduler's schedule(node).
-//  3. Record decisions with reasons to the sink.
+//     containers (updateCompletedContainers), then calls the derived scheduler's
+//     schedule(node).
+//  3. Write what the front end must do to the Outcome (setOutcome: containers allocated,
+//     finished, killed, marked; apps accepted, rejected, finished) and record decisions with
+//     reasons to the sink (an observer; formatting deferred to the sinks that read text).
 //  4. Bring derived state up to date (finishEvent), so that every const method, and the REST
 //     views built on them, read the scheduler between events without changing anything.
 // Invariants (checkInvariants, run by tests and the runner after every step, and once at the
@@ -37,6 +43,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -54,6 +61,7 @@
 #include "scheduler/decision.h"
 #include "scheduler/events.h"
 #include "scheduler/node_filter.h"
+#include "scheduler/outcome.h"
 #include "scheduler/preemption_report.h"
 
 namespace spindle {
@@ -109,10 +117,13 @@ class Scheduler {
   // AppAdded returns the new id (or the rejection) through here as well.
   Result<AppId> submit(const AppSubmission& submission);
 
-  void setDecisionSink(DecisionSink* sink) {
-    sink_ = sink;
-    sinkWantsText_ = sink != nullptr && sink->wantsText();
-  }
+  // The observer of the decision stream (decision.h); nullptr for none.
+  void setDecisionSink(DecisionSink* sink) { sink_ = sink; }
+  // Where the scheduler writes the actions of each event (outcome.h); the Driver sets and
+  // clears it around every event. nullptr (the default) writes none.
+  void setOutcome(Outcome* outcome) { outcome_ = outcome; }
+  // Decision records made so far (a repeated skip is not recorded), with or without a sink.
+  int64_t decisionCount() const { return decisionCount_; }
 
   const SchedulerSettings& settings() const { return settings_; }
   const ResourceCalculator& calculator() const { return *settings_.calculator; }
@@ -155,13 +166,15 @@ class Scheduler {
 
   // The preemption message for the app's next allocate response; empty until a preemption
   // policy marks containers of this app. Record a kPreemptMark decision whenever it grows:
-  // the simulator wakes an idle AM on that decision to read the message.
+  // the Outcome then lists the container (ContainerAction::kPreemptionMarked) and the app
+  // (preemptionMessageGrew), and a simulator wakes the idle AM to read the message.
   virtual PreemptionMessage preemptionMessage(AppId) const { return {}; }
 
-  // How often the front end must deliver MonitorTick, in injected-clock ms (YARN's
-  // SchedulingMonitor monitoring_interval, the Fair Scheduler's update-interval-ms); 0 = the
-  // scheduler needs no ticks. Front ends re-read it after every tick, so a refreshed
-  // configuration takes effect from the next one. A MonitorTick runs every monitor once.
+  // How often MonitorTick is due, in injected-clock ms (YARN's SchedulingMonitor
+  // monitoring_interval, the Fair Scheduler's update-interval-ms); 0 = the scheduler needs no
+  // ticks. The Driver keeps the cadence (Driver::nextMonitorTick) and re-reads it after every
+  // tick, so a refreshed configuration takes effect from the next one. A MonitorTick runs
+  // every monitor once.
   virtual int64_t monitorIntervalMs() const { return 0; }
 
   // The queue's instantaneous fair share (a full path or a leaf's own name); nullopt for an
@@ -175,10 +188,11 @@ class Scheduler {
   // The NODE_UPDATE fast path for simulators: the same as handle(NodeHeartbeat) without the
   // name lookup. Errors as handle().
   Status heartbeat(NodeId node, const std::vector<CompletedContainer>& completed);
-  // Heartbeat-skip contract (docs/simulator.md): emptyHeartbeatIsNoop(n) may return true only
-  // when a heartbeat from live node n reporting no completed containers would allocate,
-  // reserve and record nothing and change no state; and whenever hasPendingDemand() is false,
-  // emptyHeartbeatIsNoop must hold for every node. The defaults are the conservative ones.
+  // Heartbeat-skip contract (Driver::emptyHeartbeatIsNoop, docs/simulator.md):
+  // emptyHeartbeatIsNoop(n) may return true only when a heartbeat from live node n reporting no
+  // completed containers would allocate, reserve and record nothing and change no state; and
+  // whenever hasPendingDemand() is false, emptyHeartbeatIsNoop must hold for every node. The
+  // defaults are the conservative ones.
   virtual bool hasPendingDemand() const;
   virtual bool emptyHeartbeatIsNoop(NodeId) const { return !hasPendingDemand(); }
 
@@ -212,9 +226,12 @@ class Scheduler {
   virtual void schedule(NodeId node) = 0;
   virtual void onContainerAllocated(Application& app, const Container& c) = 0;
   virtual void onContainerFinished(Application& app, const Container& c) = 0;
-  // A container of `app` is about to finish (one of several a node reported): the scheduler
-  // may start loading what onContainerFinished will read. A hint; nothing may change.
-  virtual void prefetchRelease(const Application& /*app*/) const {}
+  // The containers a node reported finished in its heartbeat (AbstractYarnScheduler's
+  // updateCompletedContainers): checks that each runs on the node (an error changes nothing;
+  // stale ids are ignored, as YARN does), then finishes each in order (kComplete). A scheduler
+  // may override it to work on the batch as a whole and then call this one.
+  virtual Status updateCompletedContainers(NodeId node,
+                                           std::span<const CompletedContainer> completed);
   virtual void onAsksChanged(Application& app) = 0;
   virtual void onClusterChanged() {}
   // Cluster node labels were added (AddNodeLabels); an error fails the event.
@@ -263,21 +280,17 @@ class Scheduler {
     Scheduler& s_;
   };
 
-  // Whether an allocate() reason would be read: false without a sink or when the sink reads no
-  // text (DecisionSink::wantsText), so a scheduler can skip formatting it.
-  bool decisionTextWanted() const { return sinkWantsText_; }
-
   // Shared steps for derived schedulers.
   Application& app(AppId id) { return *apps_.at(id); }
   Cluster& mutableCluster() { return cluster_; }
   Rng& rng() { return rng_; }
   // Takes one container of `key` at `locality` from the app's asks and places it on the node.
-  // `reason` is copied into a reused Decision (no allocation per container once warm).
+  // `reason` is deferred (Reason::format): rendered only by a sink that reads it.
   Container& allocate(Application& app, const SchedulerKey& key, NodeId node, Locality locality,
-                      std::string_view reason);
+                      const Reason& reason);
   // Ends a live container: releases its resources and records `kind` with the exit status.
   void finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus, DecisionKind kind,
-                       std::string_view reason);
+                       const Reason& reason);
   // Records a skip, once per change of (reason, key) for that app, so waiting apps do not flood
   // the log; the latest is kept for lastSkip().
   void recordSkip(const Application& app, NodeId node, const SchedulerKey& key, SkipReason why,
@@ -326,11 +339,15 @@ class Scheduler {
   // paths (container release) read it instead of walking apps_.
   std::vector<Application*> liveById_;
   uint32_t nextAppSeq_ = 1;
+  void emit(const Decision& d) {
+    ++decisionCount_;
+    if (sink_) sink_->record(d.view());
+  }
+  void addContainerChange(ContainerAction action, const Container& c, int32_t exitStatus);
+
   DecisionSink* sink_ = nullptr;
-  bool sinkWantsText_ = false;
-  // The record of the per-container decisions (allocate, finish), reused so that its strings
-  // keep their capacity; sinks receive it by const reference and copy what they keep.
-  Decision scratch_;
+  Outcome* outcome_ = nullptr;
+  int64_t decisionCount_ = 0;
   std::vector<const Container*> reported_;  // heartbeat(): the reported containers, reused
 };
 

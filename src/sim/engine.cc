@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "app/container_state.h"
-#include "scheduler/scheduler_factory.h"
 
 namespace spindle::sim {
 
@@ -59,14 +58,14 @@ TimerStats Engine::TimerWindow::stats() const {
 }
 
 template <typename F>
-Status Engine::timed(TimerWindow* extra, F&& f) {
+auto Engine::timed(TimerWindow* extra, F&& f) -> decltype(f()) {
   if (!opt_.timings) {
     handleTimer_.countOnly();
     if (extra) extra->countOnly();
     return f();
   }
   const auto start = std::chrono::steady_clock::now();
-  Status s = f();
+  auto s = f();
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   handleTimer_.add(ms);
@@ -92,8 +91,11 @@ Result<std::unique_ptr<Engine>> Engine::create(const Trace& trace, EngineOptions
   Rng nmRng = e->rng_.fork();
   // The scheduler keeps a reference to its Rng: keep it alive in the engine.
   e->rng_ = schedRng;
-  SPINDLE_ASSIGN_OR_RETURN(e->sched_, createScheduler(e->opt_.conf, e->clock_, e->rng_));
-  e->sched_->setDecisionSink(e.get());
+  SPINDLE_ASSIGN_OR_RETURN(
+      e->driver_,
+      Driver::create(e->opt_.conf, e->clock_, e->rng_,
+                     DriverOptions{.checkInvariantsEvery = e->opt_.checkInvariantsEvery}));
+  e->driver_->setDecisionSink(e->opt_.decisionLog);
   if (e->opt_.sls.nmHeartbeatMs <= 0 || e->opt_.sls.amHeartbeatMs <= 0) {
     return invalidArgument("heartbeat intervals must be positive");
   }
@@ -143,7 +145,7 @@ Status Engine::setUpNodes() {
       if (seen.insert(l.name).second) labels.push_back(NodeLabel{l.name, l.exclusive});
     }
   }
-  if (!labels.empty()) SPINDLE_RETURN_IF_ERROR(sched_->handle(AddNodeLabels{labels}));
+  if (!labels.empty()) SPINDLE_RETURN_IF_ERROR(deliver(driver_->handle(AddNodeLabels{labels})));
   const size_t n = trace_.nodes.size();
   reports_.resize(n);
   reportPos_.assign(n, kNoPosition);
@@ -153,8 +155,9 @@ Status Engine::setUpNodes() {
     const TraceNode& tn = trace_.nodes[i];
     NodeAdded added{tn.name, tn.rack, tn.resource, {}, {}};
     for (const NodeLabelSpec& l : tn.labels) added.labels.push_back(l.name);
-    SPINDLE_RETURN_IF_ERROR(sched_->handle(added).withContext(fmt::format("node '{}'", tn.name)));
-    NodeId id = *sched_->cluster().findNode(tn.name);
+    SPINDLE_RETURN_IF_ERROR(
+        deliver(driver_->handle(added)).withContext(fmt::format("node '{}'", tn.name)));
+    NodeId id = *scheduler().cluster().findNode(tn.name);
     nodeIds_.push_back(id);
     if (nodeIndexOf_.size() <= id.value()) nodeIndexOf_.resize(id.value() + 1);
     nodeIndexOf_[id.value()] = static_cast<uint32_t>(i);
@@ -172,8 +175,8 @@ Status Engine::run() {
     events_.push(trace_.jobs[i].startMs, EventType::kSubmit, i);
   }
   if (metrics_) events_.push(0, EventType::kSample, 0);
-  if (int64_t every = sched_->monitorIntervalMs(); every > 0) {
-    events_.push(every, EventType::kMonitor, 0);
+  if (std::optional<TimeMs> tick = driver_->nextMonitorTick()) {
+    events_.push(*tick, EventType::kMonitor, 0);
   }
   const uint32_t numNodes = sweep_->numNodes();
   int64_t steps = 0;
@@ -187,7 +190,7 @@ Status Engine::run() {
            reportPos_[sweep_->nodeOf(reportHeap_.top())] != reportHeap_.top()) {
       reportHeap_.pop();
     }
-    const bool demand = sched_->hasPendingDemand();
+    const bool demand = driver_->hasPendingDemand();
     if (stalled(demand)) {
       stats_.stalled = true;
       break;
@@ -220,8 +223,8 @@ Status Engine::run() {
       cursor_ = p + 1;
       const uint32_t node = sweep_->nodeOf(p);
       if (reportPos_[node] == p || !opt_.heartbeatSkip ||
-          !sched_->cluster().contains(nodeIds_[node]) ||
-          !sched_->emptyHeartbeatIsNoop(nodeIds_[node])) {
+          !scheduler().cluster().contains(nodeIds_[node]) ||
+          !driver_->emptyHeartbeatIsNoop(nodeIds_[node])) {
         status = nodeHeartbeat(node);
       } else {
         ++stats_.heartbeatsSkipped;
@@ -230,10 +233,11 @@ Status Engine::run() {
     if (!status.isOk()) break;
   }
   stats_.endMs = clock_.nowMs();
+  stats_.decisions = scheduler().decisionCount();
   if (metrics_ && lastSampleMs_ < clock_.nowMs()) sample();
   for (size_t i = 0; i < runs_.size(); ++i) {
     if (runs_[i].terminal) continue;
-    const Application* a = results_[i].app.valid() ? sched_->findApp(results_[i].app) : nullptr;
+    const Application* a = results_[i].app.valid() ? scheduler().findApp(results_[i].app) : nullptr;
     if (a) results_[i].state = toString(a->state());
   }
   if (metrics_) {
@@ -255,9 +259,10 @@ bool Engine::stalled(bool demand) {
     return false;
   }
   if (!demand || sweep_->numNodes() == 0) return true;
-  if (quietSince_ < 0 || quietDecisions_ != stats_.decisions) {
+  const int64_t decisions = scheduler().decisionCount();
+  if (quietSince_ < 0 || quietDecisions_ != decisions) {
     quietSince_ = std::max(cursor_, sweep_->firstAtOrAfter(clock_.nowMs()));
-    quietDecisions_ = stats_.decisions;
+    quietDecisions_ = decisions;
     return false;
   }
   return cursor_ - quietSince_ >= Position{100} * sweep_->numNodes();
@@ -270,12 +275,16 @@ Status Engine::onEvent(const SimEvent& e) {
       if (runs_[e.a].terminal || runs_[e.a].nextBeat != e.time) return Status::ok();  // stale
       return amHeartbeat(e.a);
     case EventType::kTaskEnd: taskEnded(e); return Status::ok();
-    case EventType::kAction: return actions_[e.a](*sched_);
+    case EventType::kAction: {
+      Result<SchedulerEvent> event = actions_[e.a](scheduler());
+      if (!event) return event.status();
+      return deliver(driver_->handle(*event));
+    }
     case EventType::kMonitor: {
-      Status s = timed(nullptr, [&] { return sched_->handle(MonitorTick{}); });
+      Status s = deliver(timed(nullptr, [&] { return driver_->monitorTick(); }));
       recordPreemptionRound();
-      if (int64_t every = sched_->monitorIntervalMs(); every > 0) {
-        events_.push(e.time + every, EventType::kMonitor, 0);
+      if (std::optional<TimeMs> next = driver_->nextMonitorTick()) {
+        events_.push(*next, EventType::kMonitor, 0);
       }
       return s;
     }
@@ -287,7 +296,8 @@ Status Engine::onEvent(const SimEvent& e) {
   return Status::ok();
 }
 
-void Engine::scheduleAction(TimeMs t, std::function<Status(Scheduler&)> action) {
+void Engine::scheduleAction(TimeMs t,
+                            std::function<Result<SchedulerEvent>(const Scheduler&)> action) {
   actions_.push_back(std::move(action));
   events_.push(t, EventType::kAction, static_cast<uint32_t>(actions_.size() - 1));
 }
@@ -304,25 +314,26 @@ Status Engine::submit(uint32_t job) {
   sub.amResource = tj.amResource;
   sub.amNodeLabelExpression = tj.labelExpression;
   sub.applicationType = runs_[job].kind == AmKind::kMapReduce ? "MAPREDUCE" : "YARN";
-  submittingJob_ = job;
-  std::optional<Result<AppId>> app;
-  Status s = timed(nullptr, [&] {
-    app.emplace(sched_->submit(sub));
-    return Status::ok();
-  });
-  submittingJob_ = -1;
-  if (!app->isOk()) {
-    if (!runs_[job].terminal) markTerminal(job, "REJECTED", app->status().message());
+  Result<const Outcome&> out = timed(nullptr, [&] { return driver_->submit(sub); });
+  if (!out) {  // bad input: no app
+    markTerminal(job, "REJECTED", out.status().message());
     return Status::ok();
   }
-  const AppId id = **app;
+  const AppChange& admission = *out->admission();
+  const AppId id = admission.app;
+  if (appToJob_.size() <= id.value()) appToJob_.resize(id.value() + 1);
+  appToJob_[id.value()] = job;
   results_[job].app = id;
+  if (admission.action == AppAction::kRejected) {
+    markTerminal(job, "REJECTED", admission.reason);
+    return Status::ok();
+  }
   results_[job].state = "ACCEPTED";
-  results_[job].queue = sched_->findApp(id)->queue();  // where the scheduler placed it
+  results_[job].queue = scheduler().findApp(id)->queue();  // where the scheduler placed it
   runs_[job].am =
       std::make_unique<AmSimulator>(tj, runs_[job].kind, opt_.sls.amWorkPreservingPreemption);
   scheduleBeat(job, clock_.nowMs() + opt_.sls.amHeartbeatMs);
-  return s;
+  return Status::ok();
 }
 
 Status Engine::amHeartbeat(uint32_t job) {
@@ -330,10 +341,10 @@ Status Engine::amHeartbeat(uint32_t job) {
   const AppId app = results_[job].app;
   const TimeMs now = clock_.nowMs();
   AmActions act =
-      run.am->heartbeat(now, sched_->preemptionMessage(app), opt_.sls.amHonoursPreemption);
+      run.am->heartbeat(now, scheduler().preemptionMessage(app), opt_.sls.amHonoursPreemption);
   if (act.restart) {
     ++stats_.amRestarts;
-    SPINDLE_RETURN_IF_ERROR(timed(nullptr, [&] { return sched_->restartAttempt(app); }));
+    SPINDLE_RETURN_IF_ERROR(deliver(timed(nullptr, [&] { return driver_->restartAttempt(app); })));
     if (run.terminal) return Status::ok();  // no attempts left: the app FAILED
     run.am->resetForNewAttempt();
     afterBeat(job);
@@ -341,10 +352,12 @@ Status Engine::amHeartbeat(uint32_t job) {
   }
   if (act.amStarted) results_[job].state = "RUNNING";
   if (act.finished) {
-    SPINDLE_RETURN_IF_ERROR(timed(&allocateTimer_, [&] {
-      return sched_->handle(AppAllocate{app, {}, act.releases, {}, {}});
+    SPINDLE_RETURN_IF_ERROR(deliver(timed(&allocateTimer_, [&] {
+      return driver_->handle(AppAllocate{app, {}, act.releases, {}, {}});
+    })));
+    return deliver(timed(nullptr, [&] {
+      return driver_->handle(AppRemoved{app, AppState::FINISHED});
     }));
-    return timed(nullptr, [&] { return sched_->handle(AppRemoved{app, AppState::FINISHED}); });
   }
   for (const TaskStart& s : act.starts) {
     running_[s.container] = nodeIndexOf_[s.node.value()];
@@ -352,15 +365,18 @@ Status Engine::amHeartbeat(uint32_t job) {
                  packContainer(s.container));
   }
   if (!act.asks.empty() || !act.releases.empty()) {
-    Status s = timed(&allocateTimer_, [&] {
-      return sched_->handle(AppAllocate{app, std::move(act.asks), act.releases, {}, {}});
+    Result<const Outcome&> out = timed(&allocateTimer_, [&] {
+      return driver_->handle(AppAllocate{app, std::move(act.asks), act.releases, {}, {}});
     });
-    if (!s.isOk()) {
+    if (!out) {
       // An ask the scheduler refuses (e.g. above the maximum allocation) can never be served:
       // the job is killed rather than left waiting forever.
-      results_[job].note = s.message();
-      return timed(nullptr, [&] { return sched_->handle(AppRemoved{app, AppState::KILLED}); });
+      results_[job].note = out.status().message();
+      return deliver(timed(nullptr, [&] {
+        return driver_->handle(AppRemoved{app, AppState::KILLED});
+      }));
     }
+    apply(*out);
   }
   afterBeat(job);
   return Status::ok();
@@ -456,9 +472,9 @@ Status Engine::nodeHeartbeat(uint32_t node) {
   std::vector<CompletedContainer> completed;
   completed.swap(reports_[node]);
   reportPos_[node] = kNoPosition;
-  if (!sched_->cluster().contains(nodeIds_[node])) return Status::ok();  // the node was lost
+  if (!scheduler().cluster().contains(nodeIds_[node])) return Status::ok();  // the node was lost
   ++stats_.heartbeats;
-  return timed(nullptr, [&] { return sched_->heartbeat(nodeIds_[node], completed); });
+  return deliver(timed(nullptr, [&] { return driver_->heartbeat(nodeIds_[node], completed); }));
 }
 
 // --- Decisions ------------------------------------------------------------------------------
@@ -477,73 +493,72 @@ void Engine::nodeMemoryChanged(NodeId id, int64_t deltaMb) {
   ++buckets_[bucketOf(node)];
 }
 
-void Engine::record(const Decision& d) {
-  ++stats_.decisions;
-  if (opt_.decisionLog) opt_.decisionLog->record(d);
-  switch (d.kind) {
-    case DecisionKind::kAppAccepted:
-    case DecisionKind::kAppRejected:
-      if (submittingJob_ >= 0) {
-        if (appToJob_.size() <= d.app.value()) appToJob_.resize(d.app.value() + 1);
-        appToJob_[d.app.value()] = static_cast<uint32_t>(submittingJob_);
-        if (d.kind == DecisionKind::kAppRejected) {
-          results_[submittingJob_].app = d.app;
-          markTerminal(static_cast<uint32_t>(submittingJob_), "REJECTED", d.reason);
+Status Engine::deliver(Result<const Outcome&> out) {
+  if (!out) return out.status();
+  apply(*out);
+  return Status::ok();
+}
+
+// In the order the scheduler made the changes: AM inboxes and woken AMs' heartbeats (heap
+// events with a sequence) follow it. Admissions are handled by submit().
+void Engine::apply(const Outcome& out) {
+  for (const ContainerChange& c : out.containers) {
+    switch (c.action) {
+      case ContainerAction::kAllocated: allocated(c); break;
+      case ContainerAction::kCompleted:
+      case ContainerAction::kKilled:
+      case ContainerAction::kReleased: finished(c); break;
+      case ContainerAction::kPreemptionMarked:
+        // The AM reads the preemption message on its next heartbeat.
+        if (JobRun* run = jobOfApp(c.app()); run && !run->terminal) {
+          wakeAm(appToJob_[c.app().value()]);
         }
-      }
-      return;
-    case DecisionKind::kAllocate: {
-      ++stats_.allocations;
-      nodeMemoryChanged(d.node, d.resource.memoryMb());
-      JobRun* run = jobOfApp(d.app);
-      if (run == nullptr || run->terminal || !run->am) return;
-      const uint32_t job = appToJob_[d.app.value()];
-      if (d.am) {
-        if (!results_[job].startMs) results_[job].startMs = d.time;
-        running_[d.container] = nodeIndexOf_[d.node.value()];  // the AM launches at once
-      }
-      const Node& n = sched_->cluster().node(d.node);
-      run->am->notifyAllocated(
-          AllocatedContainer{d.container, d.node, n.name(), n.rack(), d.locality, d.key, d.am});
-      wakeAm(job);
-      return;
+        break;
     }
-    case DecisionKind::kComplete:
-    case DecisionKind::kKill:
-    case DecisionKind::kRelease: {
-      nodeMemoryChanged(d.node, -d.resource.memoryMb());
-      if (d.kind == DecisionKind::kComplete) ++stats_.containersCompleted;
-      auto it = running_.find(d.container);
-      if (it != running_.end()) {
-        const uint32_t node = it->second;
-        running_.erase(it);
-        if (d.kind == DecisionKind::kKill) {
-          // The NM learns of the kill and reports the container ABORTED (NMSimulator).
-          ++stats_.containersKilled;
-          reports_[node].push_back(CompletedContainer{d.container, ContainerExitStatus::ABORTED});
-          scheduleReport(node);
-        }
-      }
-      JobRun* run = jobOfApp(d.app);
-      if (d.kind != DecisionKind::kRelease && run && !run->terminal && run->am) {
-        run->am->notifyCompleted(d.container, d.exitStatus, d.time);
-        wakeAm(appToJob_[d.app.value()]);
-      }
-      return;
+  }
+  for (const AppChange& a : out.apps) {
+    if (a.action != AppAction::kFinished) continue;
+    ++completedApps_;
+    if (a.app.value() < appToJob_.size()) {
+      markTerminal(appToJob_[a.app.value()], toString(a.finalState), "");
     }
-    case DecisionKind::kPreemptMark: {
-      // The AM reads the preemption message on its next heartbeat.
-      if (JobRun* run = jobOfApp(d.app); run && !run->terminal) wakeAm(appToJob_[d.app.value()]);
-      return;
+  }
+}
+
+void Engine::allocated(const ContainerChange& c) {
+  ++stats_.allocations;
+  nodeMemoryChanged(c.node, c.resource.memoryMb());
+  JobRun* run = jobOfApp(c.app());
+  if (run == nullptr || run->terminal || !run->am) return;
+  const uint32_t job = appToJob_[c.app().value()];
+  if (c.am) {
+    if (!results_[job].startMs) results_[job].startMs = clock_.nowMs();
+    running_[c.id] = nodeIndexOf_[c.node.value()];  // the AM launches at once
+  }
+  const Node& n = scheduler().cluster().node(c.node);
+  run->am->notifyAllocated(
+      AllocatedContainer{c.id, c.node, n.name(), n.rack(), c.locality, c.key, c.am});
+  wakeAm(job);
+}
+
+void Engine::finished(const ContainerChange& c) {
+  nodeMemoryChanged(c.node, -c.resource.memoryMb());
+  if (c.action == ContainerAction::kCompleted) ++stats_.containersCompleted;
+  auto it = running_.find(c.id);
+  if (it != running_.end()) {
+    const uint32_t node = it->second;
+    running_.erase(it);
+    if (c.action == ContainerAction::kKilled) {
+      // The NM learns of the kill and reports the container ABORTED (NMSimulator).
+      ++stats_.containersKilled;
+      reports_[node].push_back(CompletedContainer{c.id, ContainerExitStatus::ABORTED});
+      scheduleReport(node);
     }
-    case DecisionKind::kAppFinished: {
-      ++completedApps_;
-      if (d.app.value() < appToJob_.size()) {
-        markTerminal(appToJob_[d.app.value()], d.reason, "");
-      }
-      return;
-    }
-    default: return;
+  }
+  JobRun* run = jobOfApp(c.app());
+  if (c.action != ContainerAction::kReleased && run && !run->terminal && run->am) {
+    run->am->notifyCompleted(c.id, c.exitStatus, clock_.nowMs());
+    wakeAm(appToJob_[c.app().value()]);
   }
 }
 
@@ -552,7 +567,7 @@ void Engine::record(const Decision& d) {
 // A round is new when its time differs from the last one recorded (the scheduler keeps its
 // last report until the next round).
 void Engine::recordPreemptionRound() {
-  const PreemptionRoundReport* r = sched_->lastPreemptionRound();
+  const PreemptionRoundReport* r = scheduler().lastPreemptionRound();
   if (r == nullptr || (lastRoundMs_ && *lastRoundMs_ == r->timeMs)) return;
   lastRoundMs_ = r->timeMs;
   ++stats_.preemptionRounds;
@@ -576,7 +591,7 @@ void Engine::sample() {
   MetricsSample s;
   s.timeMs = clock_.nowMs();
   for (const std::string& q : knownQueues_) s.queues[q];
-  for (const auto& [id, a] : sched_->apps()) {
+  for (const auto& [id, a] : scheduler().apps()) {
     if (a->state() == AppState::RUNNING) {
       ++s.runningApps;
     } else {
@@ -593,13 +608,13 @@ void Engine::sample() {
     s.pendingVcores += a->asks().pending().vcores();
   }
   for (const auto& [name, q] : s.queues) {
-    if (std::optional<Resource> share = sched_->fairShare(name)) {
+    if (std::optional<Resource> share = scheduler().fairShare(name)) {
       s.fairShareMb[name] = share->memoryMb();
     }
   }
   s.completedApps = completedApps_;
-  s.runningContainers = static_cast<int64_t>(sched_->containers().size());
-  const Cluster& c = sched_->cluster();
+  s.runningContainers = static_cast<int64_t>(scheduler().containers().size());
+  const Cluster& c = scheduler().cluster();
   s.allocatedMb = c.allocated().memoryMb();
   s.allocatedVcores = c.allocated().vcores();
   s.availableMb = c.total().memoryMb() - s.allocatedMb;
@@ -624,7 +639,7 @@ void Engine::sample() {
   for (const auto& [id, job] : tracked_) {
     int64_t live = 0, reserved = 0;
     if (const Application* a =
-            results_[job].app.valid() ? sched_->findApp(results_[job].app) : nullptr) {
+            results_[job].app.valid() ? scheduler().findApp(results_[job].app) : nullptr) {
       if (!isFinal(a->state())) {
         live = static_cast<int64_t>(a->liveContainers().size());
         for (NodeId n : c.nodeIds()) {

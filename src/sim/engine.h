@@ -14,23 +14,27 @@
 //     (time, sequence). NM heartbeats are a cyclic sweep over nodes sorted by their seeded phase
 //     offset (heartbeat_sweep.h), merged with the heap by time; at equal times heap events go
 //     first, then heartbeats in sweep order.
-//  2. A node heartbeat reports the containers that ended since its last one (SUCCESS when the
-//     task's duration ran out, ABORTED when the scheduler killed it) and lets the scheduler
-//     allocate on the node (Scheduler::heartbeat, the NODE_UPDATE path).
-//  3. The scheduler's decisions come back through the DecisionSink: allocations go to the AM's
-//     inbox (seen on its next heartbeat, when the task's duration starts), completions and
-//     kills to the AM and the NM.
+//  2. Every event reaches the scheduler through its Driver (scheduler/driver.h). A node
+//     heartbeat reports the containers that ended since its last one (SUCCESS when the task's
+//     duration ran out, ABORTED when the scheduler killed it) and lets the scheduler allocate
+//     on the node (Driver::heartbeat, the NODE_UPDATE path).
+//  3. The engine acts on each event's Outcome, in its order: allocated containers go to the
+//     AM's inbox (seen on its next heartbeat, when the task's duration starts), completed and
+//     killed ones to the AM and the NM, a grown preemption message wakes the AM, a finished
+//     app ends its job; a submission's rejection ends the job. Decision records only go to
+//     EngineOptions::decisionLog.
 //  4. Heartbeat-skip rules: a node heartbeat with nothing to report is skipped exactly when
-//     Scheduler::emptyHeartbeatIsNoop(node) says it would change nothing; when the scheduler has
+//     Driver::emptyHeartbeatIsNoop(node) says it would change nothing; when the scheduler has
 //     no pending demand at all, the sweep jumps straight to the next node with something to
 //     report. An AM whose inbox is empty and that has no timed work (AmSimulator::dueTime) is
 //     parked: its heartbeats would do nothing; a notification or a preemption mark wakes it on
 //     its own heartbeat grid (submission + k x interval). Outputs are identical with and
 //     without both rules (EngineOptions::heartbeatSkip).
-//  5. Monitors: every Scheduler::monitorIntervalMs() the engine delivers MonitorTick (a heap
-//     event); when that ran a capacity-preemption round (Scheduler::lastPreemptionRound), its
-//     figures go to preemption.csv / preemption-rounds.csv and, per leaf queue, into every
-//     metrics sample until the next round.
+//  5. Monitors: a heap event at Driver::nextMonitorTick() delivers Driver::monitorTick(), and
+//     the next one is pushed at the time the Driver gives after it; when that ran a
+//     capacity-preemption round (Scheduler::lastPreemptionRound), its figures go to
+//     preemption.csv / preemption-rounds.csv and, per leaf queue, into every metrics sample
+//     until the next round.
 //  6. The run ends when every job has finished (or was rejected), or at `untilMs`, or when it
 //     stalls: no submission, task end or action is left, every AM is idle (empty inbox, no
 //     timed work), no node has anything to report, and either no app asks for anything or 100
@@ -57,6 +61,7 @@
 #include "base/rng.h"
 #include "base/status.h"
 #include "config/configuration.h"
+#include "scheduler/driver.h"
 #include "scheduler/scheduler.h"
 #include "sim/am_simulator.h"
 #include "sim/event_queue.h"
@@ -82,7 +87,8 @@ struct EngineOptions {
   bool timings = true;    // measure scheduler op wall time (metrics timecost keys)
   std::string outputDir;  // realtimetrack.json and metrics/ when non-empty (and metrics on)
   std::vector<std::string> trackJobs;
-  DecisionSink* decisionLog = nullptr;            // also receives every decision, in order
+  DecisionSink* decisionLog = nullptr;  // receives every decision record, in order
+  int64_t checkInvariantsEvery = 0;     // Scheduler::checkInvariants every N events (0 = never)
   std::function<void(const Progress&)> progress;  // called every 2^16 steps
 };
 
@@ -111,23 +117,22 @@ struct RunStats {
   double wallSeconds = 0;
 };
 
-class Engine final : public DecisionSink {
+class Engine final {
  public:
   static Result<std::unique_ptr<Engine>> create(const Trace& trace, EngineOptions options);
-  ~Engine() override;
+  ~Engine();
 
   Status run();
 
   const std::vector<JobResult>& jobs() const { return results_; }
   const RunStats& stats() const { return stats_; }
-  const Scheduler& scheduler() const { return *sched_; }
+  const Scheduler& scheduler() const { return driver_->scheduler(); }
   const HeartbeatSweep& sweep() const { return *sweep_; }
 
-  void record(const Decision& d) override;
-
-  // Runs `action` against the scheduler at simulated time `t` (before heartbeats at `t`):
-  // injected faults such as a lost node (NodeRemoved). Call before run().
-  void scheduleAction(TimeMs t, std::function<Status(Scheduler&)> action);
+  // At simulated time `t` (before heartbeats at `t`), delivers the event `action` returns for
+  // the scheduler's state then: injected faults such as a lost node (NodeRemoved). An error
+  // ends the run. Call before run().
+  void scheduleAction(TimeMs t, std::function<Result<SchedulerEvent>(const Scheduler&)> action);
 
  private:
   struct JobRun {
@@ -168,7 +173,12 @@ class Engine final : public DecisionSink {
   void sample();
   void recordPreemptionRound();
   template <typename F>
-  Status timed(TimerWindow* extra, F&& f);
+  auto timed(TimerWindow* extra, F&& f) -> decltype(f());
+  // Applies an event's outcome, or returns its error.
+  Status deliver(Result<const Outcome&> out);
+  void apply(const Outcome& out);
+  void allocated(const ContainerChange& c);
+  void finished(const ContainerChange& c);
   JobRun* jobOfApp(AppId app);
   void nodeMemoryChanged(NodeId node, int64_t deltaMb);
   int bucketOf(uint32_t node) const;
@@ -177,13 +187,12 @@ class Engine final : public DecisionSink {
   EngineOptions opt_;
   SimulatedClock clock_;
   Rng rng_;
-  std::unique_ptr<Scheduler> sched_;
+  std::unique_ptr<Driver> driver_;
   std::unique_ptr<HeartbeatSweep> sweep_;
   EventQueue events_;
   std::vector<JobRun> runs_;
   std::vector<JobResult> results_;
-  std::vector<uint32_t> appToJob_;  // by AppId value
-  int64_t submittingJob_ = -1;
+  std::vector<uint32_t> appToJob_;          // by AppId value
   const SimEvent* currentEvent_ = nullptr;  // the heap event being handled, if any
   size_t terminal_ = 0;
   int64_t completedApps_ = 0;
@@ -209,7 +218,7 @@ class Engine final : public DecisionSink {
   TimeMs lastSampleMs_ = -1;
   TimerWindow allocateTimer_, handleTimer_;
   std::map<std::string, uint32_t> tracked_;  // job id -> job index
-  std::vector<std::function<Status(Scheduler&)>> actions_;
+  std::vector<std::function<Result<SchedulerEvent>(const Scheduler&)>> actions_;
   std::optional<TimeMs> lastRoundMs_;           // time of the last preemption round recorded
   std::optional<PreemptionSample> preemption_;  // totals and the last round's leaf figures
 

@@ -182,14 +182,14 @@ TEST(Engine, KilledTaskIsRequestedAgainAndLostAmRestartsTheAttempt) {
   const Trace t = TraceBuilder().nodes(2, 2048).job(JobBuilder("j").maps(2, 4000)).build();
   std::string lostNode;
   auto r = runTrace(t, opts(1), [&](Engine& e) {
-    e.scheduleAction(2500, [&](Scheduler& s) {
+    e.scheduleAction(2500, [&](const Scheduler& s) -> Result<SchedulerEvent> {
       const Container* am = nullptr;
       for (const auto& [id, c] : s.containers()) {
         if (c.isAm) am = &c;
       }
       if (am == nullptr) return internalError("no AM container at 2500");
       lostNode = s.cluster().nodeName(am->node);
-      return s.handle(NodeRemoved{lostNode});
+      return SchedulerEvent(NodeRemoved{lostNode});
     });
   });
   auto kills = ofKind(r->log, DecisionKind::kKill);
@@ -213,9 +213,9 @@ TEST(Engine, KilledTaskIsAskedForAgainAndRunsElsewhere) {
   // that map ends ABORTED, the AM asks for it again, and it runs once the other map's node frees.
   const Trace t = TraceBuilder().nodes(3, 1024).job(JobBuilder("j").maps(2, 4000)).build();
   auto r = runTrace(t, opts(4), [&](Engine& e) {
-    e.scheduleAction(2500, [&](Scheduler& s) {
+    e.scheduleAction(2500, [&](const Scheduler& s) -> Result<SchedulerEvent> {
       for (const auto& [id, c] : s.containers()) {
-        if (!c.isAm) return s.handle(NodeRemoved{s.cluster().nodeName(c.node)});
+        if (!c.isAm) return SchedulerEvent(NodeRemoved{s.cluster().nodeName(c.node)});
       }
       return internalError("no task container at 2500");
     });

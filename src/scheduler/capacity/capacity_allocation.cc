@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <iterator>
 
-#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "base/hot_path.h"
@@ -547,14 +546,12 @@ CapacityAllocator::Outcome CapacityAllocator::commitAllocation(CsApp& s, const S
         fmt::format("unreserved to allocate on {} instead (continue looking)", node_.name()));
   }
   if (reservedHere) cs_.unreserve(s, nodeId_, "reservation fulfilled");
-  // Formatted on the stack: the scheduler copies it into its reused decision record.
-  fmt::memory_buffer reason;
-  fmt::format_to(std::back_inserter(reason), FMT_COMPILE("{} at priority {} on {}{}"),
-                 toString(locality), key.priority, node_.name(),
-                 reservedHere                       ? " (from reservation)"
-                 : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"
-                                                    : "");
-  cs_.allocate(*s.app, key, nodeId_, locality, std::string_view(reason.data(), reason.size()));
+  cs_.allocate(
+      *s.app, key, nodeId_, locality,
+      Reason::format("{} at priority {} on {}{}", toString(locality), key.priority, node_.name(),
+                     reservedHere                       ? " (from reservation)"
+                     : mode == Mode::kIgnoreExclusivity ? " (ignoring exclusivity)"
+                                                        : ""));
   if (!reservedHere && locality != Locality::kOffSwitch &&
       (locality == Locality::kNodeLocal || cfg_.rackLocalityFullReset)) {
     s.app->setSchedulingOpportunities(key, 0);

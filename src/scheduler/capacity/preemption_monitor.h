@@ -13,8 +13,8 @@
 // The policy's own knobs are read by preemption::parsePreemptionSettings.
 //
 // One MonitorTick = one policy round (CapacityScheduler::runMonitors). YARN's invoker re-arms
-// its timer when a refresh changed the interval; here the front end re-reads monitorIntervalMs()
-// after every tick, which has the same effect.
+// its timer when a refresh changed the interval; here the Driver (driver.h) re-reads
+// monitorIntervalMs() after every tick, which has the same effect.
 #pragma once
 
 #include <functional>

@@ -244,12 +244,9 @@ FairScheduler::Assignment FairScheduler::assignAt(FsApp& fa, const SchedulerKey&
   const Resource free = cluster().node(nodeId).unallocated();
   if (capability.fitsIn(free)) {
     if (reserved) unreserve(fa, nodeId, "reservation fulfilled");
-    // The reason is text for the decision log only: not formatted when no sink reads it.
     allocate(a, key, nodeId, locality,
-             decisionTextWanted()
-                 ? fmt::format("{} ask at priority {} on {} (queue {})", toString(locality),
-                               key.priority, cluster().nodeName(nodeId), fa.leaf->path())
-                 : std::string());
+             Reason::format("{} ask at priority {} on {} (queue {})", toString(locality),
+                            key.priority, cluster().nodeName(nodeId), fa.leaf->path()));
     fa.locality.onAllocated(key, locality, clock().nowMs());
     return {Outcome::kAllocated, capability};
   }

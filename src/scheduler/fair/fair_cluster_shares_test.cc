@@ -55,7 +55,7 @@ TEST(FairClusterShares, LazySteadySharesEqualEagerOnes) {
     return mb;
   };
   for (int i = 0; i < 5; ++i) {
-    const std::string host = "h" + std::to_string(i);
+    const std::string host = fmt::format("h{}", i);
     eager.node(host, "/r1", 4096 * (i + 1), 8);
     lazy.node(host, "/r1", 4096 * (i + 1), 8);
     steady(eager);

@@ -241,12 +241,18 @@ void FairScheduler::chargeContainer(FsApp& fa, const Resource& r, int sign) {
   }
 }
 
-void FairScheduler::prefetchRelease(const Application& app) const {
+Status FairScheduler::updateCompletedContainers(NodeId node,
+                                                std::span<const CompletedContainer> completed) {
+  for (const CompletedContainer& c : completed) prefetchChargePath(c.id.app());
+  return Scheduler::updateCompletedContainers(node, completed);
+}
+
+void FairScheduler::prefetchChargePath(AppId app) const {
   // What chargeContainer will read for a finishing container of `app`: the app, its entry in
   // its leaf's order, each queue up the path and its entry in its parent's order. Walking the
   // path here for every container a node reported lets the misses of different containers
   // overlap, where the releases themselves take them one after another.
-  const size_t index = app.id().value();
+  const size_t index = app.value();
   const FsApp* fa = index < appIndex_.size() ? appIndex_[index] : nullptr;
   if (fa == nullptr) return;
   const FsQueue* q = fa->leaf;

@@ -153,8 +153,8 @@ class FairScheduler final : public Scheduler {
   // preempted room is held for a starved app, or the lazy update pass is due
   // (update-interval-ms since the last one, or none yet). hasPendingDemand() is true when any
   // of these holds anywhere; it relies on MonitorTick arriving every monitorIntervalMs(), as
-  // the contract's front ends deliver it, so that a lazy update never falls due between two
-  // of their steps. emptyHeartbeatIsNoop(node) checks the node's own reservation and held room.
+  // the Driver's cadence (Driver::nextMonitorTick) delivers it, so that a lazy update never
+  // falls due between two of their steps. emptyHeartbeatIsNoop(node) checks the node's own reservation and held room.
   bool hasPendingDemand() const override;
   bool emptyHeartbeatIsNoop(NodeId node) const override;
 
@@ -164,7 +164,10 @@ class FairScheduler final : public Scheduler {
   void schedule(NodeId node) override;
   void onContainerAllocated(Application& app, const Container& c) override;
   void onContainerFinished(Application& app, const Container& c) override;
-  void prefetchRelease(const Application& app) const override;
+  // Starts loading every reported container's charge path (prefetchChargePath), then
+  // finishes them as the base does: the misses of different containers overlap.
+  Status updateCompletedContainers(NodeId node,
+                                   std::span<const CompletedContainer> completed) override;
   void onAsksChanged(Application& app) override;
   void onClusterChanged() override;
   void runMonitors() override;
@@ -257,6 +260,8 @@ class FairScheduler final : public Scheduler {
   // A container of `fa` allocated (sign +1) or finished (-1): usage of its leaf and ancestors,
   // and the app and those queues moved to their new places in the orders.
   void chargeContainer(fair::FsApp& fa, const Resource& r, int sign);
+  // Prefetches what chargeContainer reads for a container of `app`; changes nothing.
+  void prefetchChargePath(AppId app) const;
   // Every order stale (min/max shares or the cluster changed).
   void allOrdersChanged() { ++ordersEpoch_; }
   // The update pass set the demands of q's children (or apps): q's order, when current, takes

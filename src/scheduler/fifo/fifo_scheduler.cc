@@ -149,8 +149,8 @@ int FifoScheduler::assignContainers(Application& a, const SchedulerKey& key, Nod
   const int n = static_cast<int>(std::min<int64_t>(assignable, std::max<int64_t>(fit, 0)));
   for (int i = 0; i < n; ++i) {
     allocate(a, key, nodeId, locality,
-             fmt::format("{} ask at priority {} on {}", toString(locality), key.priority,
-                         cluster().nodeName(nodeId)));
+             Reason::format("{} ask at priority {} on {}", toString(locality), key.priority,
+                            cluster().nodeName(nodeId)));
   }
   return n;
 }
