@@ -1,20 +1,25 @@
 # Spindle: one-stop entry points. See README.md.
 #   make deps   install every Debian package the project uses (root, idempotent)
 #   make build  release build, executable at build/spindle
-#   make test   deps + build + all tests, then the same tests under ASan+UBSan in build-asan/
+#   make test   deps + format check + build + all tests, then the fast tests under ASan+UBSan
+#               (build-asan/) and built with Clang (build-clang/)
+#   make lint   clang-tidy with the checks in .clang-tidy over src/ and bench/
+#   make format apply .clang-format to every source file (make format-check: only check)
 #   make bench  build and run the micro benchmarks; make bench-sim: the simulator macro benchmark
 #   make demo   deps + build + simulate the bundled Capacity Scheduler workload (report.html)
 
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
             libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev \
-            googletest libgtest-dev libgmock-dev libbenchmark-dev python3
+            googletest libgtest-dev libgmock-dev libbenchmark-dev python3 \
+            clang clang-format clang-tidy
 JOBS ?= $(shell nproc)
 # ccache keys on absolute paths unless told the tree's root: clones in other folders then share
 # the cache.
 export CCACHE_BASEDIR := $(CURDIR)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build build-asan test test-release test-asan bench bench-sim demo clean
+.PHONY: deps build build-asan build-clang test test-release test-asan test-clang format \
+        format-check lint bench bench-sim demo clean
 
 deps:
 	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -35,15 +40,45 @@ build-asan/build.ninja:
 build-asan: build-asan/build.ninja
 	cmake --build build-asan -j $(JOBS)
 
+# The same sources built by Clang (another compiler's warnings and C++20 reading), without the
+# benchmarks.
+build-clang/build.ninja:
+	cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
+	  -DSPINDLE_BENCH=OFF
+
+build-clang: build-clang/build.ninja
+	cmake --build build-clang -j $(JOBS)
+
+# Every test, the slow experiment replays included (labels: cmake/spindle.cmake).
 test-release: build
 	cd build && ctest --output-on-failure -j $(JOBS)
 
+# The fast tests only: the slow replays check figures, not memory, and run once above.
 test-asan: build-asan
-	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -L fast
+
+test-clang: build-clang
+	cd build-clang && ctest --output-on-failure -j $(JOBS) -L fast
+
+SOURCES = $(shell find src bench tests -name '*.cc' -o -name '*.h' | sort)
+
+format:
+	@clang-format -i $(SOURCES)
+
+format-check:
+	@clang-format --dry-run -Werror $(SOURCES) && echo "format-check: $(words $(SOURCES)) files follow .clang-format"
+
+# clang-tidy reads the release build's compile commands; headers are checked through the files
+# that include them (.clang-tidy's HeaderFilterRegex).
+lint: build/build.ninja
+	@echo "$(filter src/%.cc bench/%.cc,$(SOURCES))" | tr ' ' '\n' | \
+	  xargs -P $(JOBS) -n 8 clang-tidy -p build --quiet 2>/dev/null && echo "lint: clean"
 
 test: deps
+	$(MAKE) format-check
 	$(MAKE) test-release
 	$(MAKE) test-asan
+	$(MAKE) test-clang
 
 bench: deps build
 	./build/bench/spindle_bench --benchmark_min_time=0.2
@@ -60,4 +95,4 @@ demo: deps build
 	./build/spindle scenario run examples/quickstart.json --out build/quickstart-out --summary
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-clang

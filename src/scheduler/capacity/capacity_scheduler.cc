@@ -933,8 +933,10 @@ Status CapacityScheduler::checkSchedulerInvariants() const {
       perLeaf[s.leaf][p] += r;
     }
     PartitionMap<Resource> pending;
+    // A named reference, not the structured binding: Clang 14 does not capture bindings.
+    const CsApp& app = s;
     s.app->asks().forEachActiveKey([&](const SchedulerKey&, const ResourceRequest& any) {
-      pending[keyPartition(s, any)] += any.capability.times(any.numContainers);
+      pending[keyPartition(app, any)] += any.capability.times(any.numContainers);
       return true;
     });
     for (const auto& [p, r] : s.pending) {

@@ -154,7 +154,8 @@ class FairScheduler final : public Scheduler {
   // (update-interval-ms since the last one, or none yet). hasPendingDemand() is true when any
   // of these holds anywhere; it relies on MonitorTick arriving every monitorIntervalMs(), as
   // the Driver's cadence (Driver::nextMonitorTick) delivers it, so that a lazy update never
-  // falls due between two of their steps. emptyHeartbeatIsNoop(node) checks the node's own reservation and held room.
+  // falls due between two of their steps. emptyHeartbeatIsNoop(node) checks the node's own
+  // reservation and held room.
   bool hasPendingDemand() const override;
   bool emptyHeartbeatIsNoop(NodeId node) const override;
 
