@@ -11,8 +11,9 @@ Usage: bounds.py [OUT]   (OUT as for run.sh, default out/ next to this script; n
    no B container ends in A's first 250 s: a container that ended would go to A (the most
    under-served queue) in 1-elastic as well. So until then only preemption moves capacity to A.
    `policy_rounds` replays ProportionalCapacityPreemptionPolicy's per-round arithmetic
-   (reference capacity-preemption.md §4.1 step 5, §5, §6): the surplus over B's ideal is scaled
-   to at most total_preemption_per_round x cluster, times natural_termination_factor (half-up),
+   (PreemptableResourceCalculator.computeIdealResourceDistribution's scalingFactor, then the
+   dead zone and natural_termination_factor): the surplus over B's ideal is scaled to at most
+   total_preemption_per_round x cluster, times natural_termination_factor (half-up),
    then containers are taken while that target is > 0 (the last overshoots); nothing is taken
    once B is within its dead zone (used <= 1.1 x guarantee). It counts the rounds until A could
    hold 95 % of its guarantee, for several container sizes (A's and B's tasks the same size,

@@ -1,6 +1,6 @@
-// The Capacity Scheduler's `/ws/v1/cluster/scheduler` schedulerInfo in YARN's JSON shape
-// (reference yarn/rest-cli-protocols.md §1.3; YARN's CapacitySchedulerInfo,
-// CapacitySchedulerQueueInfo, CapacitySchedulerLeafQueueInfo, UserInfo,
+// The Capacity Scheduler's `/ws/v1/cluster/scheduler` schedulerInfo in YARN's JSON shape (the
+// Hadoop docs' ResourceManager REST API page, 'Cluster Scheduler API'; YARN's
+// CapacitySchedulerInfo, CapacitySchedulerQueueInfo, CapacitySchedulerLeafQueueInfo, UserInfo,
 // PartitionQueueCapacitiesInfo, PartitionResourcesInfo).
 //
 //   nlohmann::json info = capacitySchedulerInfo(cs);   // {"type": "capacityScheduler", ...}

@@ -1,6 +1,6 @@
 // The Fair Scheduler's REST view: /ws/v1/cluster/scheduler for a FairScheduler (YARN's
-// FairSchedulerInfo, FairSchedulerQueueInfo and FairSchedulerLeafQueueInfo; reference
-// rest-cli-protocols.md §1.3).
+// FairSchedulerInfo, FairSchedulerQueueInfo and FairSchedulerLeafQueueInfo; the Hadoop
+// docs' ResourceManager REST API page, 'Cluster Scheduler API').
 //
 //   nlohmann::json info = fairSchedulerInfo(fs);   // {"type": "fairScheduler", "rootQueue": {...}}
 //

@@ -7,7 +7,7 @@
 //   nlohmann::json n = nodesView(sched);       // {"nodes": {"node": [...]}}
 //
 // Data-transfer shapes live here, apart from the core objects (STYLE rule 10). Field names and
-// meanings follow reference/yarn/rest-cli-protocols.md §1.3.
+// meanings follow the Hadoop docs' ResourceManager REST API page and YARN's webapp.dao classes.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // Rumen job-history traces (--tracetype RUMEN), as SLSRunner.startAMFromRumenTrace reads them
-// (reference sls-simulator.md §5; docs/trace-formats.md).
+// (hadoop-rumen's LoggedJob / LoggedTask; docs/trace-formats.md).
 //
 //   Result<Trace> t = readRumenTrace({"2jobs2min-rumen-jh.json"}, opt);
 //

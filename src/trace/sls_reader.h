@@ -1,5 +1,6 @@
 // The SLS JSON job trace (--tracetype SLS), as hadoop-sls's AMRunner / AMDefinitionSLS /
-// TaskContainerDefinition read it (reference sls-simulator.md §3; docs/trace-formats.md).
+// TaskContainerDefinition read it (the Hadoop SLS docs, 'SLS JSON input file format';
+// docs/trace-formats.md).
 //
 //   TraceReadOptions opt{.types = types, .sls = sls};
 //   Result<Trace> t = readSlsTrace({"jobs.json"}, opt);

@@ -1,5 +1,6 @@
 // The simulator's own settings: sls-runner.xml keys (yarn.sls.*) with SLS's defaults
-// (reference sls-simulator.md §2), validated once into a frozen struct (STYLE rule 9).
+// (SLSConfiguration; the Hadoop SLS docs, sls-runner.xml), validated once into a frozen struct
+// (STYLE rule 9).
 //
 //   Configuration conf = ...;  // sls-runner.xml merged with yarn-site.xml
 //   SlsSettings sls = slsSettingsFromConfig(conf, types).value();

@@ -1,6 +1,6 @@
 // The SYNTH workload generator (--tracetype SYNTH): a JSON spec of workloads and job classes
-// from which a seeded generator draws jobs, after SLS's SynthTraceJobProducer (reference
-// sls-simulator.md §6). The exact algorithm, every key and its unit are in
+// from which a seeded generator draws jobs, after SLS's SynthTraceJobProducer (the Hadoop
+// SLS docs, 'SYNTH JSON input file format'). The exact algorithm, every key and its unit are in
 // docs/trace-formats.md; in short:
 //
 //   SynthSpec spec = parseSynthSpec(text, "syn.json", opt).value();

@@ -7,7 +7,7 @@
 //   Trace trace = readSlsTrace({"jobs.json"}, opt).value();
 //   for (const TraceJob& job : trace.jobs) { ... job.startMs, job.tasks ... }
 //
-// Conventions (reference sls-simulator.md §3-6):
+// Conventions (SLS's SLSRunner and its SLS, Rumen and SYNTH readers):
 //  - times are simulated milliseconds from the start of the run (Rumen times are rebased so the
 //    first job's submitTime is 0);
 //  - a TraceTask is one container; readers expand `count` into copies, so tasks.size() is the

@@ -47,7 +47,8 @@ int CapacityAllocator::run() {
   return assigned;
 }
 
-// §2.1 step 1 / §2.8: only the reserving app is considered on a reserved node.
+// allocateContainersToNode / LeafQueue.assignContainers: only the reserving app is considered on a
+// reserved node.
 bool CapacityAllocator::serveReservation() {
   const AppId appId = node_.reservation()->container.app();
   CsApp* found = cs_.csAppOrNull(appId);
@@ -85,7 +86,7 @@ bool CapacityAllocator::appHasPendingFor(const CsApp& s, Mode mode) const {
   return s.pendingIn(mode == Mode::kRespectExclusivity ? partition_ : kDefaultPartition);
 }
 
-// AbstractCSQueue.canAssignToThisQueue (§2.2 step 4); sets limits.headroom.
+// AbstractCSQueue.canAssignToThisQueue (from ParentQueue.assignContainers); sets limits.headroom.
 bool CapacityAllocator::canAssignToThisQueue(const CsQueue& q, Limits& limits,
                                              const Resource& couldUnreserve, Mode mode) const {
   const Resource current = mode == Mode::kRespectExclusivity
@@ -108,11 +109,11 @@ CapacityAllocator::Outcome CapacityAllocator::assignParent(CsQueue& q, Limits& l
   }
   if (!hasPendingFor(q, mode)) return {};
   if (!canAssignToThisQueue(q, limits, q.usage(partition_).reserved, mode)) return {};
-  // The children's ordering values, as of the call (§2.3). The default partition ranks the
-  // parent's childKeys cache in place: the keys change only when a descent assigns, and then
-  // this call returns at once. Other partitions take a snapshot. `skip` marks the children
-  // that are no candidates or were already offered; scratch space per tree depth (no
-  // allocation per call).
+  // The children's ordering values, as of the call (PriorityUtilizationQueueOrderingPolicy). The
+  // default partition ranks the parent's childKeys cache in place: the keys change only when a
+  // descent assigns, and then this call returns at once. Other partitions take a snapshot. `skip`
+  // marks the children that are no candidates or were already offered; scratch space per tree depth
+  // (no allocation per call).
   const size_t depth = static_cast<size_t>(q.depth());
   const size_t n = q.children().size();
   const bool cached = partition_.empty();
@@ -233,7 +234,7 @@ Resource CapacityAllocator::userLimitFor(const CsQueue& leaf, const CsUser& user
   return ul;
 }
 
-// LeafQueue.canAssignToUser (§2.4 b): fails when the user's used is strictly above its limit.
+// LeafQueue.canAssignToUser: fails when the user's used is strictly above its limit.
 bool CapacityAllocator::canAssignToUser(const CsQueue& leaf, const CsApp& s, const Resource& limit,
                                         Limits& limits) const {
   (void)leaf;
@@ -246,7 +247,7 @@ bool CapacityAllocator::canAssignToUser(const CsQueue& leaf, const CsApp& s, con
   return false;
 }
 
-// FifoOrderingPolicyWithExclusivePartitions (reference §2.4.5): the leaf keeps one FIFO order
+// FifoOrderingPolicyWithExclusivePartitions: the leaf keeps one FIFO order
 // per exclusive-enforced partition (apps by their AM's partition) and one for all other apps; a
 // node of an enforced partition iterates only that partition's apps, any other node only the
 // rest. nullptr when the leaf does not isolate.
@@ -346,7 +347,7 @@ bool CapacityAllocator::shouldAllocOrReserve(const CsApp& s, const SchedulerKey&
       rr == s.reReservations.end() ? 0 : rr->second, cap, s.leaf->maximumAllocation, minAlloc_);
 }
 
-// RegularContainerAllocator.preCheckForNodeCandidateSet, then tryAllocateOnNode (§2.6).
+// RegularContainerAllocator.preCheckForNodeCandidateSet, then tryAllocateOnNode.
 CapacityAllocator::Outcome CapacityAllocator::allocateKey(CsApp& s, const SchedulerKey& key,
                                                           Limits& limits, Mode mode) {
   Application& app = *s.app;
@@ -405,7 +406,7 @@ CapacityAllocator::Outcome CapacityAllocator::allocateKey(CsApp& s, const Schedu
   return o;
 }
 
-// RegularContainerAllocator.assignContainersOnNode (§3.2).
+// RegularContainerAllocator.assignContainersOnNode (delay scheduling).
 CapacityAllocator::Outcome CapacityAllocator::assignOnNode(CsApp& s, const SchedulerKey& key,
                                                            Limits& limits, Mode mode,
                                                            bool reservedHere) {
@@ -458,7 +459,7 @@ CapacityAllocator::Outcome CapacityAllocator::assignOnNode(CsApp& s, const Sched
   return Outcome::of(State::kPrioritySkipped);
 }
 
-// RegularContainerAllocator.assignContainer (§2.6 container fit, §2.8).
+// RegularContainerAllocator.assignContainer (container fit, reservations).
 CapacityAllocator::Outcome CapacityAllocator::assignContainer(CsApp& s, const SchedulerKey& key,
                                                               Locality locality, Limits& limits,
                                                               Mode mode, bool reservedHere) {
@@ -510,7 +511,7 @@ std::optional<NodeId> CapacityAllocator::findNodeToUnreserve(const CsApp& s,
   return std::nullopt;
 }
 
-// AbstractCSQueue.accept up the path: no queue may go over its maximum (§2.2 step 6).
+// AbstractCSQueue.accept up the path: no queue may go over its maximum.
 bool CapacityAllocator::acceptable(CsApp& s, const SchedulerKey& key, const Resource& net,
                                    Mode mode) {
   if (!rc_.greaterThan(cluster_, net, Resource())) return true;

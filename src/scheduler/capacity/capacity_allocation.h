@@ -1,6 +1,6 @@
 // One allocation pass on one node: YARN's CapacityScheduler.allocateContainersToNode with
-// ParentQueue / LeafQueue.assignContainers and RegularContainerAllocator (reference §2.1-2.9,
-// §3). Internal to the Capacity Scheduler; see capacity_scheduler.h for the algorithm.
+// ParentQueue / LeafQueue.assignContainers and RegularContainerAllocator (with delay
+// scheduling). Internal to the Capacity Scheduler; see capacity_scheduler.h for the algorithm.
 //
 //   CapacityAllocator pass(cs, node);
 //   int assigned = pass.run();   // containers and reservations made on the node

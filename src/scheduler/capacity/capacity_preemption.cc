@@ -1,7 +1,7 @@
-// Capacity preemption in the live Capacity Scheduler: one policy round per MonitorTick
-// (YARN's ProportionalCapacityPreemptionPolicy.editSchedule), the executor's events applied to
-// the scheduler (CapacityScheduler.handle(ContainerPreemptEvent), reference §8), the AM's
-// preemption message (FiCaSchedulerApp.getAllocation, §9), and PlaceContainer{reserved}.
+// Capacity preemption in the live Capacity Scheduler: one policy round per MonitorTick (YARN's
+// ProportionalCapacityPreemptionPolicy.editSchedule), the executor's events applied to the
+// scheduler (CapacityScheduler.handle(ContainerPreemptEvent)), the AM's preemption message
+// (FiCaSchedulerApp.getAllocation), and PlaceContainer{reserved}.
 //
 // A round:
 //  1. snapshot the live state (cs_preemption_snapshot.cc), plan on it (preemption_policy.h);

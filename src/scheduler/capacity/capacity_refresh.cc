@@ -1,5 +1,5 @@
 // refreshQueues: validate a new capacity configuration against the running apps and swap the
-// queue tree, or change nothing (reference §1.4 item 5; YARN's CapacityScheduler.reinitialize).
+// queue tree, or change nothing (YARN's CapacityScheduler.reinitialize).
 #include <set>
 
 #include "scheduler/capacity/capacity_scheduler.h"
@@ -81,7 +81,7 @@ Status CapacityScheduler::refreshWithConfig(CapacityConfig next) {
       q->numRunnable += c->numRunnable;
     }
   }
-  // Stopping a queue that still has apps drains it (§1.2 state).
+  // Stopping a queue that still has apps drains it (queue state STOPPED).
   for (CsQueue* q : tree->preorder()) {
     if (q->state == QueueRunState::kStopped && q->numApplications > 0) {
       q->state = QueueRunState::kDraining;

@@ -8,14 +8,14 @@
 //   cs.value()->handle(NodeHeartbeat{"h1", {}});           // allocation (heartbeat mode)
 //
 // Files: capacity_scheduler.cc (apps, admission, activation, usage bookkeeping, views),
-// capacity_allocation.cc (the per-node allocation path §2.1-2.9), capacity_refresh.cc
+// capacity_allocation.cc (the per-node allocation path), capacity_refresh.cc
 // (refreshQueues), capacity_async.cc (asynchronous scheduling), cs_queue.* (queue tree),
 // cs_math.* (formulas), queue_ordering.* (child ordering), queue_placement.* (mappings),
 // capacity preemption: preemption_monitor.* (monitor keys, state between rounds),
 // cs_preemption_snapshot.cc (the policy's snapshot), preemption_executor.* (mark -> wait -> kill),
 // capacity_preemption.cc (rounds, AM messages, lazy preemption, placed reservations).
 //
-// Heartbeat mode, per NODE_UPDATE (§2.1):
+// Heartbeat mode, per NODE_UPDATE (CapacityScheduler.allocateContainersToNode):
 //  1. a node holding a reservation serves only that reservation (fulfil, re-reserve or
 //     unreserve) and nothing else;
 //  2. otherwise root.assignContainers(RESPECT) is called while the node fits minAlloc, the last
@@ -73,9 +73,10 @@ class CapacityScheduler final : public Scheduler {
   std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const override;
   std::optional<Resource> headroom(AppId id) const override;
   Status refreshConfiguration(const Configuration& conf) override;
-  // §2.1: a heartbeat-driven node with no reservation that cannot fit minAlloc is skipped before
-  // anything is tried (no counters move), so such an empty heartbeat changes nothing. In async
-  // mode every heartbeat runs a global pass, so only the no-demand rule of the base applies.
+  // allocateContainersToNode: a heartbeat-driven node with no reservation that cannot fit minAlloc
+  // is skipped before anything is tried (no counters move), so such an empty heartbeat changes
+  // nothing. In async mode every heartbeat runs a global pass, so only the no-demand rule of the
+  // base applies.
   bool emptyHeartbeatIsNoop(NodeId node) const override;
   // From root's incremental pending aggregates (invariant 1 of cs_queue.h): O(partitions), not
   // O(apps) as the base's scan.
@@ -108,9 +109,10 @@ class CapacityScheduler final : public Scheduler {
   const PreemptionRoundReport* lastPreemptionRound() const override {
     return preemption_.lastRound ? &*preemption_.lastRound : nullptr;
   }
-  // The negotiable contract (the CS never sends a strict one, reference §9).
+  // The negotiable contract (the CS never sends a strict one; YARN's PreemptionMessage).
   PreemptionMessage preemptionMessage(AppId app) const override;
-  // The policy's input, taken from the live state (reference §3, preemption_snapshot.h).
+  // The policy's input, taken from the live state (YARN's TempQueuePerPartition,
+  // preemption_snapshot.h).
   Result<preemption::PreemptionSnapshot> buildPreemptionSnapshot() const;
   const MonitorConfig& monitorConfig() const { return preemption_.config; }
   const PreemptionExecutor& preemptionExecutor() const { return preemption_.executor; }

@@ -1,7 +1,8 @@
 // The Capacity Scheduler's per-application state (the parts of FiCaSchedulerApp and
-// AppSchedulingInfo the base Application does not hold): phase in the leaf (non-runnable,
-// pending for the AM limit, active), effective priority, pending resource per partition,
-// reservations per scheduler key, and the missed non-partitioned opportunities (§2.9).
+// AppSchedulingInfo the base Application does not hold): phase in the leaf (non-runnable, pending
+// for the AM limit, active), effective priority, pending resource per partition, reservations per
+// scheduler key, and the missed non-partitioned opportunities (AppSchedulingInfo's
+// missedNonPartitionedRequestSchedulingOpportunity).
 //
 //   CsApp& s = apps_.at(id);
 //   if (s.phase == CsAppPhase::kActive) ... s.reservedOn(node) ...

@@ -1,6 +1,6 @@
 // The Capacity Scheduler's formulas as pure functions: user limit, AM limits, delay-scheduling
-// thresholds, the reservation starvation rule and headroom. Reference:
-// shared/reference/yarn/capacity-scheduler.md §2.5, §2.7, §2.8, §2.10, §3.
+// thresholds, the reservation starvation rule and headroom. After YARN's UsersManager, LeafQueue,
+// FiCaSchedulerApp and RegularContainerAllocator (each function names its method).
 //
 //   UserLimitInputs in{.partitionResource = R, .queueGuaranteed = g, ...};
 //   Resource ul = computeUserLimit(rc, in);                   // UsersManager.computeUserLimit
@@ -27,7 +27,7 @@ struct UserLimitInputs {
   Resource partitionResource;    // R: the partition's total
   Resource queueGuaranteed;      // the queue's effective guaranteed resource on the partition
   Resource queueMaxDown;         // the queue's effective max, rounded down to minAlloc
-  Resource minAlloc;             // `required` (always minAlloc, pitfall §4.2)
+  Resource minAlloc;             // `required` (always minAlloc, as in YARN)
   double consumedRatio = 0;      // Σ over users of used(P)/R (the calculator's ratio)
   Resource activeUsersUsed;      // used(P) summed over active users
   double activeUsersWeight = 0;  // W: Σ weights of active users
@@ -40,7 +40,7 @@ struct UserLimitInputs {
   bool allUsers = false;
 };
 
-// UsersManager.computeUserLimit (new formula, §2.5 steps 1-3), weight 1:
+// UsersManager.computeUserLimit (new formula), weight 1:
 //  1. Q = max(guaranteed, minAlloc); C = multiplyAndNormalizeUp(R, Σratio, minAlloc);
 //     CC = C < Q ? Q : C + minAlloc; U = activeUsersUsed + minAlloc;
 //     UL = max(divideAndCeil(U, W), divideAndCeil(multiplyAndRoundDown(CC, MULP), 100));
@@ -49,25 +49,27 @@ struct UserLimitInputs {
 //  3. roundUp(min(UL, cap), minAlloc).
 Resource computeUserLimit(const ResourceCalculator& rc, const UserLimitInputs& in);
 
-// §2.5 step 4: multiplyAndNormalizeDown(UL, weight, minAlloc); weight 1 returns UL unchanged.
+// computeUserLimit, last step: multiplyAndNormalizeDown(UL, weight, minAlloc); weight 1 returns UL
+// unchanged.
 Resource userLimitForWeight(const ResourceCalculator& rc, const Resource& userLimit, double weight,
                             const Resource& minAlloc);
 
-// LeafQueue.getAMResourceLimitPerPartition (§2.7): usable = queueCurrentLimit when the
+// LeafQueue.getAMResourceLimitPerPartition: usable = queueCurrentLimit when the
 // guarantee fits in it (default partition only), else the guarantee; the limit is
 // multiplyAndNormalizeUp(usable, maxAmPercent, minAlloc).
 Resource queueAmLimit(const ResourceCalculator& rc, const Resource& guaranteed,
                       const Resource& queueCurrentLimit, bool defaultPartition, double maxAmPercent,
                       const Resource& minAlloc);
 
-// LeafQueue.getUserAMResourceLimitPerPartition (§2.7), capped by the queue AM limit. Float
+// LeafQueue.getUserAMResourceLimitPerPartition, capped by the queue AM limit. Float
 // arithmetic as YARN: effUL = min(max(MULP/100, 1/max(activeUsers, 1)) x weight, 1).
 Resource userAmLimit(const ResourceCalculator& rc, const Resource& cluster,
                      const Resource& guaranteed, double maxAmPercent, double mulp, double ulf,
                      int activeUsers, double userWeight, const Resource& queueLimit,
                      const Resource& minAlloc);
 
-// Delay scheduling (§3.2, §3.3), RegularContainerAllocator.canAssign.
+// Delay scheduling (node-locality-delay, rack-locality-additional-delay),
+// RegularContainerAllocator.canAssign.
 struct OffSwitchInputs {
   int uniqueLocations = 1;  // request entries with a positive count (hosts + racks + ANY)
   int clusterNodes = 0;     // N
@@ -83,7 +85,7 @@ bool offSwitchAllowed(const OffSwitchInputs& in);
 // Rack-local: missed > min(N, node-locality-delay).
 int64_t rackLocalThreshold(int clusterNodes, int nodeLocalityDelay);
 
-// FiCaSchedulerApp.shouldAllocOrReserveNewContainer (§2.8): starvation + outstanding - reserved
+// FiCaSchedulerApp.shouldAllocOrReserveNewContainer: starvation + outstanding - reserved
 // > 0, starvation = (int)((reReservations / reserved) x (1 - min(required/maxAlloc,
 // minAllocFactor))).
 bool shouldAllocOrReserveNewContainer(const ResourceCalculator& rc, int64_t outstanding,
@@ -91,8 +93,9 @@ bool shouldAllocOrReserveNewContainer(const ResourceCalculator& rc, int64_t outs
                                       const Resource& required, const Resource& maxAlloc,
                                       const Resource& minAlloc);
 
-// §2.10: componentwise min(userLimit - userUsed, queueLimit - queueUsed), floored at 0, rounded
-// down to minAlloc, then min(…, partition free) by the calculator.
+// Headroom (LeafQueue.getHeadroom): componentwise min(userLimit - userUsed, queueLimit -
+// queueUsed), floored at 0, rounded down to minAlloc, then min(…, partition free) by the
+// calculator.
 Resource capacityHeadroom(const ResourceCalculator& rc, const Resource& userLimit,
                           const Resource& userUsed, const Resource& queueLimit,
                           const Resource& queueUsed, const Resource& partitionResource,

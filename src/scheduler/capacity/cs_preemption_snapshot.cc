@@ -1,6 +1,7 @@
 // CapacityScheduler::buildPreemptionSnapshot: the live queue tree, apps, containers and nodes
 // copied into the plain structs of preemption_snapshot.h, as YARN's policy clones
-// TempQueuePerPartition under the scheduler lock (reference §2 steps 1-3, §3, §11).
+// TempQueuePerPartition under the scheduler lock
+// (ProportionalCapacityPreemptionPolicy.containerBasedPreemptOrKill, cloneQueues).
 //
 // Per (queue, partition):
 //  * guaranteed / max: the resolved effective min / max (absolute capacity x partition resource,

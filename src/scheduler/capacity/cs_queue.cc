@@ -69,7 +69,7 @@ CsQueue* QueueTree::find(const std::string& nameOrPath) const {
 namespace {
 
 // Percent, weight or absolute capacity of `q` (not root) on one partition, given its parent's
-// resolved values (reference §1.4 item 6, §1.5).
+// resolved values (YARN's QueueCapacities; weight mode as in the Hadoop CapacityScheduler docs).
 ResolvedCapacity resolveChild(const ResourceCalculator& rc, const CsQueue& q,
                               const ResolvedCapacity& parent, const std::string& partition,
                               const Resource& R) {

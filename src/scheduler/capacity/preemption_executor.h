@@ -1,6 +1,6 @@
 // The mark -> wait -> kill bookkeeping of capacity preemption (YARN's
 // ProportionalCapacityPreemptionPolicy.preemptOrkillSelectedContainerAfterWait and its
-// preemptionCandidates map, reference §8). Pure state: it decides, the Capacity Scheduler acts.
+// preemptionCandidates map). Pure state: it decides, the Capacity Scheduler acts.
 //
 //   PreemptionExecutor ex;
 //   PreemptionExecutor::Step step = ex.advance(plan.candidates, clock.nowMs(), maxWaitBeforeKill);
@@ -15,10 +15,9 @@
 //     b. seen before and firstMarked + the candidate's killWaitMs <= now: due (kill), and the
 //        mark is dropped;
 //     c. seen before, still waiting: nothing (3.x does not repeat the mark).
-//  2. Drop every mark with firstMarked + 2 x maxWaitBeforeKill < now (stale: not re-selected
-//     in time; if selected again later it starts a new wait). YARN uses the global wait here
-//     even for the balance selector's longer wait (reference §8 "possible bug"), and so does
-//     this class.
+//  2. Drop every mark with firstMarked + 2 x maxWaitBeforeKill < now (stale: not re-selected in
+//     time; if selected again later it starts a new wait). YARN uses the global wait here even for
+//     the balance selector's longer wait (possibly a YARN bug), and so does this class.
 // Invariants: a container is either marked, killable (lazy preemption) or neither; a container
 // listed twice in one round is handled once. Deterministic: containers are kept in id order.
 // Not thread-safe; owned by the Capacity Scheduler.

@@ -1,6 +1,6 @@
 // The Capacity Scheduler's scheduling monitor (YARN's SchedulingMonitor running
-// ProportionalCapacityPreemptionPolicy, reference §1): which policies run, how often, and the
-// state one preemption round leaves for the next.
+// ProportionalCapacityPreemptionPolicy): which policies run, how often, and the state one
+// preemption round leaves for the next.
 //
 //   SPINDLE_ASSIGN_OR_RETURN(MonitorConfig m, parseMonitorConfig(conf));
 //   if (m.preemptionActive()) deliverMonitorTickEvery(m.intervalMs());

@@ -1,5 +1,5 @@
 // Child-queue ordering of a parent queue: YARN's PriorityUtilizationQueueOrderingPolicy, used
-// for both `utilization` (priorities ignored) and `priority-utilization`. Reference §2.3.
+// for both `utilization` (priorities ignored) and `priority-utilization`.
 //
 //   std::vector<QueueSortEntry> v = ...;   // one snapshot per child, taken when the call starts
 //   sortChildQueues(v, "", /*respectPriority=*/false);

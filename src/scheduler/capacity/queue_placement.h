@@ -6,7 +6,7 @@
 //                        .appName = "etl"};
 //   std::string q = placeQueue(config, req, exists);   // e.g. "root.users.alice"
 //
-// Rules (reference §1.3):
+// Rules (the Hadoop docs' CapacityScheduler page, 'Queue Mapping based on User or Group'):
 //  1. A mapping applies only when the app asked for "default" or the override flag is set.
 //  2. User/group mappings first, then app-name mappings; the first mapping that matches and
 //     resolves to a queue wins. u:<user>:<q> matches the user (u:%user matches everyone);

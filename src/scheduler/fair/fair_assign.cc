@@ -1,6 +1,6 @@
 // FairScheduler's assignment path (FairScheduler.attemptScheduling, FSParentQueue /
 // FSLeafQueue.assignContainer, FSAppAttempt.assignContainer and its reservation logic).
-// Reference fair-scheduler.md §3.6 and §6.
+// Delay scheduling as FSAppAttempt.getAllowedLocalityLevel.
 //
 // Per app (assignApp), as FSAppAttempt.assignContainer(node, reserved):
 //  1. An app whose AM is not running and whose queue cannot take the AM under maxAMShare is
@@ -10,7 +10,7 @@
 //        fits the node's total capability, the node filter's constraint hook accepts the node
 //        (CONSTRAINT otherwise), and the leaf and its ancestors stay within their max shares;
 //        otherwise try the next key;
-//     b. count a scheduling opportunity and compute the allowed locality (§6);
+//     b. count a scheduling opportunity and compute the allowed locality (getAllowedLocalityLevel);
 //     c. node-local if host and rack asks are outstanding; else rack-local if the rack ask is
 //        outstanding and allowed (and relaxLocality permits the rack); else off-switch if the
 //        ANY ask is outstanding and either the key names at most one location or off-switch is

@@ -1,8 +1,7 @@
 // The policy orders the assignment descent walks (FSParentQueue.assignContainer sorts the child
-// queues with the policy's comparator, FSLeafQueue.assignContainer the runnable apps with
-// demand; reference fair-scheduler.md §3.6). YARN sorts at every level of every descent; here
-// each queue keeps its members sorted and the order is brought up to date only where an input
-// of the comparator changed:
+// queues with the policy's comparator, FSLeafQueue.assignContainer the runnable apps with demand).
+// YARN sorts at every level of every descent; here each queue keeps its members sorted and the
+// order is brought up to date only where an input of the comparator changed:
 //  - a container allocated or finished changes the usage of one app and of the queues above
 //    it: that app moves within its leaf's order, each queue on the path within its parent's
 //    (chargeContainer; a binary search, not a sort);

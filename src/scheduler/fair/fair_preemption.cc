@@ -1,6 +1,6 @@
 // Fair Scheduler 3.x starvation and preemption (FSLeafQueue.updateStarvedApps,
 // FSAppAttempt.fairShareStarvation, FSPreemptionThread, FSSchedulerNode's preemption list).
-// Reference fair-scheduler.md §4.2; vectors P3-*.
+// Vectors P3-*.
 //
 // Spindle runs the preemption "thread" synchronously after the update pass on a MonitorTick:
 //  1. Only when yarn.scheduler.fair.preemption is on and cluster utilisation (max of memory and

@@ -1,7 +1,7 @@
 // Fair Scheduler preemption, Hadoop 2.x design (FairScheduler.updateStarvationStats,
 // resToPreempt / resourceDeficit, preemptTasksIfNecessary, preemptResources, warnOrKillContainer
 // and the recursive FSParentQueue / FSLeafQueue / FSAppAttempt.preemptContainer). Selected with
-// spindle.scheduler.fair.preemption.design = 2.x. Reference fair-scheduler.md §4.1, the seed
+// spindle.scheduler.fair.preemption.design = 2.x. Reference: the seed
 // yarn-schedulers-and-fair-preemption.txt; vectors P2-*.
 //
 // On every update pass (the MonitorTick; the update thread in YARN):

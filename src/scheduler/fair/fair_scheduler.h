@@ -1,5 +1,5 @@
-// The Fair Scheduler (YARN's FS/FairScheduler.java, 3.x assignment path; reference
-// fair-scheduler.md §1-3 and §6).
+// The Fair Scheduler (YARN's FS/FairScheduler.java, 3.x assignment path; the Hadoop docs'
+// FairScheduler page).
 //
 //   Configuration conf;          // yarn-site keys; yarn.scheduler.fair.allocation.file names
 //   conf.set("yarn.resourcemanager.scheduler.class", "fair");   // the allocation file

@@ -1,6 +1,5 @@
-// FairScheduler's update pass (FairScheduler.update: FSQueue.updateDemand, then
-// recomputeShares top-down) and steady fair shares (recomputeSteadyShares). Reference
-// fair-scheduler.md §1.1-1.2.
+// FairScheduler's update pass (FairScheduler.update: FSQueue.updateDemand, then recomputeShares
+// top-down) and steady fair shares (recomputeSteadyShares), with ComputeFairShares.
 
 #include "scheduler/fair/fair_scheduler.h"
 #include "scheduler/fair/policy/app_weight.h"

@@ -1,6 +1,6 @@
 // Delay scheduling state of one Fair Scheduler app (FSAppAttempt.getAllowedLocalityLevel,
-// getAllowedLocalityLevelByTime and resetAllowedLocalityLevel; reference fair-scheduler.md §6;
-// vectors DS-1, DS-2).
+// getAllowedLocalityLevelByTime and resetAllowedLocalityLevel; the Hadoop docs' FairScheduler page,
+// yarn.scheduler.fair.locality.threshold.*; vectors DS-1, DS-2).
 //
 //   LocalityDelay d;
 //   d.allowedByCount(key, /*numNodes=*/10, 0.5f, 0.6f);     // NODE_LOCAL (first call)

@@ -1,5 +1,5 @@
-// maxRunningApps enforcement for queues and users (YARN's MaxRunningAppsEnforcer; reference
-// fair-scheduler.md §3.5; vectors MRA-1, MRA-2, MRA-4).
+// maxRunningApps enforcement for queues and users (YARN's MaxRunningAppsEnforcer; vectors MRA-1,
+// MRA-2, MRA-4).
 //
 //   MaxRunningApps mra;
 //   mra.addApp(tree, app);              // runnable when every limit allows, else waiting

@@ -3,7 +3,7 @@
 //   auto fifo = FifoScheduler::create(conf, clock, rng);   // reads yarn-site keys
 //   fifo.value()->handle(NodeHeartbeat{"h1", {}});
 //
-// Mirrors YARN's FifoScheduler (reference: yarn/fair-scheduler.md §5). On a node heartbeat:
+// Mirrors YARN's FifoScheduler (FifoScheduler.assignContainers). On a node heartbeat:
 //  1. Skip the node when its unallocated memory is below the minimum allocation.
 //  2. For each app with pending asks, in ApplicationId order (= submission order):
 //     a. skip it if it blacklisted the node or its rack;

@@ -44,10 +44,11 @@ SKIPPED = {
         "of those sizes gives the DSL's figures",
 }
 
-# Vectors whose DSL queue figure disagrees with the containers of its apps (reference §15.11):
-# the mock hands the policy the queue's figure, a live scheduler can only count containers. The
-# scenario changes the container count the expectation does not look at so that the queue's
-# used is the DSL's again; the expected counts are the vector's.
+# Vectors whose DSL queue figure disagrees with the containers of its apps (an oddity of the
+# ProportionalCapacityPreemptionPolicyMockFramework test data): the mock hands the policy the
+# queue's figure, a live scheduler can only count containers. The scenario changes the container
+# count the expectation does not look at so that the queue's used is the DSL's again; the expected
+# counts are the vector's.
 ADJUSTED = {
     "ForReservedContainers/testPreemptionForReservedContainerWhichHasNondivisibleAvailableResource":
         ("app1", 1, 21,
@@ -174,9 +175,9 @@ def disable_preemption(cs, cfg):
 
 def marked_expectation(e, reserved):
     """expect.preemption, plus the unreservations: the FIFO selector takes an app's reserved
-    containers before its live ones (§7.1), and YARN's MARK event for a reserved container is a
-    no-op after KILL_RESERVED_CONTAINER (§15.5); a live scheduler shows those as unreservations,
-    not marks."""
+    containers before its live ones (FifoCandidatesSelector), and YARN's MARK event for a
+    reserved container is a no-op after KILL_RESERVED_CONTAINER (CapacityScheduler.handle); a
+    live scheduler shows those as unreservations, not marks."""
     if e.get("no_preemption_events_at_all"):
         return {"marked": {}}, None
     marked = {}
@@ -204,7 +205,7 @@ def ideal_state(e, path_of):
     return state
 
 
-# --- §13.1 int[][] tables ---------------------------------------------------------------------
+# --- TestProportionalCapacityPreemptionPolicy's int[][] tables --------------------------------
 
 def build_table(v):
     t = v["table"]
@@ -330,7 +331,7 @@ def build_table(v):
     return conf, {"nodes": nodes}, steps, path_of, reserved
 
 
-# --- §13.2 string DSL -------------------------------------------------------------------------
+# --- ProportionalCapacityPreemptionPolicyMockFramework's string DSL ---------------------------
 
 def split_semis(s):
     return [x for x in s.split(";") if x.strip()]

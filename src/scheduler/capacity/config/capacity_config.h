@@ -1,6 +1,7 @@
 // The Capacity Scheduler's configuration, parsed from capacity-scheduler.xml keys
-// (yarn.scheduler.capacity.*) and validated into an immutable tree (STYLE rule 9). Reference:
-// shared/reference/yarn/capacity-scheduler.md §1 (keys, defaults, build-time checks).
+// (yarn.scheduler.capacity.*) and validated into an immutable tree (STYLE rule 9). Keys and
+// defaults: the Hadoop docs' CapacityScheduler page and CapacitySchedulerConfiguration;
+// build-time checks: YARN's ParentQueue and CSQueueUtils.
 //
 //   ClusterLabels labels{{"x", {.exclusive = false}}};
 //   Result<CapacityConfig> cfg = parseCapacityConfig(conf, settings.types, settings.bounds,
@@ -10,12 +11,12 @@
 //   const QueueConfig& a = cfg->queue("root.a");
 //   double abs = a.partition("").absoluteCapacity;   // fraction of the cluster (percent/weight)
 //
-// Scales (reference §1 conventions): `capacity` and `maximum-capacity` are stored as fractions
-// (0..1) of the parent, as YARN's CSQueue getters return them; maximum-am-resource-percent is a
-// fraction; minimum-user-limit-percent stays a percent; user-limit-factor is a multiplier.
-// Absolute-mode capacities ([memory=..,vcores=..]) are resolved against the cluster at run time
-// (the scheduler, src/scheduler/capacity/); their fractions here are 0 (100 for maximum) as in
-// YARN.
+// Scales (as in CapacitySchedulerConfiguration): `capacity` and `maximum-capacity` are stored as
+// fractions (0..1) of the parent, as YARN's CSQueue getters return them;
+// maximum-am-resource-percent is a fraction; minimum-user-limit-percent stays a percent;
+// user-limit-factor is a multiplier. Absolute-mode capacities ([memory=..,vcores=..]) are resolved
+// against the cluster at run time (the scheduler, src/scheduler/capacity/); their fractions here
+// are 0 (100 for maximum) as in YARN.
 //
 // Float fidelity: YARN keeps capacities as Java floats (QueueCapacities). Every capacity
 // fraction here is computed in float exactly as YARN computes it (percent / 100f, weight / sum,
@@ -109,9 +110,10 @@ struct QueueConfig {
   double userLimitFactor = 1.0;               // -1 = disabled (cap is the queue's max)
   double minimumUserLimitPercent = 100;       // percent; floats and values > 100 accepted
   std::map<std::string, double> userWeights;  // user-settings.<user>.weight
-  // Resolved (reference §1.2 derivation). A queue whose capacity is absolute gets 0 from the
-  // derivation here (its absoluteCapacity is not known yet): when configuredMaximumApplications
-  // is -1 and globalQueueMaxApplication is unset, re-derive it once the cluster is known.
+  // Resolved (AbstractLeafQueue.updateMaximumApplications). A queue whose capacity is absolute gets
+  // 0 from the derivation here (its absoluteCapacity is not known yet): when
+  // configuredMaximumApplications is -1 and globalQueueMaxApplication is unset, re-derive it once
+  // the cluster is known.
   int32_t maximumApplications = 10000;
   int32_t configuredMaximumApplications = -1;  // the maximum-applications key; -1 = derived
                                                // (absolute-mode queues re-derive at run time)
@@ -198,11 +200,12 @@ Result<CapacityConfig> parseCapacityConfig(const Configuration& conf, const Reso
                                            const AllocationBounds& clusterBounds,
                                            const ClusterLabels& labels);
 
-// Checks what a refresh may not change, judging by the two configurations alone: a queue present
-// in both may not lower its (resolved) maximum allocation in any type (reference §1.2 / §1.4
-// item 5; YARN's "Trying to reinitialize root.a the maximum allocation size can not be
-// decreased! ..."). Queue removal and leaf/parent conversion depend on the queue's state and
-// running applications, so the scheduler checks them. Returns every error together.
+// Checks what a refresh may not change, judging by the two configurations alone: a queue present in
+// both may not lower its (resolved) maximum allocation in any type (the
+// maximum-allocation-mb/-vcores queue keys; YARN's "Trying to reinitialize root.a the maximum
+// allocation size can not be decreased! ..."). Queue removal and leaf/parent conversion depend on
+// the queue's state and running applications, so the scheduler checks them. Returns every error
+// together.
 Status checkCapacityRefresh(const CapacityConfig& before, const CapacityConfig& after);
 
 }  // namespace spindle

@@ -1,5 +1,6 @@
 // checkCapacityRefresh: what `rmadmin -refreshQueues` may not change, as far as the two
-// configurations alone decide it (reference §1.2 maximum-allocation row, §1.4 item 5).
+// configurations alone decide it (YARN's CapacityScheduler.reinitialize; the
+// maximum-allocation-mb/-vcores queue keys).
 //  1. A queue present before and after may not lower its maximum allocation in any resource
 //     type (LeafQueue.validate / AbstractCSQueue: "Trying to reinitialize <queue> the maximum
 //     allocation size can not be decreased! ..."). The allocation is the resolved one, so a

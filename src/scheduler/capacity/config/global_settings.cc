@@ -1,4 +1,4 @@
-// Step 1: the global keys of reference §1.3 (CapacitySchedulerConfiguration getters).
+// Step 1: the global yarn.scheduler.capacity.* keys (CapacitySchedulerConfiguration getters).
 
 #include <string>
 

@@ -1,6 +1,7 @@
 // Application priority ACLs of a leaf queue: `yarn.scheduler.capacity.<queue>.
 // acl_application_max_priority` (YARN's AppPriorityACLConfigurationParser and
-// AppPriorityACLsManager; reference capacity-scheduler.md §1, "Priority ACL").
+// AppPriorityACLsManager; the Hadoop docs' CapacityScheduler page, 'Setup for application
+// priority').
 //
 //   auto acls = parsePriorityAcls("[user=alice group=ops max_priority=5 default_priority=2]", 10);
 //   PriorityAclDecision d = checkPriorityAcl(*acls, "alice", {"ops"}, 4);   // d.allowed

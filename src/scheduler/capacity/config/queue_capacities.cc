@@ -1,5 +1,5 @@
 // Step 4: capacities per queue and partition, derived absolutes and the build-time checks of
-// reference §1.2 / §1.4. Java float arithmetic throughout, as YARN's QueueCapacities.
+// YARN's ParentQueue and CSQueueUtils. Java float arithmetic throughout, as YARN's QueueCapacities.
 //
 // Algorithm:
 //  1. Per queue, its partitions: "" plus every label it names in its own keys plus every cluster
@@ -68,7 +68,8 @@ bool isPositive(const CapacityValue& v) {
   return false;
 }
 
-// Root: capacity and maximum-capacity are fixed at 100 (reference §1.1); 100 may be written.
+// Root: capacity and maximum-capacity are fixed at 100 (CapacitySchedulerConfiguration);
+// 100 may be written.
 void readRootPartition(BuildContext& ctx, const std::string& label, PartitionConfig& p) {
   for (const char* suffix : {"capacity", "maximum-capacity"}) {
     const std::string key = labelKey("root", label, suffix);

@@ -1,6 +1,7 @@
-// Step 5: the per-queue keys of reference §1.2 other than capacities and labels, read in
-// pre-order so that inherited values (state, ordering policy of parents, max-parallel-apps,
-// preemption switches, maximum allocation) come from an already resolved parent.
+// Step 5: the per-queue keys (the Hadoop docs' CapacityScheduler page, 'Queue Properties') other
+// than capacities and labels, read in pre-order so that inherited values (state, ordering policy of
+// parents, max-parallel-apps, preemption switches, maximum allocation) come from an already
+// resolved parent.
 
 #include <algorithm>
 #include <cctype>
@@ -68,7 +69,7 @@ void readUserWeights(BuildContext& ctx, QueueConfig& q) {
   }
 }
 
-// AbstractLeafQueue.setupQueueConfigs / updateMaximumApplications (reference §1.2).
+// AbstractLeafQueue.setupQueueConfigs / updateMaximumApplications.
 void readApplicationLimits(BuildContext& ctx, QueueConfig& q) {
   const std::string key = queueKey(q.path, "maximum-applications");
   q.configuredMaximumApplications = ctx.problems.take(ctx.conf.getInt(key, -1), -1);

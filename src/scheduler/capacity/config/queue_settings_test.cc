@@ -249,7 +249,7 @@ TEST(QueueSettings, DefaultApplicationPriorityIsCappedByTheCluster) {
   EXPECT_EQ(cfg.queue("root.b").priority, 2);
 }
 
-// TestCapacityScheduler.testQueueMaximumAllocations (reference §1.2).
+// TestCapacityScheduler.testQueueMaximumAllocations (the maximum-allocation-mb/-vcores queue keys).
 TEST(QueueSettings, MaximumAllocationInheritsAndOverrides) {
   CapacityConfig cfg = parseOk(CsConf()
                                    .raw("yarn.scheduler.maximum-allocation-mb", "16384")

@@ -72,8 +72,8 @@ void checkQueuesKeysStartAtRoot(BuildContext& ctx) {
   }
 }
 
-// First segments of per-queue keys (reference §1.2, plus keys of components that read them
-// elsewhere: reservations, auto-created queues, lifetimes).
+// First segments of per-queue keys (the Hadoop docs' CapacityScheduler page, 'Queue Properties',
+// plus keys of components that read them elsewhere: reservations, auto-created queues, lifetimes).
 constexpr std::string_view kQueueKeyHeads[] = {"queues",
                                                "capacity",
                                                "maximum-capacity",

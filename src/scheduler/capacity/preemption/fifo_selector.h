@@ -1,6 +1,6 @@
-// FifoCandidatesSelector (reference §7.1, and §7.3 in balance mode): the classic inter-queue
-// selector. Recomputes the ideal assignment, deducts earlier selectors' picks, then frees each
-// over-served leaf's target newest-first.
+// YARN's FifoCandidatesSelector (also in preempt-to-balance mode, YARN-8379): the classic
+// inter-queue selector. Recomputes the ideal assignment, deducts earlier selectors' picks, then
+// frees each over-served leaf's target newest-first.
 //
 //   FifoSelector fifo(/*balanceMode=*/false, /*selectorIndex=*/2);
 //   std::vector<ContainerId> droppedReservations;

@@ -12,7 +12,7 @@ Resource componentwiseMin(const Resource& a, const Resource& b) {
 
 Resource atLeastZero(const Resource& r) { return Resource::componentwiseMax(r, Resource()); }
 
-// PriorityUtilizationQueueOrderingPolicy.compare (reference §4.2 ordering).
+// PriorityUtilizationQueueOrderingPolicy.compare (as computeFixpointAllocation orders queues).
 int compareUtilization(double r1, double r2, int p1, int p2) {
   auto cmp = [](double a, double b) { return a < b ? -1 : (a > b ? 1 : 0); };
   if (p1 == p2) return cmp(r1, r2);
@@ -85,7 +85,8 @@ void IdealAssignmentCalculator::computeIdealResourceDistribution(std::vector<Tem
   for (TempQueue* q : children) {
     if (rc.greaterThan(tot, q->used, q->idealAssigned)) needed += q->used - q->idealAssigned;
   }
-  // Compared with the whole round budget, not what is left of it (reference §15.4).
+  // Compared with the whole round budget, not what is left of it (YARN's
+  // PreemptableResourceCalculator scales against totalPreemptionAllowed).
   double scalingFactor = 1.0;
   const Resource& allowed = st_.totalPreemptionAllowed();
   if (rc.greaterThan(tot, needed, allowed)) {

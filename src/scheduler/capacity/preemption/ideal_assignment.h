@@ -1,21 +1,21 @@
 // The ideal assignment and per-leaf preemption targets (YARN's PreemptableResourceCalculator
-// and AbstractPreemptableResourceCalculator; reference §3-§6).
+// and AbstractPreemptableResourceCalculator, over TempQueuePerPartition).
 //
 //   IdealAssignmentCalculator calc(state, CalculatorMode{});
 //   calc.compute();   // fills idealAssigned, toBePreempted, actuallyToBePreempted
 //
 // Algorithm, for every partition:
-//  1. Preemptable / untouchable extras bottom-up (§3).
+//  1. Preemptable / untouchable extras bottom-up (updatePreemptableExtras).
 //  2. root.ideal = root.guaranteed; each parent divides its own ideal among its children with
-//     computeIdealResourceDistribution (§4.1): a fixpoint weighted by guarantee over the
+//     computeIdealResourceDistribution: a fixpoint weighted by guarantee over the
 //     children with a guarantee, then an equal-weight fixpoint over zero-guarantee children;
 //     then toBePreempted = (U - killable - max(min(U+P, G), I)) x scalingFactor.
 //  3. For every leaf whose preemption is enabled: if U > G x (1 + max_ignored_over_capacity)
-//     (the dead zone, §5) then actuallyToBePreempted = toBePreempted x
+//     (the dead zone) then actuallyToBePreempted = toBePreempted x
 //     natural_termination_factor (normalised up), else 0.
-// Deliberate choice (reference §4.2 "Quirk"): the caller's `unassigned` keeps tracking every
-// offer, so the zero-guarantee pass sees what is really left; YARN's rebinding makes it see
-// more. The recorded expectations do not depend on it.
+// Deliberate choice (YARN's computeFixpointAllocation rebinds `unassigned`): the caller's
+// `unassigned` keeps tracking every offer, so the zero-guarantee pass sees what is really left;
+// YARN's rebinding makes it see more. The recorded expectations do not depend on it.
 // Ties in the fixpoint's priority queue are broken by queue order (YARN: HashSet order).
 #pragma once
 

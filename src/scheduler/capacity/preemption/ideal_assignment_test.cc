@@ -1,5 +1,6 @@
-// The ideal-assignment fixpoint, dead zone, natural termination and the shared per-round
-// budget, on small hand-made trees (reference §4.3, §5, §11).
+// The ideal-assignment fixpoint, dead zone, natural termination and the shared per-round budget, on
+// small hand-made trees (YARN's PreemptableResourceCalculator and
+// ProportionalCapacityPreemptionPolicy's shared totalPreemptionAllowed).
 #include "scheduler/capacity/preemption/ideal_assignment.h"
 
 #include <gtest/gtest.h>
@@ -37,7 +38,7 @@ int marked(const PreemptionPlan& plan, const std::string& path, const std::strin
   return n;
 }
 
-// Reference §4.3: A/B/C/D with G 20/30/30/20, U 40/50/10/0, P 10/10/30/0.
+// A worked example (not an upstream test): A/B/C/D with G 20/30/30/20, U 40/50/10/0, P 10/10/30/0.
 TEST(IdealAssignment, WorkedExampleFromReference) {
   PreemptionSnapshot s = SnapshotBuilder(100)
                              .leaf("A", 20, 40, 10)
@@ -93,7 +94,8 @@ TEST(IdealAssignment, SatisfiedQueuesBalanceOnlyInBalanceMode) {
   EXPECT_TRUE(even->candidates.empty());
 }
 
-// §5: a leaf using no more than G x 1.1 is never a victim, even with a lower ideal.
+// Dead zone (max_ignored_over_capacity): a leaf using no more than G x 1.1 is never a victim, even
+// with a lower ideal.
 TEST(IdealAssignment, DeadZoneProtectsQueuesNearTheirGuarantee) {
   PreemptionSnapshot within =
       SnapshotBuilder(100).leaf("A", 40, 44, 0).leaf("B", 60, 56, 20).build();
@@ -109,8 +111,8 @@ TEST(IdealAssignment, DeadZoneProtectsQueuesNearTheirGuarantee) {
   EXPECT_EQ(marked(*plan2, "root.A"), 5);
 }
 
-// §5: the natural termination factor scales the target, rounding half-up under the default
-// calculator and up under DRF.
+// The natural termination factor (natural_termination_factor) scales the target, rounding half-up
+// under the default calculator and up under DRF.
 TEST(IdealAssignment, NaturalTerminationDampensTheTarget) {
   PreemptionSettings knobs = tableKnobs();
   knobs.naturalTerminationFactor = 0.2;
@@ -148,7 +150,8 @@ TEST(IdealAssignment, NaturalTerminationRoundsTheProductAsFloatUnderDrf) {
   EXPECT_EQ(marked(*def, "root.A"), 14);
 }
 
-// §2.5 / §11: one budget (whole cluster x total_preemption_per_round) for all partitions.
+// totalPreemptionAllowed (containerBasedPreemptOrKill): one budget (whole cluster x
+// total_preemption_per_round) for all partitions.
 TEST(IdealAssignment, BudgetIsSharedAcrossPartitions) {
   PreemptionSettings knobs = tableKnobs();
   knobs.totalPreemptionPerRound = 0.1;  // 10% of 200 = 20 for the whole round

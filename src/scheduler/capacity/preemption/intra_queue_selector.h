@@ -1,6 +1,6 @@
-// IntraQueueCandidatesSelector with the FIFO intra-queue plugin (reference §7.4): inside one
-// leaf, frees resources from lower-priority apps (priority_first) or from users above their
-// user limit (userlimit_first) for the starved apps of the same queue.
+// IntraQueueCandidatesSelector with the FIFO intra-queue plugin (FifoIntraQueuePreemptionPlugin):
+// inside one leaf, frees resources from lower-priority apps (priority_first) or from users above
+// their user limit (userlimit_first) for the starved apps of the same queue.
 //
 //   IntraQueueSelector(/*selectorIndex=*/3).select(state);
 //

@@ -1,7 +1,7 @@
 // One round of the capacity preemption policy (YARN's ProportionalCapacityPreemptionPolicy
-// containerBasedPreemptOrKill, reference §2): a pure function from a snapshot and the knobs to
-// the containers to preempt, with reasons. Marking, waiting and killing belong to a separate
-// executor (STYLE rule 6); this file never sends anything.
+// containerBasedPreemptOrKill): a pure function from a snapshot and the knobs to the containers to
+// preempt, with reasons. Marking, waiting and killing belong to a separate executor (STYLE rule 6);
+// this file never sends anything.
 //
 //   SPINDLE_ASSIGN_OR_RETURN(PreemptionPlan plan,
 //                            planPreemptionRound(snapshot, scheduler.calculator(), settings));
@@ -11,10 +11,12 @@
 // Steps:
 //  1. Build the round state (one TempQueue per queue and partition); the budget is
 //     whole cluster x total_preemption_per_round, shared by all partitions and selectors.
-//  2. Run the enabled selectors in YARN's order: queue-priority (§7.5), reserved-container
-//     (§7.2), FIFO (§7.1), FIFO in balance mode (§7.3), intra-queue (§7.4). Each calculator
-//     recomputes the ideal assignment on the shared state (intra-queue reuses the last one,
-//     queue-priority needs none) and first deducts what earlier selectors took.
+//  2. Run the enabled selectors in YARN's order: queue-priority
+//     (QueuePriorityContainerCandidateSelector), reserved-container
+//     (ReservedContainerCandidatesSelector), FIFO (FifoCandidatesSelector), FIFO in balance mode
+//     (YARN-8379), intra-queue (IntraQueueCandidatesSelector). Each calculator recomputes the ideal
+//     assignment on the shared state (intra-queue reuses the last one, queue-priority needs none)
+//     and first deducts what earlier selectors took.
 //  3. observe_only: the candidates are still computed and returned (so they can be logged), but
 //     `plan.observeOnly` tells the executor to act on none of them, and no reservation kills
 //     are produced (YARN skips those sends too).

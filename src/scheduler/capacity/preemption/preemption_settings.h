@@ -56,7 +56,8 @@ struct PreemptionSettings {
   int64_t underutilizedReservedContainerDelayMs = 60000;
   bool underutilizedAllowMoveReservation = false;
   // Newest trunk's CapacitySchedulerConfiguration.AM_PREEMPTION_ENABLED; its key string is not
-  // known (reference §7.1), so it is settable only in code, never from a file.
+  // known (FifoCandidatesSelector's AM pass; testPreemptSkippedAllAMContainers), so it is settable
+  // only in code, never from a file.
   bool amPreemptionEnabled = true;
 };
 

@@ -1,5 +1,5 @@
 // The read-only input of one preemption round: a copy of the Capacity Scheduler's queue tree,
-// applications, containers and nodes, taken under the scheduler lock (reference §3; YARN's
+// applications, containers and nodes, taken under the scheduler lock (YARN's
 // TempQueuePerPartition is built from the same fields). Plain structs that a scheduler fills.
 //
 //   PreemptionSnapshot s;
@@ -40,7 +40,7 @@ struct PartitionInfo {
   bool exclusive = true;
 };
 
-// One (queue, partition) entry (reference §3 table).
+// One (queue, partition) entry (the fields of YARN's TempQueuePerPartition).
 struct QueuePartitionAmounts {
   Resource guaranteed;             // effective minimum resource, else total x absoluteCapacity
   Resource max;                    // effective maximum resource, else total x absoluteMaxCapacity

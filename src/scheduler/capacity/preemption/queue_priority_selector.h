@@ -1,4 +1,4 @@
-// QueuePriorityContainerCandidateSelector (reference §7.5): with priority-utilization parents
+// YARN's QueuePriorityContainerCandidateSelector (YARN-5864): with priority-utilization parents
 // and differing queue priorities, a reservation of a higher-priority queue that is still under
 // its guarantee may free its node by preempting containers of lower-priority queues -- even
 // queues that are themselves under their guarantee ("underutilized preemption").

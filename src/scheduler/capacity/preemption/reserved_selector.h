@@ -1,5 +1,5 @@
-// ReservedContainerCandidatesSelector (YARN-4390, reference §7.2): frees whole nodes for big
-// reserved containers instead of killing small containers all over the cluster.
+// YARN's ReservedContainerCandidatesSelector (YARN-4390): frees whole nodes for big reserved
+// containers instead of killing small containers all over the cluster.
 //
 //   ReservedSelector(/*selectorIndex=*/1).select(state);
 //

@@ -28,7 +28,7 @@ namespace spindle::preemption {
 // A per-type multiplier (normalizedGuarantee in YARN, a float[] there).
 using TypeWeights = std::array<double, kMaxResourceTypes>;
 
-// TempQueuePerPartition (reference §3).
+// YARN's TempQueuePerPartition.
 struct TempQueue {
   QueueId id;
   std::string partition;

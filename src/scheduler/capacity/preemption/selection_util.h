@@ -1,5 +1,5 @@
 // Helpers shared by the candidate selectors (YARN's CapacitySchedulerPreemptionUtils,
-// reference §6).
+// e.g. getResToObtainByPartitionForLeafQueue).
 //
 //   ToObtain obtain = resToObtainForLeaf(st, leaf);
 //   deductSelected(st);                  // earlier selectors' picks count first

@@ -1,8 +1,8 @@
 // Test-only adapters that turn the recorded Hadoop test inputs (testdata/vectors.json) into
-// PreemptionSnapshots, the way the Hadoop test harnesses build their mocks (reference §13):
+// PreemptionSnapshots, the way the Hadoop test harnesses build their mocks:
 //
-//   TableVector  -- TestProportionalCapacityPreemptionPolicy's int[][] tables (§13.1)
-//   DslVector    -- ProportionalCapacityPreemptionPolicyMockFramework's strings (§13.2)
+//   TableVector  -- TestProportionalCapacityPreemptionPolicy's int[][] tables
+//   DslVector    -- ProportionalCapacityPreemptionPolicyMockFramework's strings
 //
 //   SPINDLE_ASSIGN_OR_RETURN(BuiltVector v, buildTableVector(json));
 //   planPreemptionRound(v.snapshot, *v.calculator, v.settings);  // then compare with "expected"
@@ -124,7 +124,7 @@ inline Status applyConfig(const nlohmann::json& c, BuiltVector& v) {
   return Status::ok();
 }
 
-// --- §13.1 int[][] tables -----------------------------------------------------------------
+// --- TestProportionalCapacityPreemptionPolicy's int[][] tables -----------------------------------
 
 inline Result<BuiltVector> buildTableVector(const nlohmann::json& vec) {
   BuiltVector v;
@@ -226,7 +226,7 @@ inline Result<BuiltVector> buildTableVector(const nlohmann::json& vec) {
   return v;
 }
 
-// --- §13.2 string DSL ----------------------------------------------------------------------
+// --- ProportionalCapacityPreemptionPolicyMockFramework's string DSL ------------------------------
 
 // Parsing state shared by the DSL steps below.
 struct DslState {

@@ -1,7 +1,7 @@
 // The Fair Scheduler's allocation file (fair-scheduler.xml) parsed, validated and frozen (STYLE
 // rule 9), plus the yarn-site keys. Mirrors FS/allocation/AllocationFileParser.java,
-// AllocationFileQueueParser.java and AllocationConfiguration.java; reference fair-scheduler.md
-// §3.1-3.4; vectors CFG-*, QP-*, FP-3/FP-4 (policy placement).
+// AllocationFileQueueParser.java and AllocationConfiguration.java; the Hadoop docs'
+// FairScheduler page, 'Configuration'; vectors CFG-*, QP-*, FP-3/FP-4 (policy placement).
 //
 //   Result<FairSchedulerConfig> cfg = parseFairSchedulerConfig(conf, types,
 //   "/etc/fair-scheduler.xml"); if (!cfg.isOk()) ... cfg.status().message() lists every error, one

@@ -10,7 +10,7 @@
 //     w.finished(clock.nowMs(), st);   // success: the load time moves; failure: retried
 //   }
 //
-// Algorithm (AllocationFileLoaderService's reload thread; reference fair-scheduler.md §3.2):
+// Algorithm (AllocationFileLoaderService's reload thread):
 //  1. A check is due at the first poll and then every `intervalMs` (ALLOC_RELOAD_INTERVAL_MS,
 //     10 s) of injected-clock time; polls in between do nothing (the thread sleeps).
 //  2. A check reads the file's modification time. The file is reloaded when it was modified

@@ -1,5 +1,6 @@
 // The Fair Scheduler's yarn-site keys (yarn.scheduler.fair.*; FS/FairSchedulerConfiguration.java,
-// reference fair-scheduler.md §3.4), read from a Configuration into a frozen struct.
+// the Hadoop docs' FairScheduler page, 'Properties that can be placed in yarn-site.xml'), read from
+// a Configuration into a frozen struct.
 //
 //   Result<FairSiteConfig> site = parseFairSiteConfig(conf);
 //   if (!site.isOk()) ... every malformed key, one per line, "file:line: property NAME: ..."

@@ -1,7 +1,7 @@
 // The Fair Scheduler's queue placement policy (2.x-style FS/QueuePlacementPolicy.java and
-// FS/QueuePlacementRule.java; reference fair-scheduler.md §3.3; vectors QP-*): the rules of
-// <queuePlacementPolicy>, their validation, the policy used when the file has none, and a pure
-// evaluator.
+// FS/QueuePlacementRule.java; the Hadoop docs' FairScheduler page, 'Allocation file format';
+// vectors QP-*): the rules of <queuePlacementPolicy>, their validation, the policy used when the
+// file has none, and a pure evaluator.
 //
 //   PlacementPolicy policy = defaultPlacementPolicy(/*allowUndeclaredPools=*/true,
 //                                                   /*userAsDefaultQueue=*/true);

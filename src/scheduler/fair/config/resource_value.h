@@ -1,7 +1,7 @@
 // Resource values of the allocation file (minResources, maxResources, maxChildResources,
 // maxContainerAllocation, queueMaxResourcesDefault): YARN's
-// FairSchedulerConfiguration.parseResourceConfigValue and ConfigurableResource. Reference
-// fair-scheduler.md §3.1 "Resource string formats"; vectors CFG-1..4.
+// FairSchedulerConfiguration.parseResourceConfigValue and ConfigurableResource. See the
+// Hadoop docs' FairScheduler page, 'Allocation file format'; vectors CFG-1..4.
 //
 //   auto v = parseResourceConfigValue("memory-mb=50%, vcores=50%", types,
 //   /*missing=*/kResourceMax); Resource r = v->resolve(cluster, types.count());   // percentages of

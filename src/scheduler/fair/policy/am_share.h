@@ -1,5 +1,5 @@
 // maxAMShare enforcement of a leaf queue (FSLeafQueue.computeMaxAMResource and canRunAppAM,
-// Hadoop 3.x; reference fair-scheduler.md §1.3; vector FS-8).
+// Hadoop 3.x; vector FS-8).
 //
 //   Resource limit = computeMaxAmResource(fairShare, maxShare, rootAvailable, 0.5f, 2);
 //   bool ok = canRunAppAm(policy, amUsage, amResource, limit, 0.5f);

@@ -1,4 +1,4 @@
-// An application's fair-share weight (FSAppAttempt.getWeight; reference fair-scheduler.md §1.2).
+// An application's fair-share weight (FSAppAttempt.getWeight).
 //
 //   float w = appWeight(/*demandMb=*/4095, /*sizeBasedWeight=*/true, /*priority=*/1);  // 12.0f
 //

@@ -1,5 +1,5 @@
 // Fair-share computation of YARN's Fair Scheduler (FS/policies/ComputeFairShares.java, newest
-// version: any resource type, long shares, "fixed" shares). Reference: fair-scheduler.md §1.2.
+// version: any resource type, long shares, "fixed" shares).
 //
 //   std::vector<Schedulable> children = ...;             // weight, min, max, isActive
 //   std::vector<Resource> shares(children.size());        // in/out: only `type` is written

@@ -1,5 +1,5 @@
 // Vectors CFS-* (TestComputeFairShares) and the share numbers of FS-*/FSS-* vectors, fed the
-// same schedulables the scheduler would build. Reference fair-scheduler.md §1.2.
+// same schedulables the scheduler would build. See ComputeFairShares.
 #include "scheduler/fair/policy/compute_fair_shares.h"
 
 #include <gtest/gtest.h>

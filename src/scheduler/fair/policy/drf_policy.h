@@ -1,5 +1,5 @@
 // DominantResourceFairnessPolicy's comparator (FS/policies/DominantResourceFairnessPolicy.java,
-// the N-resource DominantResourceFairnessComparatorN; reference fair-scheduler.md §2.2).
+// the N-resource DominantResourceFairnessComparatorN).
 //
 //   DrfComparator drf(cluster, types.count());
 //   int c = drf.compare(a, b);      // < 0: a is offered resources first

@@ -1,5 +1,5 @@
-// FairSharePolicy's comparator (FS/policies/FairSharePolicy.java, newest version; reference
-// fair-scheduler.md §2.1). Memory only. compare(a, b) < 0 means a is offered resources first.
+// FairSharePolicy's comparator (FS/policies/FairSharePolicy.java, newest version). Memory only.
+// compare(a, b) < 0 means a is offered resources first.
 //
 //   std::sort(apps.begin(), apps.end(), [](auto& a, auto& b) { return fairShareCompare(a, b) < 0;
 //   });

@@ -1,4 +1,4 @@
-// FifoPolicy (FS/policies/FifoPolicy.java; reference fair-scheduler.md §2.3), leaf queues only.
+// FifoPolicy (FS/policies/FifoPolicy.java), leaf queues only.
 //
 //   int c = fifoCompare(app1, app2);                       // < 0: app1 first
 //   std::optional<size_t> i = fifoShareOwner(apps);        // index that gets the whole share

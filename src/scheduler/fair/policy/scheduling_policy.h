@@ -1,6 +1,6 @@
 // The Fair Scheduler's per-queue scheduling policy: its name, where it may be used, how it splits
 // a share and how it orders schedulables (FS/SchedulingPolicy.java and the three policies in
-// FS/policies/; reference fair-scheduler.md §2 and §1.3).
+// FS/policies/; FSLeafQueue / FSParentQueue use them).
 //
 //   Result<PolicyKind> kind = parseSchedulingPolicy("DRF");      // case-insensitive short names
 //   SchedulingPolicy policy(*kind, cluster, types.count());
