@@ -42,4 +42,18 @@ inline std::vector<std::string> splitTrimmed(std::string_view s, std::string_vie
   return items;
 }
 
+// The non-empty parts of `s` between `separator`s, as views into `s` (untrimmed): "a,,b" gives
+// {"a", "b"} (Java's String.split with empty parts dropped).
+inline std::vector<std::string_view> splitNonEmpty(std::string_view s, char separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t stop = s.find(separator, start);
+    if (stop == std::string_view::npos) stop = s.size();
+    if (stop > start) parts.push_back(s.substr(start, stop - start));
+    start = stop + 1;
+  }
+  return parts;
+}
+
 }  // namespace spindle

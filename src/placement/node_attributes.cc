@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/strings.h"
+
 namespace spindle::placement {
 
 namespace {
@@ -19,18 +21,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t stop = s.find(sep, start);
-    if (stop == std::string_view::npos) stop = s.size();
-    if (stop > start) out.push_back(s.substr(start, stop - start));
-    start = stop + 1;
-  }
-  return out;
 }
 
 // "attr", "attr=v", "attr(STRING)=v", "rm.yarn.io/attr=v".
@@ -82,7 +72,7 @@ Result<NodeAttributeType> parseNodeAttributeType(std::string_view text) {
 Result<std::vector<NodeAttributeMapping>> parseNodeAttributeMappings(std::string_view text,
                                                                      bool withValues) {
   std::vector<NodeAttributeMapping> out;
-  for (std::string_view nodePart : split(text, ' ')) {
+  for (std::string_view nodePart : splitNonEmpty(text, ' ')) {
     nodePart = trim(nodePart);
     if (nodePart.empty()) continue;
     const size_t colon = nodePart.find(':');
@@ -91,7 +81,7 @@ Result<std::vector<NodeAttributeMapping>> parseNodeAttributeMappings(std::string
     }
     NodeAttributeMapping m;
     m.host = std::string(nodePart.substr(0, colon));
-    for (std::string_view attr : split(nodePart.substr(colon + 1), ',')) {
+    for (std::string_view attr : splitNonEmpty(nodePart.substr(colon + 1), ',')) {
       Result<NodeAttribute> a = parseOneAttribute(trim(attr), m.host, withValues);
       if (!a) return a.status();
       m.attributes.push_back(std::move(*a));

@@ -3,21 +3,11 @@
 #include <algorithm>
 #include <charconv>
 
+#include "base/strings.h"
+
 namespace spindle::placement {
 
 namespace {
-
-std::vector<std::string_view> splitNonEmpty(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t stop = s.find(sep, start);
-    if (stop == std::string_view::npos) stop = s.size();
-    if (stop > start) out.push_back(s.substr(start, stop - start));
-    start = stop + 1;
-  }
-  return out;
-}
 
 bool allDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
