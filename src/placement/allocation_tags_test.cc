@@ -199,7 +199,7 @@ TEST(AllocationTags, RandomisedAgainstBruteForce) {
   for (int step = 0; step < 3000; ++step) {
     const uint32_t n = rng() % kNodes;
     const uint32_t app = 1 + rng() % kApps;
-    const std::string tag = names[rng() % names.size()];
+    const std::string& tag = names[rng() % names.size()];
     const int action = static_cast<int>(rng() % 100);
     if (action < 60) {
       tags.addTags(NodeId{n}, RackId{n % kRacks}, AppId{app}, Tags{tag});

@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace spindle::report {
 namespace {
 
@@ -135,7 +137,8 @@ TEST(SvgChart, StepSeriesKeepEveryChangeWithoutDownsampling) {
   c.id = "steps";
   c.title = "allocation";
   Series s{"root.a", {}};
-  for (int i = 0; i < 86400; ++i) s.points.push_back({double(i), double(i / 8640)});  // 10 steps
+  // 10 steps of 8,640 s each.
+  for (int i = 0; i < 86400; ++i) s.points.push_back({double(i), std::floor(i / 8640.0)});
   c.series.push_back(std::move(s));
   RenderedChart r = renderSvgChart(c);
   EXPECT_FALSE(r.downsampled);

@@ -71,7 +71,8 @@ void CapacityScheduler::onClusterChanged() {
 // sync and rebuilds the node index now. Each event changes one node, so adding n nodes one at a
 // time costs O(n), not O(n^2).
 void CapacityScheduler::countNewNodes() {
-  const size_t issued = static_cast<size_t>(cluster().numNodes() + cluster().removedNodes());
+  const size_t issued =
+      static_cast<size_t>(cluster().numNodes()) + static_cast<size_t>(cluster().removedNodes());
   if (issued == nodesCounted_) {
     recountPartitions_ = true;
     if (config_.scheduleAsynchronously) rebuildNodeIndex();
@@ -89,7 +90,8 @@ void CapacityScheduler::countNewNodes() {
 
 void CapacityScheduler::recountPartitions() {
   recountPartitions_ = false;
-  nodesCounted_ = static_cast<size_t>(cluster().numNodes() + cluster().removedNodes());
+  nodesCounted_ =
+      static_cast<size_t>(cluster().numNodes()) + static_cast<size_t>(cluster().removedNodes());
   countedPartitions_.clear();
   countedPartitions_[kDefaultPartition] = Resource();
   for (const auto& [name, label] : cluster().nodeLabels()) countedPartitions_[name] = Resource();

@@ -353,7 +353,7 @@ TEST(AllocationConfigTest, AllErrorsAreReportedWithLineAndElement) {
   const std::vector<std::string> expected{
       "fair-scheduler.xml:4: <maxResources> (queue root.a): Missing resource: mb",
       "fair-scheduler.xml:5: <weight> (queue root.a): 'heavy' is not a number",
-      "fair-scheduler.xml:7: <queue>: Bad fair scheduler config file: queue name (b.c) "
+      "fair-scheduler.xml:7: <queue>: Bad fair scheduler config file: queue name (b.c) "  // NOLINT
       "shouldn't contain period.",
       "fair-scheduler.xml:11: <maxRunningApps> (queue root.p.q): '1.5' is not an integer",
       "fair-scheduler.xml:8: <queue> (queue root.p): The configuration settings for root.p are "

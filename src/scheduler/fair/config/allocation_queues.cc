@@ -176,7 +176,6 @@ void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath
   q.cfg.parent = parentPath;
   q.cfg.declared = true;
   q.cfg.line = st.lineOf(node);
-  std::string childParent = path;
   bool hasChildren = false;
   QueueFieldReader reader(st, q);
   for (pugi::xml_node field = node.first_child(); field; field = field.next_sibling()) {
@@ -191,7 +190,7 @@ void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath
   for (pugi::xml_node child = node.first_child(); child; child = child.next_sibling()) {
     if (child.type() != pugi::node_element || !isQueueTag(child.name())) continue;
     const size_t before = st.order.size();
-    parseQueueElement(child, childParent, st);
+    parseQueueElement(child, path, st);
     if (st.order.size() > before) st.queues[path].cfg.children.push_back(st.order[before]);
   }
   RawQueue& done = st.queues[path];  // the map may not move nodes, but be explicit
