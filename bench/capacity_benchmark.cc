@@ -121,13 +121,7 @@ void BM_CapacityCheckInvariants(benchmark::State& state) {
     state.SkipWithError(st.message().c_str());
     return;
   }
-  for (auto _ : state) {
-    Status st = s.sched->checkInvariants();
-    if (!st.isOk()) {
-      state.SkipWithError(st.message().c_str());
-      break;
-    }
-  }
+  timeInvariantChecks(state, *s.sched);
 }
 
 BENCHMARK(BM_CapacityAllocation)

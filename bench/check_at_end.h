@@ -26,4 +26,16 @@ inline void checkInvariantsAtEnd(benchmark::State& state, const Scheduler& sched
   state.SkipWithError(msg.c_str());
 }
 
+// The checker itself as the timed work (BM_*CheckInvariants): one full check per iteration;
+// the first failure ends the loop and marks the row ERROR.
+inline void timeInvariantChecks(benchmark::State& state, const Scheduler& sched) {
+  for (auto _ : state) {
+    const Status s = sched.checkInvariants();
+    if (!s.isOk()) {
+      state.SkipWithError(s.message().c_str());
+      break;
+    }
+  }
+}
+
 }  // namespace spindle
