@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lower bounds behind issue 5's two experiment-1 targets that the runs miss (README.md,
+"""Lower bounds behind the seed's two experiment-1 figures that the runs miss (README.md,
 "Targets the model misses"; docs/preemption.md, "End to end"). Prints them and writes
 OUT/bounds.json (read by tests/yarn569_test.sh).
 

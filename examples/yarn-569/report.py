@@ -40,7 +40,7 @@ from svgchart import line_chart  # noqa: E402
 
 OUT = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(HERE, "out")
 EXP1 = ("1-elastic", "1-capped", "1-preempt", "1-preempt-wp", "1-preempt-r1", "1-preempt-r1-wp")
-# The runs with the default tunables and preemption on (issue 5's targets apply to them).
+# The runs with the default tunables and preemption on (the seed's figures apply to them).
 DEFAULT_PREEMPT = ("1-preempt", "1-preempt-wp")
 EXP2 = ("2-nopreempt", "2-preempt")
 SETTLE_S = 100
@@ -141,7 +141,7 @@ def measure2(config):
 
 
 def targets(m1, m2):
-    """Issue 5's done-when figures: (target, measured, met), None when a run is missing."""
+    """The seed's figures: (target, measured, met), None when a run is missing."""
     out = []
     e, c = m1.get("1-elastic"), m1.get("1-capped")
     for config in DEFAULT_PREEMPT:
