@@ -106,6 +106,7 @@ class Application {
 #pragma GCC diagnostic pop
     const char* p = reinterpret_cast<const char*>(this);
     for (int line = 0; line < 3; ++line) prefetchLine(p + kCacheLineSize * line);
+    prefetchQueueName();
   }
   // Starts loading what offering this app a node reads: its first line (AM state) and its
   // asks, then the asks' active keys and cached request (a hint for a scheduler about to try
@@ -120,7 +121,10 @@ class Application {
     const char* p = reinterpret_cast<const char*>(&asks_);
     for (int line = 0; line < 3; ++line) prefetchLine(p + kCacheLineSize * line);
     asks_.prefetchActive();
+    prefetchQueueName();
   }
+  // The queue name every decision record about the app carries (a short name is stored inline).
+  void prefetchQueueName() const { prefetchLine(&sub_.queue); }
   // `slot`: where the scheduler keeps the container's record (see containerSlot).
   void addContainer(ContainerId c, const Resource& r, bool isAm, uint32_t slot);
   void removeContainer(ContainerId c, const Resource& r, bool isAm);

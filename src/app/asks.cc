@@ -27,12 +27,38 @@ AskTable& AskTable::operator=(const AskTable& o) {
   return *this;
 }
 
+AskTable::AskTable(AskTable&& o) noexcept
+    : keys_(std::move(o.keys_)),
+      active_(std::move(o.active_)),
+      pending_(o.pending_),
+      first_(o.first_),
+      more_(std::move(o.more_)) {
+  o.clear();
+}
+
+AskTable& AskTable::operator=(AskTable&& o) noexcept {
+  if (this != &o) {
+    keys_ = std::move(o.keys_);
+    active_ = std::move(o.active_);
+    pending_ = o.pending_;
+    first_ = o.first_;
+    more_ = std::move(o.more_);
+    o.clear();
+  }
+  return *this;
+}
+
 void AskTable::reindex() {
-  index_.clear();
-  index_.reserve(keys_.size());
-  for (auto& [key, byName] : keys_) {
-    auto any = byName.find(kAnyResourceName);
-    index_.push_back({key, &byName, any == byName.end() ? nullptr : &any->second});
+  first_ = KeyEntry{};
+  more_.clear();
+  for (auto& [key, asks] : keys_) {
+    auto any = asks.names.find(kAnyResourceName);
+    const KeyEntry e{key, &asks, any == asks.names.end() ? nullptr : &any->second};
+    if (first_.asks == nullptr) {
+      first_ = e;
+    } else {
+      more_.push_back(e);
+    }
   }
 }
 
@@ -58,15 +84,17 @@ Status AskTable::update(const std::vector<ResourceRequest>& requests) {
     if (rr.resourceName.empty()) return invalidArgument("ask with an empty resource name");
   }
   for (const auto& rr : requests) {
-    ByName& byName = keys_[rr.key];
-    auto it = byName.find(rr.resourceName);
+    KeyAsks& asks = keys_[rr.key];
+    auto it = asks.names.find(rr.resourceName);
     const bool isAny = rr.resourceName == kAnyResourceName;
-    if (it != byName.end()) {
+    if (it != asks.names.end()) {
       if (isAny) addPending(it->second, -1);
+      asks.positive -= it->second.numContainers > 0 ? 1 : 0;
       it->second = rr;
     } else {
-      byName.emplace(rr.resourceName, rr);
+      asks.names.emplace(rr.resourceName, rr);
     }
+    asks.positive += rr.numContainers > 0 ? 1 : 0;
     if (isAny) addPending(rr, +1);
   }
   refreshActive();
@@ -76,9 +104,9 @@ Status AskTable::update(const std::vector<ResourceRequest>& requests) {
 
 void AskTable::refreshActive() {
   active_.clear();
-  for (const auto& [key, byName] : keys_) {
-    auto it = byName.find(kAnyResourceName);
-    if (it != byName.end() && it->second.numContainers > 0) active_.push_back(key);
+  for (const auto& [key, asks] : keys_) {
+    auto it = asks.names.find(kAnyResourceName);
+    if (it != asks.names.end() && it->second.numContainers > 0) active_.push_back(key);
   }
 }
 
@@ -92,9 +120,10 @@ const ResourceRequest* AskTable::find(const SchedulerKey& key, std::string_view 
   if (e == nullptr) return nullptr;
   if (name == kAnyResourceName) return e->any;
   // The key holds its ANY request only (an off-switch ask): no other name is there.
-  if (e->any != nullptr && e->names->size() == 1) return nullptr;
-  auto it = e->names->find(name);
-  return it == e->names->end() ? nullptr : &it->second;
+  const ByName& names = e->asks->names;
+  if (e->any != nullptr && names.size() == 1) return nullptr;
+  auto it = names.find(name);
+  return it == names.end() ? nullptr : &it->second;
 }
 
 int32_t AskTable::count(const SchedulerKey& key, std::string_view name) const {
@@ -110,14 +139,19 @@ bool AskTable::canDelayTo(const SchedulerKey& key, std::string_view name) const 
 int AskTable::uniqueLocations(const SchedulerKey& key) const {
   const KeyEntry* e = entry(key);
   if (e == nullptr) return 0;
-  int n = 0;
-  for (const auto& [name, rr] : *e->names) n += rr.numContainers > 0 ? 1 : 0;
-  return n;
+  return e->asks->positive;
 }
 
-void AskTable::decrement(ByName& byName, std::string_view name) {
-  auto it = byName.find(name);
-  if (it != byName.end() && it->second.numContainers > 0) --it->second.numContainers;
+void AskTable::setCount(KeyAsks& asks, ResourceRequest& r, int32_t count) {
+  asks.positive += (count > 0 ? 1 : 0) - (r.numContainers > 0 ? 1 : 0);
+  r.numContainers = count;
+}
+
+void AskTable::decrement(KeyAsks& asks, std::string_view name) {
+  auto it = asks.names.find(name);
+  if (it != asks.names.end() && it->second.numContainers > 0) {
+    setCount(asks, it->second, it->second.numContainers - 1);
+  }
 }
 
 Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
@@ -130,7 +164,7 @@ Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
     if (any == nullptr || any->numContainers <= 0) {
       return failedPrecondition("nothing outstanding at priority {}", key.priority);
     }
-    --any->numContainers;
+    setCount(*e->asks, *any, any->numContainers - 1);
     pending_ -= any->capability;
     if (any->numContainers == 0) deactivate(key);
     return any->capability;
@@ -139,30 +173,31 @@ Result<Resource> AskTable::allocate(const SchedulerKey& key, Locality locality,
   if (any == nullptr || any->numContainers <= 0) {
     return failedPrecondition("nothing outstanding at priority {}", key.priority);
   }
-  if (locality == Locality::kNodeLocal) decrement(*e->names, host);
-  decrement(*e->names, rack);
-  --any->numContainers;
+  if (locality == Locality::kNodeLocal) decrement(*e->asks, host);
+  decrement(*e->asks, rack);
+  setCount(*e->asks, *any, any->numContainers - 1);
   pending_ -= any->capability;
   if (any->numContainers == 0) deactivate(key);
   return any->capability;
 }
 
 void AskTable::restore(const ResourceRequest& any, std::string_view host, std::string_view rack) {
-  ByName& byName = keys_[any.key];
-  auto it = byName.find(kAnyResourceName);
-  if (it == byName.end()) {
+  KeyAsks& asks = keys_[any.key];
+  auto it = asks.names.find(kAnyResourceName);
+  if (it == asks.names.end()) {
     ResourceRequest rr = any;
     rr.resourceName = std::string(kAnyResourceName);
     rr.numContainers = 0;
-    it = byName.emplace(rr.resourceName, rr).first;
+    it = asks.names.emplace(rr.resourceName, rr).first;
   }
-  if (it->second.numContainers++ == 0) {
+  if (it->second.numContainers == 0) {
     active_.insert(std::lower_bound(active_.begin(), active_.end(), any.key), any.key);
   }
+  setCount(asks, it->second, it->second.numContainers + 1);
   pending_ += it->second.capability;
   for (std::string_view name : {host, rack}) {
-    auto local = byName.find(name);
-    if (local != byName.end()) ++local->second.numContainers;
+    auto local = asks.names.find(name);
+    if (local != asks.names.end()) setCount(asks, local->second, local->second.numContainers + 1);
   }
   reindex();
 }
@@ -171,13 +206,14 @@ void AskTable::clear() {
   keys_.clear();
   active_.clear();
   pending_ = Resource();
-  index_.clear();
+  first_ = KeyEntry{};
+  more_.clear();
 }
 
 std::vector<ResourceRequest> AskTable::all() const {
   std::vector<ResourceRequest> out;
-  for (const auto& [key, byName] : keys_) {
-    for (const auto& [name, rr] : byName) out.push_back(rr);
+  for (const auto& [key, asks] : keys_) {
+    for (const auto& [name, rr] : asks.names) out.push_back(rr);
   }
   return out;
 }
@@ -185,18 +221,16 @@ std::vector<ResourceRequest> AskTable::all() const {
 // Each kept value against the requests themselves (keys_):
 //  - pending_: rule 3 recomputed;
 //  - active_ (activeKeys): exactly the keys whose ANY count is > 0, ascending;
-//  - the cached ANY request and its key's name map (anyCache_), checked through the lookups it
-//    serves, so that the check holds whatever form the cache takes: find() must answer every
-//    (key, name) with the table's own entry (the same object, not a copy) and uniqueLocations()
-//    must count the key's positive entries. The non-ANY lookups and uniqueLocations() go first:
-//    they read a cached name map without replacing it, so the map cached when the check starts
-//    is the one checked. The ANY lookups follow, twice per key (the second one is served by the
-//    cache the first one may have filled).
+//  - each key's positive-entry count (uniqueLocations) recounted;
+//  - the key index (first_, more_): one entry per key, ascending, pointing at the key's own
+//    requests and ANY request, and find() answering every (key, name) with the table's own entry
+//    (the same object, not a copy).
 // Linear in the number of requests (a map lookup each).
 Status AskTable::checkInvariants() const {
   Resource pending;
   std::vector<SchedulerKey> active;
-  for (const auto& [key, byName] : keys_) {
+  for (const auto& [key, asks] : keys_) {
+    const ByName& byName = asks.names;
     int positive = 0;
     for (const auto& [name, rr] : byName) {
       if (rr.numContainers < 0) return internalError("ask {} has a negative count", name);
@@ -219,15 +253,17 @@ Status AskTable::checkInvariants() const {
     return internalError("active keys: {} kept, {} keys have ANY asks", active_.size(),
                          active.size());
   }
-  if (index_.size() != keys_.size()) {
-    return internalError("key index: {} entries kept, {} keys", index_.size(), keys_.size());
+  const size_t indexed = (first_.asks != nullptr ? 1 : 0) + more_.size();
+  if (indexed != keys_.size() || (first_.asks == nullptr && !more_.empty())) {
+    return internalError("key index: {} entries kept, {} keys", indexed, keys_.size());
   }
   size_t i = 0;
-  for (const auto& [key, byName] : keys_) {
-    auto any = byName.find(kAnyResourceName);
-    const ResourceRequest* anyRequest = any == byName.end() ? nullptr : &any->second;
-    const KeyEntry& e = index_[i++];
-    if (e.key != key || e.names != &byName || e.any != anyRequest) {
+  for (const auto& [key, asks] : keys_) {
+    auto any = asks.names.find(kAnyResourceName);
+    const ResourceRequest* anyRequest = any == asks.names.end() ? nullptr : &any->second;
+    const KeyEntry& e = i == 0 ? first_ : more_[i - 1];
+    ++i;
+    if (e.key != key || e.asks != &asks || e.any != anyRequest) {
       return internalError("key index: entry {} is not priority {}'s key, requests and ANY ask",
                            i - 1, key.priority);
     }

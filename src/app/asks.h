@@ -61,11 +61,12 @@ struct ResourceRequest {
 class AskTable {
  public:
   AskTable() = default;
-  // A copy indexes its own requests; a move keeps the map's nodes and so the index.
+  // A copy indexes its own requests; a move keeps the map's nodes and so the index, and leaves
+  // the source empty.
   AskTable(const AskTable& o);
   AskTable& operator=(const AskTable& o);
-  AskTable(AskTable&&) = default;
-  AskTable& operator=(AskTable&&) = default;
+  AskTable(AskTable&& o) noexcept;
+  AskTable& operator=(AskTable&& o) noexcept;
 
   // Applies requests per rule 1; errors (nothing applied) on a negative count or capability.
   Status update(const std::vector<ResourceRequest>& requests);
@@ -76,7 +77,7 @@ class AskTable {
   // canDelayTo: true when no request exists at name or its relaxLocality is set.
   bool canDelayTo(const SchedulerKey& key, std::string_view name) const;
   // Number of request entries with a positive count for key (hosts + racks + ANY): the
-  // "unique location asks" of CS's off-switch formula.
+  // "unique location asks" of CS's off-switch formula. O(1): kept per key as counts change.
   int uniqueLocations(const SchedulerKey& key) const;
 
   // Keys with ANY count > 0, ascending. Kept up to date by every change of an ANY count, so
@@ -101,7 +102,7 @@ class AskTable {
   // Starts loading the active keys and the first key's ANY request (a hint).
   void prefetchActive() const {
     if (!active_.empty()) prefetchLine(active_.data());
-    if (!index_.empty() && index_.front().any != nullptr) prefetchLine(index_.front().any);
+    if (first_.any != nullptr) prefetchLine(first_.any);
   }
   const Resource& pending() const { return pending_; }
   // Per rule 2. Returns the ANY request's capability; error when ANY has nothing outstanding.
@@ -119,35 +120,48 @@ class AskTable {
 
  private:
   using ByName = std::map<std::string, ResourceRequest, std::less<>>;
+  // One key's requests by name and how many of them have a positive count (uniqueLocations).
+  struct KeyAsks {
+    ByName names;
+    int positive = 0;
+  };
   void addPending(const ResourceRequest& any, int sign);
   void refreshActive();
   void deactivate(const SchedulerKey& key);
-  void decrement(ByName& byName, std::string_view name);
+  void decrement(KeyAsks& asks, std::string_view name);
+  // Sets r's count, keeping asks.positive in step.
+  static void setCount(KeyAsks& asks, ResourceRequest& r, int32_t count);
 
   // One entry per key of keys_, ascending: the key's requests by name and its ANY request (null
   // when it has none). The allocation path asks for the same key's ANY request a dozen times per
   // container, and for the node's host and rack a few times (absent for off-switch asks, which
-  // the entry answers without comparing a string): a search of this short array instead of two
-  // map lookups. std::map nodes are stable; update, restore and clear, the only operations that
-  // add or remove requests, rebuild it (reindex), so const lookups never write.
+  // the entry answers without comparing a string): a search of this short index instead of two
+  // map lookups. The first (lowest) key's entry lives in the table itself, so the common app
+  // with one key reaches its ANY request without loading another heap block; the other keys'
+  // entries follow in more_. std::map nodes are stable; update, restore and clear, the only
+  // operations that add or remove requests, rebuild the index (reindex), so const lookups never
+  // write.
   struct KeyEntry {
     SchedulerKey key;
-    ByName* names = nullptr;
+    KeyAsks* asks = nullptr;  // null in first_ when keys_ is empty
     ResourceRequest* any = nullptr;
   };
   const KeyEntry* entry(const SchedulerKey& key) const {
-    auto it = std::lower_bound(index_.begin(), index_.end(), key,
+    if (first_.asks != nullptr && first_.key == key) return &first_;
+    auto it = std::lower_bound(more_.begin(), more_.end(), key,
                                [](const KeyEntry& e, const SchedulerKey& k) { return e.key < k; });
-    return it != index_.end() && it->key == key ? &*it : nullptr;
+    return it != more_.end() && it->key == key ? &*it : nullptr;
   }
   void reindex();
 
-  std::map<SchedulerKey, ByName> keys_;
+  std::map<SchedulerKey, KeyAsks> keys_;
   // Invariant: exactly the keys whose ANY count is > 0, ascending (checkInvariants).
   std::vector<SchedulerKey> active_;
   Resource pending_;
-  // Invariant: one entry per key of keys_, pointing at its map and ANY request (checkInvariants).
-  std::vector<KeyEntry> index_;
+  // Invariant: first_ then more_ hold one entry per key of keys_, ascending, pointing at its map
+  // and ANY request (checkInvariants).
+  KeyEntry first_;
+  std::vector<KeyEntry> more_;
 };
 
 }  // namespace spindle

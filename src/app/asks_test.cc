@@ -49,6 +49,23 @@ TEST(AskTable, RelaxLocalityAndUniqueLocations) {
   EXPECT_EQ(t.uniqueLocations({1, 0}), 3);
 }
 
+TEST(AskTable, UniqueLocationsFollowEveryCountChange) {
+  AskTable t;
+  ASSERT_TRUE(t.update({rr(1, "h1", 1), rr(1, "h2", 1), rr(1, "/r1", 2), rr(1, "*", 2)}).isOk());
+  EXPECT_EQ(t.uniqueLocations({1, 0}), 4);
+  ASSERT_TRUE(t.allocate({1, 0}, Locality::kNodeLocal, "h1", "/r1").isOk());
+  EXPECT_EQ(t.uniqueLocations({1, 0}), 3) << "h1 went to 0";
+  ASSERT_TRUE(t.allocate({1, 0}, Locality::kNodeLocal, "h2", "/r1").isOk());
+  EXPECT_EQ(t.uniqueLocations({1, 0}), 0) << "h2, /r1 and * went to 0";
+  ResourceRequest any = rr(1, "*", 1);
+  t.restore(any, "h2", "/r1");
+  EXPECT_EQ(t.uniqueLocations({1, 0}), 3) << "*, /r1 and h2 back to 1";
+  ASSERT_TRUE(t.update({rr(1, "h2", 0), rr(1, "h3", 4)}).isOk());
+  EXPECT_EQ(t.uniqueLocations({1, 0}), 3) << "h2 replaced by 0, h3 added";
+  EXPECT_EQ(t.uniqueLocations({7, 0}), 0) << "no such key";
+  EXPECT_TRUE(t.checkInvariants().isOk());
+}
+
 TEST(AskTable, BadRequestsChangeNothing) {
   AskTable t;
   ASSERT_TRUE(t.update({rr(1, "*", 1)}).isOk());

@@ -34,7 +34,13 @@ inline constexpr size_t kCacheLineSize = 64;
 
 // Asks the CPU to start loading the cache line holding `p` (for reading, keep in all cache
 // levels: __builtin_prefetch's defaults).
-[[gnu::always_inline]] inline void prefetchLine(const void* p) { __builtin_prefetch(p); }
+// The empty volatile asm is an effect the optimiser must keep. Without it, a function that only
+// prefetches has no visible effect, GCC's analysis marks it pure, and calls to it are deleted
+// (seen: FairScheduler::prefetchChargePath's calls were removed from the release path).
+[[gnu::always_inline]] inline void prefetchLine(const void* p) {
+  __builtin_prefetch(p);
+  asm volatile("");
+}
 
 // Asks the CPU to start loading every cache line of [p, p + bytes).
 inline void prefetchRange(const void* p, size_t bytes) {
