@@ -267,6 +267,19 @@ Result<int32_t> CapacityScheduler::admittedPriority(const CsQueue& leaf, const A
   return priority;
 }
 
+std::optional<Scheduler::QueueMaximumAllocation> CapacityScheduler::leafMaximumAllocation(
+    const CsQueue& leaf) const {
+  if (leaf.maximumAllocation == settings().bounds.maximum) return std::nullopt;
+  return QueueMaximumAllocation{leaf.maximumAllocation, leaf.path()};
+}
+
+std::optional<Scheduler::QueueMaximumAllocation> CapacityScheduler::queueMaximumAllocation(
+    const Application& app) const {
+  const CsApp* s = csAppOrNull(app.id());
+  if (s == nullptr || s->leaf == nullptr) return std::nullopt;
+  return leafMaximumAllocation(*s->leaf);
+}
+
 Status CapacityScheduler::admitApp(Application& app) {
   sync();
   SPINDLE_ASSIGN_OR_RETURN(CsQueue * leaf, placeApp(app));
@@ -301,6 +314,17 @@ Status CapacityScheduler::admitApp(Application& app) {
         "Invalid resource request, queue={} doesn't have permission to access all labels in "
         "resource request. labelExpression of resource request={}. Queue labels={}",
         leaf->name(), amLabel, fmt::join(leaf->config().accessibleLabels, ","));
+  }
+  // RMAppManager validates the AM request against the placed queue's maximum allocation
+  // (SchedulerUtils.normalizeAndValidateRequest) and rejects the submission.
+  if (auto max = leafMaximumAllocation(*leaf);
+      max && !ResourceLimit::of(max->maximum, settings().types.count())
+                  .allows(app.submission().amResource)) {
+    return invalidArgument(
+        "Invalid resource request! Cannot allocate containers as requested resource is greater "
+        "than maximum allowed allocation. Requested resource={}, maximum allowed allocation={} "
+        "(the AM container of {} in queue {}, maximum-allocation)",
+        app.submission().amResource.toString(), max->maximum.toString(), id, leaf->path());
   }
   SPINDLE_ASSIGN_OR_RETURN(int32_t priority, admittedPriority(*leaf, app, id));
   app.setQueue(leaf->path());

@@ -123,6 +123,12 @@ class CapacityScheduler final : public Scheduler {
 
  protected:
   Status admitApp(Application& app) override;
+  // The leaf's maximum-allocation-mb/-vcores where it narrows the cluster's maximum: asks above
+  // it are refused at allocate time and normalisation is capped at it
+  // (CapacityScheduler.getMaximumResourceCapability(queueName)).
+  std::optional<QueueMaximumAllocation> queueMaximumAllocation(
+      const Application& app) const override;
+  std::optional<QueueMaximumAllocation> leafMaximumAllocation(const CsQueue& leaf) const;
   void onAppRemoved(Application& app) override;
   void schedule(NodeId node) override;
   void onContainerAllocated(Application& app, const Container& c) override;
