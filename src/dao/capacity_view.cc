@@ -12,6 +12,19 @@ using nlohmann::json;
 
 namespace {
 
+// The leaf's OrderingPolicy.getInfo(), which YARN 3.3+ shows as orderingPolicyDisplayName.
+std::string orderingPolicyDisplayName(const QueueConfig& qc) {
+  if (qc.orderingPolicy == "fair") {
+    return qc.fairSizeBasedWeight ? "FairOrderingPolicy with sizeBasedWeight"
+                                  : "FairOrderingPolicy";
+  }
+  if (qc.orderingPolicy == "fifo-with-partitions") {
+    return "FifoOrderingPolicyWithExclusivePartitions";
+  }
+  if (qc.orderingPolicy == "fifo-for-pending-apps") return "FifoOrderingPolicyForPendingApps";
+  return "FifoOrderingPolicy";
+}
+
 struct QueueCounts {
   int64_t containers = 0;
   int64_t pendingContainers = 0;
@@ -199,6 +212,7 @@ class CapacityViewBuilder {
     j["userLimit"] = fl(static_cast<float>(qc.minimumUserLimitPercent));
     j["userLimitFactor"] = fl(static_cast<float>(qc.userLimitFactor));
     j["users"] = {{"user", users}};
+    j["orderingPolicyDisplayName"] = orderingPolicyDisplayName(qc);
     j["configuredMaxAMResourceLimit"] = fl(static_cast<float>(c.maxAmPercent));
     j["AMResourceLimit"] = res(amLimit);
     j["usedAMResource"] = res(q.usage(p).amUsed);
