@@ -38,7 +38,7 @@ struct NodeSpec {
 };
 
 struct AddNodeStep {
-  NodeSpec node;
+  std::vector<NodeSpec> nodes;  // one, or `count` of them
 };
 struct RemoveNodeStep {
   std::string name;

@@ -28,6 +28,12 @@ Status parseConfigurationObject(const JsonReader& conf, Configuration& out,
                                 std::optional<Status>& configError,
                                 std::vector<std::string>* removed);
 
+// One NODE object (cluster.nodes[i] or an addNode step) appended to out: with `count` n, n nodes
+// named NAME-0 .. NAME-(n-1), at most kMaxNodesPerEntry.
+inline constexpr int64_t kMaxNodesPerEntry = 100000;
+Status parseNodeEntry(const JsonReader& n, const ResourceTypes& types,
+                      const std::set<std::string>& labels, std::vector<NodeSpec>& out);
+
 // A node's `labels`: at most one, and each declared in cluster.nodeLabels.
 Status checkNodeLabels(const JsonReader& node, const std::vector<std::string>& nodeLabels,
                        const std::set<std::string>& declared);

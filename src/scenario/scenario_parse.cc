@@ -129,20 +129,7 @@ Status parseNodes(const JsonReader& r, const ResourceTypes& types,
                   const std::set<std::string>& labels, std::vector<NodeSpec>& out) {
   SPINDLE_RETURN_IF_ERROR(r.expectArray());
   for (size_t i = 0; i < r.json().size(); ++i) {
-    JsonReader n = r.at(i);
-    SPINDLE_ASSIGN_OR_RETURN(NodeSpec spec, parseNode(n, types));
-    SPINDLE_RETURN_IF_ERROR(checkNodeLabels(n, spec.labels, labels));
-    SPINDLE_ASSIGN_OR_RETURN(int64_t count, n.getInt("count", 1));
-    if (count < 1) return n.error("count must be at least 1");
-    if (count == 1 && !n.has("count")) {
-      out.push_back(spec);
-      continue;
-    }
-    for (int64_t k = 0; k < count; ++k) {
-      NodeSpec copy = spec;
-      copy.name = fmt::format("{}-{}", spec.name, k);
-      out.push_back(copy);
-    }
+    SPINDLE_RETURN_IF_ERROR(parseNodeEntry(r.at(i), types, labels, out));
   }
   return Status::ok();
 }
@@ -171,6 +158,27 @@ Status parseNodeLabels(const JsonReader& r, std::vector<NodeLabel>& out,
 }
 
 }  // namespace
+
+Status parseNodeEntry(const JsonReader& n, const ResourceTypes& types,
+                      const std::set<std::string>& labels, std::vector<NodeSpec>& out) {
+  SPINDLE_ASSIGN_OR_RETURN(NodeSpec spec, parseNode(n, types));
+  SPINDLE_RETURN_IF_ERROR(checkNodeLabels(n, spec.labels, labels));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t count, n.getInt("count", 1));
+  if (count < 1) return n.error("count must be at least 1");
+  if (count > kMaxNodesPerEntry) {
+    return n.error("count must be at most {}", kMaxNodesPerEntry);
+  }
+  if (count == 1 && !n.has("count")) {
+    out.push_back(spec);
+    return Status::ok();
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    NodeSpec copy = spec;
+    copy.name = fmt::format("{}-{}", spec.name, k);
+    out.push_back(copy);
+  }
+  return Status::ok();
+}
 
 Status checkNodeLabels(const JsonReader& node, const std::vector<std::string>& nodeLabels,
                        const std::set<std::string>& declared) {

@@ -161,8 +161,11 @@ Status Runner::apply(const Step& step) {
       [&](const auto& b) -> Status {
         using B = std::decay_t<decltype(b)>;
         if constexpr (std::is_same_v<B, AddNodeStep>) {
-          const NodeSpec& n = b.node;
-          return d.handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes}).status();
+          for (const NodeSpec& n : b.nodes) {
+            SPINDLE_RETURN_IF_ERROR(
+                d.handle(NodeAdded{n.name, n.rack, n.resource, n.labels, n.attributes}).status());
+          }
+          return Status::ok();
         } else if constexpr (std::is_same_v<B, RemoveNodeStep>) {
           return d.handle(NodeRemoved{b.name}).status();
         } else if constexpr (std::is_same_v<B, UpdateNodeStep>) {

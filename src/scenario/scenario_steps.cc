@@ -33,21 +33,8 @@ Result<int32_t> countField(const JsonReader& r, std::string_view key, int32_t de
 
 Result<StepBody> parseAddNode(const JsonReader& r, const ResourceTypes& types,
                               const std::set<std::string>& labels) {
-  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"name", "rack", "resource", "labels", "attributes"}));
   AddNodeStep s;
-  SPINDLE_ASSIGN_OR_RETURN(s.node.name, r.getString("name"));
-  SPINDLE_ASSIGN_OR_RETURN(s.node.rack, r.getString("rack", "/default-rack"));
-  SPINDLE_ASSIGN_OR_RETURN(s.node.resource, resourceField(r, "resource", types, std::nullopt));
-  SPINDLE_ASSIGN_OR_RETURN(s.node.labels, r.getStrings("labels"));
-  SPINDLE_RETURN_IF_ERROR(checkNodeLabels(r, s.node.labels, labels));
-  if (r.has("attributes")) {
-    SPINDLE_ASSIGN_OR_RETURN(JsonReader a, r.child("attributes"));
-    SPINDLE_RETURN_IF_ERROR(a.expectObject());
-    for (const auto& [k, v] : a.json().items()) {
-      if (!v.is_string()) return invalidArgument("{}.{}: expected a string", a.path(), k);
-      s.node.attributes[k] = v.get<std::string>();
-    }
-  }
+  SPINDLE_RETURN_IF_ERROR(parseNodeEntry(r, types, labels, s.nodes));
   return StepBody(s);
 }
 

@@ -72,6 +72,36 @@ TEST(Scenario, NodeLabelsAreDeclaredBeforeNodes) {
   EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
 }
 
+TEST(Scenario, AddNodeTakesACountAsClusterNodesDo) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"addNode": {"name": "w", "count": 3,
+                                               "resource": {"memory-mb": 1024}}},
+    {"expect": {"state": {"metrics.activeNodes": 4, "node:w-2.availMemoryMB": 1024}}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  auto r = runScenario(*sc, {});
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+  doc["steps"][0]["addNode"]["count"] = 0;
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[0].addNode: count must be at least 1");
+}
+
+TEST(Scenario, PlaceRefusesMoreThanTheNodeHolds) {
+  json doc = base();
+  doc["steps"] = json::parse(R"j([{"submit": {"app": "a", "am": null}},
+    {"place": {"app": "a", "node": "h1", "resource": {"memory-mb": 3072, "vcores": 1}}},
+    {"place": {"app": "a", "node": "h1", "resource": {"memory-mb": 2048, "vcores": 1}},
+     "expectError": "place: <memory:2048, vCores:1> does not fit on h1: <memory:1024, vCores:3> unallocated of <memory:4096, vCores:4> (<memory:3072, vCores:1> allocated)"
+},
+    {"expect": {"state": {"node:h1.usedMemoryMB": 3072}}}])j");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().toString();
+  auto r = runScenario(*sc, {});
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
+}
+
 TEST(Scenario, NodeLabelsMustBeDeclared) {
   json doc = base();
   doc["cluster"]["nodeLabels"] = {"x"};

@@ -527,6 +527,16 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
         e.nodeLabel, e.node, cluster_.node(node).partition());
   }
   if (e.reserved) return placeReservation(*a, node, SchedulerKey{e.priority, 0}, e.resource);
+  // Memory and vcores must fit in what the node has left. Other resource types are not checked:
+  // YARN's preemption tests (ProportionalCapacityPreemptionPolicyMockFramework) declare those
+  // cluster totals apart from the containers they place, and their vectors depend on it.
+  const Node& target = cluster_.node(node);
+  const Resource left = target.unallocated();
+  if (e.resource.memoryMb() > left.memoryMb() || e.resource.vcores() > left.vcores()) {
+    return invalidArgument("place: {} does not fit on {}: {} unallocated of {} ({} allocated)",
+                           e.resource.toString(), e.node, left.toString(),
+                           target.total().toString(), target.allocated().toString());
+  }
   Container c;
   c.id = a->nextContainerId();
   c.node = node;
