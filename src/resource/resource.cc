@@ -1,6 +1,8 @@
 #include "resource/resource.h"
 
 #include <algorithm>
+#include <array>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -47,10 +49,37 @@ Resource Resource::clampedAtZero() const {
   return r;
 }
 
+namespace {
+
+// The names of the extra resource types, by index, for toString: YARN's Resource.toString reads
+// the process-wide ResourceUtils registry the same way. Written when a configuration declares
+// types (ResourceTypes::withExtras), read when a message is formatted.
+struct TypeNames {
+  std::mutex mu;
+  std::array<std::string, kMaxResourceTypes> names;
+};
+
+TypeNames& typeNames() {
+  static TypeNames* t = new TypeNames();  // never destroyed: read until the process ends
+  return *t;
+}
+
+}  // namespace
+
 std::string Resource::toString() const {
   std::string s = fmt::format("<memory:{}, vCores:{}", memoryMb(), vcores());
+  bool extras = false;
+  for (int i = 2; i < kMaxResourceTypes; ++i) extras = extras || v_[i] != 0;
+  if (!extras) return s + ">";
+  TypeNames& t = typeNames();
+  std::lock_guard lock(t.mu);
   for (int i = 2; i < kMaxResourceTypes; ++i) {
-    if (v_[i] != 0) s += fmt::format(", r{}: {}", i, v_[i]);
+    if (v_[i] == 0) continue;
+    if (t.names[i].empty()) {
+      s += fmt::format(", r{}: {}", i, v_[i]);
+    } else {
+      s += fmt::format(", {}: {}", t.names[i], v_[i]);
+    }
   }
   return s + ">";
 }
@@ -89,6 +118,9 @@ Result<ResourceTypes> ResourceTypes::withExtras(const std::vector<ResourceTypeIn
     }
     t.types_.push_back(e);
   }
+  TypeNames& names = typeNames();
+  std::lock_guard lock(names.mu);
+  for (int i = 2; i < t.count(); ++i) names.names[i] = t.types_[i].name;
   return t;
 }
 

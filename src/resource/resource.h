@@ -147,7 +147,9 @@ struct ResourceTypeInfo {
 };
 
 // The registry of resource types in use: memory-mb and vcores always, then the extras declared
-// with yarn.resource-types, in declaration order. Owned by the cluster model, not global.
+// with yarn.resource-types, in declaration order. Owned by the cluster model; only the extras'
+// names are also kept process-wide (withExtras records them), for Resource::toString, as YARN's
+// ResourceUtils registry is.
 class ResourceTypes {
  public:
   ResourceTypes();  // memory-mb and vcores only

@@ -53,6 +53,15 @@ TEST(ResourceArithmetic, SaturatesInsteadOfWrapping) {
   EXPECT_EQ(Resource::of(kMax, 3).times(2), Resource::of(kMax, 6));
 }
 
+TEST(ResourceText, ExtraTypesAreNamed) {
+  auto types = ResourceTypes::withExtras({{"yarn.io/gpu", ""}});
+  ASSERT_TRUE(types.isOk()) << types.status().toString();
+  Resource r = Resource::of(1024, 2);
+  r.set(2, 3);
+  EXPECT_EQ(r.toString(), "<memory:1024, vCores:2, yarn.io/gpu: 3>");
+  EXPECT_EQ(Resource::of(1024, 2).toString(), "<memory:1024, vCores:2>");
+}
+
 TEST(ResourceArithmetic, AddSubtractAndFit) {
   Resource a = res3(4096, 4, 1);
   Resource b = res3(1024, 1, 1);
