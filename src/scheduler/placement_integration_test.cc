@@ -189,5 +189,95 @@ TEST(PlacementHandlers, InvalidNamespaceComesBackRejected) {
   }
 }
 
+// ---- The public vectors of scheduler_allocator_validation that a scenario cannot write ----
+// (TestSingleConstraintAppPlacementAllocator; the others are tests/scenarios/placement/v03-...).
+
+// targetNotIn(NODE, allocationTag(mapper, reducer), nodePartition(p...)).
+SchedulingRequest mapperReducer(std::vector<std::string> partition) {
+  SchedulingRequest r = request(1, {"mapper", "reducer"}, 1);
+  std::vector<placement::TargetExpression> targets = {
+      placement::allocationTag({"mapper", "reducer"})};
+  if (!partition.empty()) {
+    targets.push_back(placement::nodePartition(std::move(partition)));
+  }
+  r.constraint = placement::targetNotIn(placement::Scope::kNode, std::move(targets));
+  return r;
+}
+
+TEST(PlacementVector, V01_EmptyPartitionTargetIsTheDefaultPartition) {
+  SchedulingRequest r = mapperReducer({""});
+  EXPECT_EQ(targetPartition(r).value(), "");
+  Cluster c("capacity", "scheduler", 2, 10 * GB);
+  ASSERT_TRUE(c.ask({r}).isOk());
+  c.heartbeatAll();
+  EXPECT_EQ(c.perNode().size(), 1u);
+}
+
+TEST(PlacementVector, V02_PartitionTargetNamesThePartition) {
+  EXPECT_EQ(targetPartition(mapperReducer({"x"})).value(), "x");
+  // More than one partition value is refused.
+  Result<std::string> two = targetPartition(mapperReducer({"x", "y"}));
+  ASSERT_FALSE(two.isOk());
+  EXPECT_NE(two.status().message().find("at most one node partition"), std::string::npos);
+}
+
+TEST(PlacementVector, V04_NoResourceSizingIsRefused) {
+  Cluster c("capacity", "scheduler", 2, 10 * GB);
+  SchedulingRequest r = request(1, {"mapper"}, 1, "notin,node,mapper");
+  r.sizing.reset();
+  auto out = c.ask({r});
+  ASSERT_FALSE(out.isOk());
+  EXPECT_NE(out.status().message().find("No ResourceSizing found in the scheduling request"),
+            std::string::npos);
+  EXPECT_EQ(c.driver->scheduler().findApp(c.app)->asks().count({1, 1}, "*"), 0);
+}
+
+TEST(PlacementVector, V06_OpportunisticIsRefused) {
+  Cluster c("capacity", "scheduler", 2, 10 * GB);
+  SchedulingRequest r = request(1, {"mapper"}, 1, "notin,node,mapper");
+  r.executionType = RequestExecutionType::kOpportunistic;
+  auto out = c.ask({r});
+  ASSERT_FALSE(out.isOk());
+  EXPECT_NE(out.status().message().find("Only GUARANTEED execution type is supported."),
+            std::string::npos);
+}
+
+TEST(PlacementVector, V11_PrecheckOnANodeOfTheTargetPartition) {
+  Configuration conf;
+  conf.set("yarn.resourcemanager.scheduler.class", "capacity");
+  conf.set("yarn.scheduler.minimum-allocation-mb", "1024");
+  conf.set("yarn.resourcemanager.placement-constraints.handler", "scheduler");
+  conf.set("yarn.scheduler.capacity.root.accessible-node-labels", "x");
+  conf.set("yarn.scheduler.capacity.root.accessible-node-labels.x.capacity", "100");
+  conf.set("yarn.scheduler.capacity.root.default.accessible-node-labels", "x");
+  conf.set("yarn.scheduler.capacity.root.default.accessible-node-labels.x.capacity", "100");
+  SimulatedClock clock{0};
+  Rng rng{1};
+  auto d = Driver::create(conf, clock, rng, {.checkInvariantsEvery = 1}).value();
+  ASSERT_TRUE(d->handle(AddNodeLabels{{NodeLabel{"x", true}}}).isOk());
+  ASSERT_TRUE(d->handle(NodeAdded{"hx", "/r1", Resource::of(10 * GB, 8), {"x"}, {}}).isOk());
+  ASSERT_TRUE(d->handle(NodeAdded{"h0", "/r1", Resource::of(10 * GB, 8), {}, {}}).isOk());
+  AppSubmission sub;
+  sub.name = "app";
+  sub.amResource = Resource::of(GB, 1);
+  const AppId app = d->submit(sub)->admission()->app;
+  ASSERT_TRUE(d->handle(NodeHeartbeat{"h0", {}}).isOk());
+  AppAllocate a;
+  a.app = app;
+  a.schedulingRequests = {mapperReducer({"x"})};
+  ASSERT_TRUE(d->handle(a).isOk());
+  const SchedulerPlacement& p = *d->scheduler().placement();
+  const Node& hx = d->scheduler().cluster().node(*d->scheduler().cluster().findNode("hx"));
+  const Node& h0 = d->scheduler().cluster().node(*d->scheduler().cluster().findNode("h0"));
+  // The partition target holds on hx only; the tag targets hold on both.
+  EXPECT_TRUE(p.satisfied(*d->scheduler().findApp(app), {1, 1}, hx));
+  EXPECT_FALSE(p.satisfied(*d->scheduler().findApp(app), {1, 1}, h0));
+  ASSERT_TRUE(d->handle(NodeHeartbeat{"h0", {}}).isOk());
+  ASSERT_TRUE(d->handle(NodeHeartbeat{"hx", {}}).isOk());
+  int onX = 0;
+  for (const auto& [id, ct] : d->scheduler().containers()) onX += !ct.isAm && ct.node == hx.id();
+  EXPECT_EQ(onX, 1);
+}
+
 }  // namespace
 }  // namespace spindle
