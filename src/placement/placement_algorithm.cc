@@ -89,14 +89,17 @@ void addCount(std::vector<std::pair<size_t, int32_t>>& list, size_t request, int
 
 }  // namespace
 
-BatchResult placeBatch(std::span<const BatchRequest> batch, std::span<const CandidateNode> nodes,
+BatchResult placeBatch(std::span<const BatchRequest> batch, const CandidateNodes& nodes,
                        RequestOrder order, const ResourceCalculator& calculator,
                        AllocationTagsManager& tags, const NodeAttributes& attributes) {
   constexpr int kPasses = 2;  // DefaultPlacementAlgorithm.RE_ATTEMPT_COUNT
   TemporaryAllocationTags temp(tags);
-  std::vector<Resource> room;
-  room.reserve(nodes.size());
-  for (const CandidateNode& n : nodes) room.push_back(n.available);
+  // What this batch placed on each node it used, by node index.
+  std::unordered_map<size_t, Resource> usedByBatch;
+  auto room = [&](size_t ni, const CandidateNode& n) {
+    auto it = usedByBatch.find(ni);
+    return it == usedByBatch.end() ? n.available : n.available - it->second;
+  };
   std::vector<std::pair<size_t, int32_t>> pending;
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].numAllocations > 0) pending.emplace_back(i, batch[i].numAllocations);
@@ -113,16 +116,16 @@ BatchResult placeBatch(std::span<const BatchRequest> batch, std::span<const Cand
     for (size_t idx : requestOrder(tagsOf, order)) {
       auto [r, count] = pending[idx];
       const BatchRequest& req = batch[r];
-      if (!nodes.empty()) {
+      if (nodes.size() > 0) {
         CircularWalk walk = CircularWalk::create(last, nodes.size(), shared).value();
         while (walk.hasNext() && count > 0) {
           const size_t ni = walk.next();
-          const CandidateNode& node = nodes[ni];
+          const CandidateNode node = nodes.at(ni);
           if (blacklisted(req, node.context.node)) continue;
-          if (!calculator.fitsIn(req.resource, room[ni])) continue;
+          if (!calculator.fitsIn(req.resource, room(ni, node))) continue;
           if (!canSatisfy(req.constraints, req.app, node.context, tags, attributes)) continue;
           --count;
-          room[ni] -= req.resource;
+          usedByBatch[ni] += req.resource;
           placed.push_back({r, ni});
           temp.addTempTags(node.context.node, node.context.rack, req.app, *req.tags);
           last = ni;
@@ -135,13 +138,14 @@ BatchResult placeBatch(std::span<const BatchRequest> batch, std::span<const Cand
     for (size_t k = passStart; k < placed.size(); ++k) {
       Placed& p = placed[k];
       const BatchRequest& req = batch[p.request];
-      const NodeContext& where = nodes[p.node].context;
+      const CandidateNode node = nodes.at(p.node);
+      const NodeContext& where = node.context;
       temp.removeTempTags(where.node, req.app, *req.tags);
       if (canSatisfy(req.constraints, req.app, where, tags, attributes)) {
         temp.addTempTags(where.node, where.rack, req.app, *req.tags);
       } else {
         p.valid = false;
-        room[p.node] += req.resource;
+        usedByBatch[p.node] -= req.resource;
         addCount(next, p.request, 1);
       }
     }
@@ -149,7 +153,7 @@ BatchResult placeBatch(std::span<const BatchRequest> batch, std::span<const Cand
   }
   BatchResult out;
   for (const Placed& p : placed) {
-    if (p.valid) out.placed.push_back({p.request, nodes[p.node].context.node});
+    if (p.valid) out.placed.push_back({p.request, nodes.at(p.node).context.node});
   }
   for (const auto& [r, count] : pending) out.rejected.push_back({r, count});
   return out;

@@ -2,7 +2,7 @@
 // scheduling requests, with its node walk (CircularIterator) and request orders (the SERIAL and
 // POPULAR_TAGS iterators of BatchedRequests).
 //
-//   std::vector<CandidateNode> nodes = ...;             // every node, the scheduler's order
+//   CandidateList nodes(candidates);                    // every node, the scheduler's order
 //   std::vector<BatchRequest> batch = ...;              // one per scheduling request
 //   BatchResult r = placeBatch(batch, nodes, RequestOrder::kSerial, calculator, tags,
 //                              attributes);
@@ -28,8 +28,9 @@
 // Evaluation errors (a bad namespace) read as "not satisfied", as YARN's algorithm logs and
 // skips them.
 //
-// Cost: O(requests x allocations x nodes visited); each visit is one resource comparison and
-// one constraint evaluation (O(1) per tag, see evaluator.h). Not thread-safe (it writes temporary
+// Cost: O(requests x allocations x nodes visited); each visit reads the node, makes one resource
+// comparison and one constraint evaluation (O(1) per tag, see evaluator.h). Nodes no walk
+// visits cost nothing. Not thread-safe (it writes temporary
 // tags into the store it is given).
 #pragma once
 
@@ -97,6 +98,26 @@ struct CandidateNode {
   Resource available;
 };
 
+// Every node the algorithm may choose, in the scheduler's order, read one at a time: a batch
+// touches only the nodes its walks visit, so its cost does not grow with the cluster.
+class CandidateNodes {
+ public:
+  virtual ~CandidateNodes() = default;
+  virtual size_t size() const = 0;
+  virtual CandidateNode at(size_t i) const = 0;
+};
+
+// The candidates as a list.
+class CandidateList final : public CandidateNodes {
+ public:
+  explicit CandidateList(std::span<const CandidateNode> nodes) : nodes_(nodes) {}
+  size_t size() const override { return nodes_.size(); }
+  CandidateNode at(size_t i) const override { return nodes_[i]; }
+
+ private:
+  std::span<const CandidateNode> nodes_;
+};
+
 // One scheduling request of the batch.
 struct BatchRequest {
   AppId app;
@@ -123,7 +144,7 @@ struct BatchResult {
   std::vector<BatchRejection> rejected;
 };
 
-BatchResult placeBatch(std::span<const BatchRequest> batch, std::span<const CandidateNode> nodes,
+BatchResult placeBatch(std::span<const BatchRequest> batch, const CandidateNodes& nodes,
                        RequestOrder order, const ResourceCalculator& calculator,
                        AllocationTagsManager& tags, const NodeAttributes& attributes);
 

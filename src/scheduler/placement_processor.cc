@@ -51,6 +51,22 @@ void addPending(std::vector<Pending>& list, const SchedulerKey& key, int32_t cou
   }
 }
 
+// Every live node in the cluster's order, read when the algorithm visits it.
+class SchedulerCandidates final : public placement::CandidateNodes {
+ public:
+  SchedulerCandidates(const Cluster& cluster, const SchedulerPlacement& p)
+      : cluster_(cluster), p_(p) {}
+  size_t size() const override { return p_.nodes().size(); }
+  placement::CandidateNode at(size_t i) const override {
+    const Node& n = cluster_.node(p_.nodes()[i]);
+    return {p_.context(n), n.unallocated()};
+  }
+
+ private:
+  const Cluster& cluster_;
+  const SchedulerPlacement& p_;
+};
+
 }  // namespace
 
 void Scheduler::runPlacementProcessor(Application& app, const std::vector<SchedulerKey>& keys) {
@@ -60,14 +76,9 @@ void Scheduler::runPlacementProcessor(Application& app, const std::vector<Schedu
   for (const SchedulerKey& k : keys) {
     addPending(batch, k, p.request(app.id(), k)->request.sizing->numAllocations, std::nullopt);
   }
-  std::vector<placement::CandidateNode> nodes;
+  const SchedulerCandidates nodes(cluster_, p);
   for (int32_t attempt = 1; !batch.empty(); ++attempt) {
     const bool retry = attempt < maxAttempts;
-    nodes.clear();
-    for (NodeId id : cluster_.nodeIds()) {
-      const Node& n = cluster_.node(id);
-      nodes.push_back({p.context(n), n.unallocated()});
-    }
     std::vector<placement::BatchRequest> requests;
     requests.reserve(batch.size());
     for (const Pending& b : batch) {

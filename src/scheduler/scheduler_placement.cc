@@ -1,5 +1,6 @@
 #include "scheduler/scheduler_placement.h"
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -80,6 +81,7 @@ void SchedulerPlacement::nodeAdded(const Node& node) {
   auto [it, added] =
       rackIds_.try_emplace(node.rack(), RackId(static_cast<uint32_t>(rackIds_.size())));
   rackOfNode_[i] = it->second;
+  nodes_.insert(std::lower_bound(nodes_.begin(), nodes_.end(), node.id()), node.id());
   std::vector<placement::NodeAttribute> centralized;
   std::vector<placement::NodeAttribute> distributed;
   for (const auto& [key, value] : node.attributes()) {
@@ -92,6 +94,8 @@ void SchedulerPlacement::nodeAdded(const Node& node) {
 }
 
 void SchedulerPlacement::nodeRemoved(NodeId node) {
+  auto it = std::lower_bound(nodes_.begin(), nodes_.end(), node);
+  if (it != nodes_.end() && *it == node) nodes_.erase(it);
   tags_.removeNode(node);
   attributes_.removeNode(node);
 }

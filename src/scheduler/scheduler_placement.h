@@ -69,6 +69,9 @@ class SchedulerPlacement final : public PlacementCheck {
   // Its attributes and every tag on it go (node loss).
   void nodeRemoved(NodeId node);
   placement::NodeContext context(const Node& node) const;
+  // Live nodes in id order (the cluster's order), kept here so that the placement processor
+  // reads one node at a time instead of copying the list per batch.
+  const std::vector<NodeId>& nodes() const { return nodes_; }
   // The rack's id in the tag store; invalid for a rack no node was added on.
   RackId rackId(std::string_view rack) const;
 
@@ -128,6 +131,7 @@ class SchedulerPlacement final : public PlacementCheck {
   };
   std::unordered_map<ContainerId, TaggedContainer> containerTags_;  // tagged, live
   std::vector<RackId> rackOfNode_;                                  // by NodeId value
+  std::vector<NodeId> nodes_;                                       // live, ascending
   std::unordered_map<std::string, RackId> rackIds_;
 };
 
