@@ -33,6 +33,8 @@ struct AppSubmission {
   Resource amResource;  // zero: no AM container is asked for (an unmanaged AM)
   std::string amNodeLabelExpression;
   std::string applicationType = "YARN";
+  // ApplicationSubmissionContext applicationTags (placement constraints' app-tag/ namespace).
+  std::vector<std::string> applicationTags{};
 };
 
 // Usage accounting YARN reports per app (memorySeconds, preempted counts...).

@@ -27,7 +27,8 @@ bool isContainerDecision(DecisionKind k) {
 }
 
 bool hasKey(DecisionKind k) {
-  return k == DecisionKind::kAllocate || k == DecisionKind::kReserve || k == DecisionKind::kSkip;
+  return k == DecisionKind::kAllocate || k == DecisionKind::kReserve || k == DecisionKind::kSkip ||
+         k == DecisionKind::kRequestRejected;
 }
 
 bool hasExitStatus(DecisionKind k) {
@@ -58,6 +59,7 @@ json decisionToJson(const Scheduler& s, const DecisionRecord& d, size_t seq) {
   if (isContainerDecision(d.kind)) j["am"] = d.am;
   if (hasExitStatus(d.kind)) j["exitStatus"] = d.exitStatus;
   if (d.kind == DecisionKind::kSkip) j["skip"] = toString(d.skip);
+  if (d.kind == DecisionKind::kRequestRejected) j["rejection"] = toString(d.rejection);
   j["reason"] = d.reason.text();
   if (!d.numbers.empty()) {
     json n = json::object();

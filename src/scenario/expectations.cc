@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <regex>
 
 #include "dao/decision_json.h"
 #include "dao/rest_views.h"
@@ -43,10 +44,34 @@ bool valuesEqual(const json& expected, const json& actual) {
   return expected == actual;
 }
 
-bool matches(const json& matcher, const json& d, const ExpectContext& ctx) {
+// The `$variables` of one expect (docs/scenario-format.md): each binds to the first value it is
+// compared with; two variables never bind equal values.
+using Bindings = std::map<std::string, json>;
+
+bool isVariable(const json& v) {
+  return v.is_string() && v.get<std::string>().size() > 1 && v.get<std::string>()[0] == '$';
+}
+
+bool bindVariable(Bindings& b, const std::string& var, const json& actual) {
+  if (auto it = b.find(var); it != b.end()) return valuesEqual(it->second, actual);
+  for (const auto& [other, value] : b) {
+    if (valuesEqual(value, actual)) return false;
+  }
+  b.emplace(var, actual);
+  return true;
+}
+
+bool matchesOnce(const json& matcher, const json& d, const ExpectContext& ctx, Bindings& vars) {
   for (const auto& [k, v] : matcher.items()) {
     if (k == "count") continue;
-    if (k == "app") {
+    if (isVariable(v)) {
+      const char* field = k == "app" ? "appName" : k.c_str();
+      if (!d.contains(field) || !bindVariable(vars, v.get<std::string>(), d[field])) return false;
+      continue;
+    }
+    if (k == "reason" && d.contains("rejection")) {
+      if (d["rejection"] != v) return false;
+    } else if (k == "app") {
       if (d.value("appName", "") != v && d.value("app", "") != v) return false;
     } else if (k == "reason" && d.contains("skip")) {
       if (d["skip"] != v) return false;
@@ -67,6 +92,32 @@ bool matches(const json& matcher, const json& d, const ExpectContext& ctx) {
   return true;
 }
 
+// A match binds its variables only when every field matched.
+bool matches(const json& matcher, const json& d, const ExpectContext& ctx, Bindings& vars) {
+  Bindings trial = vars;
+  if (!matchesOnce(matcher, d, ctx, trial)) return false;
+  vars = std::move(trial);
+  return true;
+}
+
+// `$name` in a state path stands for the value bound to it.
+std::string substitute(const std::string& path, const Bindings& vars) {
+  static const std::regex kVar(R"(\$[A-Za-z0-9_]+)");
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(path.begin(), path.end(), kVar); it != std::sregex_iterator();
+       ++it) {
+    out.append(path, last, static_cast<size_t>(it->position()) - last);
+    auto b = vars.find(it->str());
+    out += b == vars.end()         ? it->str()
+           : b->second.is_string() ? b->second.get<std::string>()
+                                   : b->second.dump();
+    last = static_cast<size_t>(it->position() + it->length());
+  }
+  out.append(path, last, std::string::npos);
+  return out;
+}
+
 std::vector<json> decisionsOf(const ExpectContext& ctx, DecisionKind kind) {
   std::vector<json> out;
   for (size_t i = 0; i < ctx.since.size(); ++i) {
@@ -79,26 +130,32 @@ std::vector<json> decisionsOf(const ExpectContext& ctx, DecisionKind kind) {
 
 std::string brief(const json& d) {
   json b = json::object();
-  for (const char* k : {"appName", "node", "locality", "priority", "am", "resource", "skip",
-                        "exitStatus", "container"}) {
+  for (const char* k : {"appName", "node", "locality", "priority", "allocationRequestId", "am",
+                        "resource", "skip", "rejection", "exitStatus", "container"}) {
     if (d.contains(k)) b[k] = d[k];
   }
   return b.dump();
 }
 
 void checkExactList(const std::string& name, const json& matchers, std::vector<json> got,
-                    const ExpectContext& ctx, std::vector<std::string>& failures) {
+                    const ExpectContext& ctx, Bindings& vars, std::vector<std::string>& failures) {
   std::vector<json> expanded;
   for (const json& m : matchers) {
     const int n = m.value("count", 1);
     for (int i = 0; i < n; ++i) expanded.push_back(m);
   }
+  Bindings trial = vars;
   bool ok = expanded.size() == got.size();
-  for (size_t i = 0; ok && i < got.size(); ++i) ok = matches(expanded[i], got[i], ctx);
-  if (ok) return;
+  for (size_t i = 0; ok && i < got.size(); ++i) ok = matches(expanded[i], got[i], ctx, trial);
+  if (ok) {
+    vars = std::move(trial);
+    return;
+  }
+  trial = vars;
   std::string msg = fmt::format("{}: expected {}, got {}", name, expanded.size(), got.size());
   for (size_t i = 0; i < std::max(expanded.size(), got.size()); ++i) {
-    const bool same = i < expanded.size() && i < got.size() && matches(expanded[i], got[i], ctx);
+    const bool same =
+        i < expanded.size() && i < got.size() && matches(expanded[i], got[i], ctx, trial);
     msg += fmt::format("\n    {} [{}] expected {}\n          got      {}", same ? " " : "!", i,
                        i < expanded.size() ? expanded[i].dump() : "(nothing)",
                        i < got.size() ? brief(got[i]) : "(nothing)");
@@ -158,14 +215,16 @@ void checkPreemption(const json& body, const ExpectContext& ctx,
 
 std::vector<std::string> evaluateExpect(const json& body, const ExpectContext& ctx) {
   std::vector<std::string> failures;
+  Bindings vars;
   const std::pair<const char*, DecisionKind> lists[] = {
       {"allocations", DecisionKind::kAllocate},
       {"reservations", DecisionKind::kReserve},
       {"unreservations", DecisionKind::kUnreserve},
-      {"kills", DecisionKind::kKill}};
+      {"kills", DecisionKind::kKill},
+      {"rejections", DecisionKind::kRequestRejected}};
   for (const auto& [name, kind] : lists) {
     if (body.contains(name))
-      checkExactList(name, body[name], decisionsOf(ctx, kind), ctx, failures);
+      checkExactList(name, body[name], decisionsOf(ctx, kind), ctx, vars, failures);
   }
   if (body.contains("allocationCount")) {
     const size_t got = decisionsOf(ctx, DecisionKind::kAllocate).size();
@@ -178,7 +237,7 @@ std::vector<std::string> evaluateExpect(const json& body, const ExpectContext& c
     auto skips = decisionsOf(ctx, DecisionKind::kSkip);
     for (const json& m : body["skips"]) {
       bool found = false;
-      for (const json& d : skips) found |= matches(m, d, ctx);
+      for (const json& d : skips) found = found || matches(m, d, ctx, vars);
       if (!found) {
         std::string seen;
         for (const json& d : skips) seen += "\n          " + brief(d);
@@ -189,7 +248,8 @@ std::vector<std::string> evaluateExpect(const json& body, const ExpectContext& c
   }
   if (body.contains("preemption")) checkPreemption(body["preemption"], ctx, failures);
   if (body.contains("state")) {
-    for (const auto& [path, expected] : body["state"].items()) {
+    for (const auto& [written, expected] : body["state"].items()) {
+      const std::string path = substitute(written, vars);
       auto actual = resolveStatePath(path, ctx);
       if (!actual) {
         failures.push_back(fmt::format("state {}: {}", path, actual.status().message()));

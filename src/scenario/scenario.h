@@ -61,6 +61,10 @@ struct SubmitStep {
   Resource am;  // zero: unmanaged AM
   std::string amLabel;
   std::string type;
+  std::vector<std::string> tags;  // application tags
+  // The AM's placement constraints (source tag -> PlacementSpec expression), registered after
+  // the submission (RegisterApplicationMaster); parsed when the step runs.
+  std::vector<std::pair<std::string, std::string>> placementConstraints;
 };
 struct AskStep {
   std::string app;
@@ -86,6 +90,22 @@ struct PlaceStep {
   // The containers' node label expression (the request's); "" on a labelled node means the
   // container runs there ignoring the partition's exclusivity.
   std::string nodeLabel{};
+  std::vector<std::string> tags{};  // the containers' allocation tags
+};
+// The AM's allocate call with one SchedulingRequest. `constraint` is PlacementSpec expression
+// text, parsed when the step runs (a refused text fails the step); `app-id/<handle>/<tag>` and
+// `app-tag/<tag>/<tag>` name another app's tags (see docs/scenario-format.md).
+struct SchedulingRequestSpec {
+  int64_t allocationRequestId = 0;
+  int32_t priority = 0;
+  Resource resource;
+  int32_t count = 1;
+  std::vector<std::string> tags;
+  std::optional<std::string> constraint;
+};
+struct SchedulingRequestStep {
+  std::string app;
+  std::vector<SchedulingRequestSpec> requests;  // one allocate call: one processor batch
 };
 struct CompleteStep {
   std::string container;
@@ -125,10 +145,11 @@ struct FeatureStep {
   std::string feature;
 };
 
-using StepBody = std::variant<AddNodeStep, RemoveNodeStep, UpdateNodeStep, HeartbeatStep,
-                              SubmitStep, AskStep, ReleaseStep, BlacklistStep, PlaceStep,
-                              CompleteStep, FinishAppStep, AdvanceStep, MonitorStep, SnapshotStep,
-                              ExpectStep, RefreshConfigStep, MoveAppStep, FeatureStep>;
+using StepBody =
+    std::variant<AddNodeStep, RemoveNodeStep, UpdateNodeStep, HeartbeatStep, SubmitStep, AskStep,
+                 ReleaseStep, BlacklistStep, PlaceStep, CompleteStep, FinishAppStep, AdvanceStep,
+                 MonitorStep, SnapshotStep, ExpectStep, RefreshConfigStep, MoveAppStep, FeatureStep,
+                 SchedulingRequestStep>;
 
 struct Step {
   int index = 0;

@@ -7,6 +7,7 @@
 #include "dao/decision_json.h"
 #include "dao/rest_views.h"
 #include "scenario/expectations.h"
+#include "scenario/placement_views.h"
 #include "scheduler/driver.h"
 
 namespace spindle {
@@ -192,13 +193,26 @@ Status Runner::apply(const Step& step) {
           return Status::ok();
         } else if constexpr (std::is_same_v<B, SubmitStep>) {
           if (apps_.count(b.app)) return invalidArgument("app '{}' was already submitted", b.app);
-          AppSubmission sub{b.app, b.queue, b.user, b.priority, b.am, b.amLabel, b.type};
+          AppSubmission sub{b.app, b.queue, b.user, b.priority, b.am, b.amLabel, b.type, b.tags};
+          RegisterApplicationMaster reg;
+          for (const auto& [tag, spec] : b.placementConstraints) {
+            Result<placement::PlacementConstraint> c = parseScenarioConstraint(spec, s, apps_);
+            if (!c) {
+              return c.status().withContext(fmt::format("placementConstraints.{}", tag));
+            }
+            reg.placementConstraints.push_back({{tag}, *c});
+          }
           // A rejection (unknown or stopped queue, ACL, too many apps) is an outcome the
           // scenario checks (app-rejected), not bad input: the handle then names the rejected
           // app. An error is bad input.
           SPINDLE_ASSIGN_OR_RETURN(const Outcome& out, d.submit(sub));
-          apps_[b.app] = out.admission()->app;
-          return Status::ok();
+          const AppChange admission = *out.admission();
+          apps_[b.app] = admission.app;
+          if (reg.placementConstraints.empty() || admission.action == AppAction::kRejected) {
+            return Status::ok();
+          }
+          reg.app = admission.app;
+          return d.handle(reg).status();
         } else if constexpr (std::is_same_v<B, AskStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           return d.handle(AppAllocate{id, b.requests, {}, {}, {}}).status();
@@ -218,7 +232,7 @@ Status Runner::apply(const Step& step) {
           for (int i = 0; i < b.count; ++i) {
             SPINDLE_RETURN_IF_ERROR(
                 d.handle(PlaceContainer{id, b.node, b.resource, b.priority, b.am && i == 0,
-                                        b.reserved, b.nodeLabel})
+                                        b.reserved, b.nodeLabel, b.tags})
                     .status());
           }
           return Status::ok();
@@ -246,6 +260,22 @@ Status Runner::apply(const Step& step) {
         } else if constexpr (std::is_same_v<B, MoveAppStep>) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           return d.moveApp(id, b.queue).status();
+        } else if constexpr (std::is_same_v<B, SchedulingRequestStep>) {
+          SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
+          AppAllocate a{id, {}, {}, {}, {}};
+          for (const SchedulingRequestSpec& spec : b.requests) {
+            SchedulingRequest r;
+            r.allocationRequestId = spec.allocationRequestId;
+            r.priority = spec.priority;
+            r.allocationTags = spec.tags;
+            r.sizing = ResourceSizing{spec.count, spec.resource};
+            if (spec.constraint) {
+              SPINDLE_ASSIGN_OR_RETURN(r.constraint,
+                                       parseScenarioConstraint(*spec.constraint, s, apps_));
+            }
+            a.schedulingRequests.push_back(std::move(r));
+          }
+          return d.handle(a).status();
         } else if constexpr (std::is_same_v<B, FeatureStep>) {
           return failedPrecondition("this build's {} scheduler does not provide {}", s.typeName(),
                                     b.feature);

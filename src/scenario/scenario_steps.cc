@@ -68,8 +68,8 @@ Result<StepBody> parseHeartbeat(const JsonReader& r, bool all) {
 }
 
 Result<StepBody> parseSubmit(const JsonReader& r, const ResourceTypes& types) {
-  SPINDLE_RETURN_IF_ERROR(
-      r.onlyKeys({"app", "queue", "user", "priority", "am", "amLabel", "type"}));
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "queue", "user", "priority", "am", "amLabel", "type",
+                                      "tags", "placementConstraints"}));
   SubmitStep s;
   SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
   SPINDLE_ASSIGN_OR_RETURN(s.queue, r.getString("queue", "default"));
@@ -77,6 +77,17 @@ Result<StepBody> parseSubmit(const JsonReader& r, const ResourceTypes& types) {
   SPINDLE_ASSIGN_OR_RETURN(s.priority, int32Field(r, "priority", 0));
   SPINDLE_ASSIGN_OR_RETURN(s.amLabel, r.getString("amLabel", ""));
   SPINDLE_ASSIGN_OR_RETURN(s.type, r.getString("type", "YARN"));
+  SPINDLE_ASSIGN_OR_RETURN(s.tags, r.getStrings("tags"));
+  if (r.has("placementConstraints")) {
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader pc, r.child("placementConstraints"));
+    SPINDLE_RETURN_IF_ERROR(pc.expectObject());
+    for (const auto& [tag, spec] : pc.json().items()) {
+      if (!spec.is_string()) {
+        return invalidArgument("{}.{}: expected a PlacementSpec constraint string", pc.path(), tag);
+      }
+      s.placementConstraints.emplace_back(tag, spec.get<std::string>());
+    }
+  }
   if (r.has("am") && r.json()["am"].is_null()) {
     s.am = Resource();
   } else {
@@ -141,8 +152,8 @@ Result<StepBody> parseAsk(const JsonReader& r, const ResourceTypes& types) {
 }
 
 Result<StepBody> parsePlace(const JsonReader& r, const ResourceTypes& types) {
-  SPINDLE_RETURN_IF_ERROR(
-      r.onlyKeys({"app", "node", "resource", "priority", "am", "count", "reserved", "nodeLabel"}));
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys(
+      {"app", "node", "resource", "priority", "am", "count", "reserved", "nodeLabel", "tags"}));
   PlaceStep s;
   SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
   SPINDLE_ASSIGN_OR_RETURN(s.node, r.getString("node"));
@@ -154,11 +165,55 @@ Result<StepBody> parsePlace(const JsonReader& r, const ResourceTypes& types) {
   s.count = count;
   SPINDLE_ASSIGN_OR_RETURN(s.reserved, r.getBool("reserved", false));
   SPINDLE_ASSIGN_OR_RETURN(s.nodeLabel, r.getString("nodeLabel", ""));
+  SPINDLE_ASSIGN_OR_RETURN(s.tags, r.getStrings("tags"));
+  if (s.reserved && !s.tags.empty()) return r.error("a reserved container carries no 'tags'");
   if (s.reserved && count != 1) {
     return r.error("a node holds one reserved container: 'count' must be 1 with 'reserved'");
   }
   if (s.reserved && s.am)
     return r.error("a reserved container cannot be the AM ('am' and 'reserved')");
+  return StepBody(s);
+}
+
+Result<SchedulingRequestSpec> parseOneSchedulingRequest(const JsonReader& r,
+                                                        const ResourceTypes& types) {
+  SchedulingRequestSpec s;
+  SPINDLE_ASSIGN_OR_RETURN(s.allocationRequestId, r.getInt("allocationRequestId", 0));
+  SPINDLE_ASSIGN_OR_RETURN(s.priority, int32Field(r, "priority", 0));
+  SPINDLE_ASSIGN_OR_RETURN(s.resource, resourceField(r, "resource", types, std::nullopt));
+  SPINDLE_ASSIGN_OR_RETURN(s.count, countField(r, "count", 1));
+  SPINDLE_ASSIGN_OR_RETURN(s.tags, r.getStrings("tags"));
+  if (r.has("constraint")) {
+    SPINDLE_ASSIGN_OR_RETURN(std::string c, r.getString("constraint"));
+    s.constraint = std::move(c);
+  }
+  return s;
+}
+
+// {"app", <one request's fields>} or {"app", "requests": [{<fields>}, ...]}: one allocate call.
+Result<StepBody> parseSchedulingRequest(const JsonReader& r, const ResourceTypes& types) {
+  SchedulingRequestStep s;
+  SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
+  const std::set<std::string> fields = {
+      "allocationRequestId", "priority", "resource", "count", "tags", "constraint"};
+  if (r.has("requests")) {
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "requests"}));
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader list, r.child("requests"));
+    SPINDLE_RETURN_IF_ERROR(list.expectArray());
+    if (list.json().empty()) return list.error("at least one scheduling request");
+    for (size_t i = 0; i < list.json().size(); ++i) {
+      SPINDLE_RETURN_IF_ERROR(list.at(i).onlyKeys(fields));
+      SPINDLE_ASSIGN_OR_RETURN(SchedulingRequestSpec one,
+                               parseOneSchedulingRequest(list.at(i), types));
+      s.requests.push_back(std::move(one));
+    }
+    return StepBody(s);
+  }
+  std::set<std::string> keys = fields;
+  keys.insert("app");
+  SPINDLE_RETURN_IF_ERROR(r.onlyKeys(keys));
+  SPINDLE_ASSIGN_OR_RETURN(SchedulingRequestSpec one, parseOneSchedulingRequest(r, types));
+  s.requests.push_back(std::move(one));
   return StepBody(s);
 }
 
@@ -178,9 +233,9 @@ Result<StepBody> parseFinishApp(const JsonReader& r) {
   return StepBody(s);
 }
 
-const std::set<std::string> kExpectKeys = {
-    "allocations", "allocationCount", "reservations", "unreservations",
-    "preemption",  "skips",           "kills",        "state"};
+const std::set<std::string> kExpectKeys = {"allocations",    "allocationCount", "reservations",
+                                           "unreservations", "preemption",      "skips",
+                                           "kills",          "rejections",      "state"};
 
 // expect.preemption: {"marked": COUNTS, "killed": COUNTS, "exhaustive": bool} where COUNTS maps
 // an app handle, or "<app>@<node>" (that app's containers on that node), to a count.
@@ -209,7 +264,8 @@ Status parseExpectPreemption(const JsonReader& p) {
 
 Result<StepBody> parseExpect(const JsonReader& r) {
   SPINDLE_RETURN_IF_ERROR(r.onlyKeys(kExpectKeys));
-  for (const char* list : {"allocations", "reservations", "unreservations", "skips", "kills"}) {
+  for (const char* list :
+       {"allocations", "reservations", "unreservations", "skips", "kills", "rejections"}) {
     if (!r.has(list)) continue;
     SPINDLE_ASSIGN_OR_RETURN(JsonReader l, r.child(list));
     SPINDLE_RETURN_IF_ERROR(l.expectArray());
@@ -240,7 +296,6 @@ const std::map<std::string, std::string> kFeatureSteps = {
     {"submitReservation", "the reservation system"},
     {"updateReservation", "the reservation system"},
     {"deleteReservation", "the reservation system"},
-    {"schedulingRequest", "placement constraints"},
     {"setQueueState", "queue states"},
 };
 
@@ -279,6 +334,7 @@ Result<StepBody> parseBody(const std::string& op, const JsonReader& r, const Res
     return StepBody(s);
   }
   if (op == "place") return parsePlace(r, types);
+  if (op == "schedulingRequest") return parseSchedulingRequest(r, types);
   if (op == "complete") {
     SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"container", "exitStatus"}));
     CompleteStep s;

@@ -8,6 +8,7 @@
 #include "dao/decision_json.h"
 #include "dao/rest_views.h"
 #include "scenario/expectations.h"
+#include "scenario/placement_views.h"
 #include "scenario/starvation_view.h"
 
 namespace spindle {
@@ -317,6 +318,7 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
   }
   if (view == "starvation") return starvationStatePath(parts, path, ctx);
   if (view == "preemption") return preemptionPath(parts, path, ctx);
+  if (view == "tags" || view == "satisfies") return placementStatePath(view, parts, path, ctx);
   if (view == "app" || view == "ask" || view == "opportunities" || view == "pending" ||
       view == "headroom") {
     return appScopedPath(view, parts, path, ctx);

@@ -20,8 +20,14 @@ const char* toString(DecisionKind k) {
     case DecisionKind::kNodeAdded: return "node-added";
     case DecisionKind::kNodeRemoved: return "node-removed";
     case DecisionKind::kNodeUpdated: return "node-updated";
+    case DecisionKind::kRequestRejected: return "request-rejected";
   }
   return "?";
+}
+
+const char* toString(RejectionReason r) {
+  return r == RejectionReason::kCouldNotPlaceOnNode ? "COULD_NOT_PLACE_ON_NODE"
+                                                    : "COULD_NOT_SCHEDULE_ON_NODE";
 }
 
 const char* toString(SkipReason r) {
@@ -74,6 +80,7 @@ Decision Decision::of(const DecisionRecord& r) {
   d.am = r.am;
   d.skip = r.skip;
   d.exitStatus = r.exitStatus;
+  d.rejection = r.rejection;
   d.reason = r.reason.text();
   d.numbers.assign(r.numbers.begin(), r.numbers.end());
   return d;
@@ -93,6 +100,7 @@ DecisionRecord Decision::view() const {
   r.am = am;
   r.skip = skip;
   r.exitStatus = exitStatus;
+  r.rejection = rejection;
   r.reason = Reason(reason);
   r.numbers = numbers;
   return r;

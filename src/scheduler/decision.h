@@ -48,9 +48,17 @@ enum class DecisionKind {
   kAppFinished,
   kNodeAdded,
   kNodeRemoved,
-  kNodeUpdated,  // node capacity changed
+  kNodeUpdated,      // node capacity changed
+  kRequestRejected,  // a SchedulingRequest was rejected (RejectionReason), returned to its AM
 };
 const char* toString(DecisionKind k);  // "allocate", "reserve", ...
+
+// RejectionReason of a rejected SchedulingRequest.
+enum class RejectionReason : uint8_t {
+  kCouldNotPlaceOnNode,     // no node satisfied the constraints (or none fitted)
+  kCouldNotScheduleOnNode,  // the scheduler refused the chosen node (queue or user limits, room)
+};
+const char* toString(RejectionReason r);  // "COULD_NOT_PLACE_ON_NODE", ...
 
 enum class SkipReason {
   kNone,
@@ -179,7 +187,8 @@ struct DecisionRecord {
   bool am = false;
   SkipReason skip = SkipReason::kNone;
   int32_t exitStatus = 0;
-  Reason reason;  // human-readable why
+  RejectionReason rejection = RejectionReason::kCouldNotPlaceOnNode;  // kRequestRejected
+  Reason reason;                                                      // human-readable why
   // Named numbers behind the reason, e.g. {"missedOpportunities", 2}, {"threshold", 3}.
   std::span<const std::pair<std::string, double>> numbers;
 };
@@ -198,7 +207,8 @@ struct Decision {
   bool am = false;
   SkipReason skip = SkipReason::kNone;
   int32_t exitStatus = 0;
-  std::string reason;  // human-readable why
+  RejectionReason rejection = RejectionReason::kCouldNotPlaceOnNode;  // kRequestRejected
+  std::string reason;                                                 // human-readable why
   // Named numbers behind the reason, e.g. {"missedOpportunities", 2}, {"threshold", 3}.
   std::vector<std::pair<std::string, double>> numbers;
 
@@ -240,7 +250,7 @@ class DecisionCounter final : public DecisionSink {
 
  private:
   int64_t total_ = 0;
-  int64_t byKind_[static_cast<size_t>(DecisionKind::kNodeUpdated) + 1] = {};
+  int64_t byKind_[static_cast<size_t>(DecisionKind::kRequestRejected) + 1] = {};
 };
 
 }  // namespace spindle

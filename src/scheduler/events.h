@@ -17,7 +17,9 @@
 #include "app/asks.h"
 #include "base/ids.h"
 #include "cluster/cluster.h"
+#include "placement/constraint_manager.h"
 #include "resource/resource.h"
+#include "scheduler/scheduling_request.h"
 
 namespace spindle {
 
@@ -74,6 +76,16 @@ struct AppAllocate {
   std::vector<ContainerId> releases;
   std::vector<std::string> blacklistAdd;
   std::vector<std::string> blacklistRemove;
+  // SchedulingRequests (placement constraints): handled as
+  // yarn.resourcemanager.placement-constraints.handler says; refused when it is `disabled`.
+  std::vector<SchedulingRequest> schedulingRequests{};
+};
+
+// RegisterApplicationMaster with the AM's placement constraints (source tag -> constraint).
+// A non-empty map is refused when the handler is `disabled`; registering twice keeps the first.
+struct RegisterApplicationMaster {
+  AppId app;
+  placement::PlacementConstraintManager::SourceTagConstraints placementConstraints;
 };
 
 // Puts a running container on a node without going through the allocation policy, as a
@@ -90,6 +102,8 @@ struct PlaceContainer {
   // The node label expression of the request the container was allocated for ("" = none);
   // a container with "" on a labelled node runs there ignoring the partition's exclusivity.
   std::string nodeLabel{};
+  // The containers' allocation tags (a recovered container's tags enter the tag store).
+  std::vector<std::string> tags{};
 };
 
 // A container finished outside a heartbeat (scenario "complete"); same effect as reporting
@@ -104,6 +118,7 @@ struct MonitorTick {};
 
 using SchedulerEvent =
     std::variant<AddNodeLabels, NodeAdded, NodeRemoved, NodeResourceUpdate, NodeHeartbeat, AppAdded,
-                 AppRemoved, AppAllocate, PlaceContainer, ContainerFinished, MonitorTick>;
+                 AppRemoved, AppAllocate, PlaceContainer, ContainerFinished, MonitorTick,
+                 RegisterApplicationMaster>;
 
 }  // namespace spindle

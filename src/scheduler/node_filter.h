@@ -32,10 +32,10 @@
 // Extension point: checkConstraints() is where placement constraints and node attributes are
 // checked (YARN's SingleConstraintAppPlacementAllocator.precheckNode calling
 // PlacementConstraintsUtil.canSatisfyConstraints). Every scheduler already calls it at YARN's
-// place and records SkipReason::kConstraint with explainConstraints()' text; the
-// placement-constraints work implements PlacementCheck (looking up the app's SchedulingRequest
-// at the key, with its allocation tags, and the allocation-tag manager) and installs it with
-// Scheduler::setPlacementCheck; no scheduler changes.
+// place and records SkipReason::kConstraint with explainConstraints()' text. The scheduler's
+// SchedulerPlacement (scheduler_placement.h) implements PlacementCheck (the app's
+// SchedulingRequest at the key, its multi-level constraint, the allocation-tag store and the
+// node attributes) and installs itself the first time an app uses placement.
 //
 // Cost: every check is inline, allocates nothing and reads only what the schedulers read
 // before (no new string compare or map lookup). With no PlacementCheck installed (the

@@ -25,6 +25,7 @@
 #include "app/asks.h"
 #include "base/ids.h"
 #include "resource/resource.h"
+#include "scheduler/scheduling_request.h"
 
 namespace spindle {
 
@@ -71,11 +72,17 @@ struct Outcome {
   std::vector<AppId> preemptionMessageGrew;
   // A MonitorTick ran in this event (Driver::monitorTick).
   bool monitorRan = false;
+  // SchedulingRequests rejected in this event, for their AMs' next allocate response
+  // (AllocateResponse.rejectedSchedulingRequests), in the order they were rejected.
+  std::vector<RejectedSchedulingRequest> rejectedSchedulingRequests;
 
-  bool empty() const { return containers.empty() && apps.empty() && !monitorRan; }
+  bool empty() const {
+    return containers.empty() && apps.empty() && !monitorRan && rejectedSchedulingRequests.empty();
+  }
   void clear() {
     containers.clear();
     apps.clear();
+    rejectedSchedulingRequests.clear();
     preemptionMessageGrew.clear();
     monitorRan = false;
   }

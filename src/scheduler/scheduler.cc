@@ -6,6 +6,7 @@
 #include "base/hot_path.h"
 #include "base/log.h"
 #include "resource/resource_config.h"
+#include "scheduler/scheduler_placement.h"
 
 namespace spindle {
 
@@ -35,6 +36,9 @@ Status Scheduler::handle(const SchedulerEvent& event) {
         if constexpr (std::is_same_v<E, MonitorTick>) {
           runMonitors();
           return Status::ok();
+        }
+        if constexpr (std::is_same_v<E, RegisterApplicationMaster>) {
+          return onRegisterApplicationMaster(e);
         }
       },
       event);
@@ -188,10 +192,27 @@ Status Scheduler::onNodeAdded(const NodeAdded& e) {
                              e.name, l);
     }
   }
+  for (const auto& [key, value] : e.attributes) {
+    // Node attributes (YARN-3409): "name" (centralised), "rm.yarn.io/name" or
+    // "nm.yarn.io/name" (distributed); STRING values.
+    const size_t slash = key.find('/');
+    const std::string_view prefix =
+        slash == std::string::npos ? std::string_view() : std::string_view(key).substr(0, slash);
+    const std::string_view name = slash == std::string::npos
+                                      ? std::string_view(key)
+                                      : std::string_view(key).substr(slash + 1);
+    if ((!prefix.empty() && prefix != "rm.yarn.io" && prefix != "nm.yarn.io") || name.empty() ||
+        name.find_first_of("/= ") != std::string_view::npos) {
+      return invalidArgument(
+          "node '{}': attribute '{}' must be name, rm.yarn.io/name or nm.yarn.io/name", e.name,
+          key);
+    }
+  }
   SPINDLE_ASSIGN_OR_RETURN(NodeId id, cluster_.addNode(e.name, e.rack, e.total));
   Node& n = cluster_.node(id);
   n.setLabels({e.labels.begin(), e.labels.end()});
   n.setAttributes(e.attributes);
+  if (placement_) placement_->nodeAdded(n);
   Decision d;
   d.kind = DecisionKind::kNodeAdded;
   d.node = id;
@@ -210,6 +231,7 @@ Status Scheduler::onNodeRemoved(const NodeRemoved& e) {
     finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::ABORTED, DecisionKind::kKill,
                     "container released on a lost node");
   }
+  if (placement_) placement_->nodeRemoved(id);
   if (auto r = cluster_.node(id).reservation()) {
     if (auto* a = apps_.count(r->container.app()) ? apps_[r->container.app()].get() : nullptr) {
       a->removeReserved(r->resource);
@@ -355,6 +377,9 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   apps_.emplace(id, std::move(app));
   if (liveById_.size() <= id.value()) liveById_.resize(id.value() + 1, nullptr);
   liveById_[id.value()] = &a;
+  if (placement_ && !submission.applicationTags.empty()) {
+    placement_->setApplicationTags(id, submission.applicationTags);
+  }
   if (!submission.amResource.isZero()) {
     ResourceRequest am{kAmKey, std::string(kAnyResourceName),   submission.amResource, 1,
                        true,   submission.amNodeLabelExpression};
@@ -380,6 +405,7 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
     }
   }
   a->asks().clear();
+  if (placement_) placement_->appRemoved(e.app);
   // The attempt ends the way the app does; a killed app goes through KILLING first.
   if (e.finalState == AppState::KILLED) {
     SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::KILL));
@@ -427,6 +453,7 @@ Status Scheduler::restartAttempt(AppId id) {
     }
   }
   a->asks().clear();
+  if (placement_) placement_->dropRequests(id);
   AppTransitionContext ctx;
   ctx.attemptsRemain = true;
   SPINDLE_RETURN_IF_ERROR(transitionApp(*a, AppEvent::ATTEMPT_FAILED, ctx));
@@ -504,12 +531,17 @@ Status Scheduler::onAppAllocate(const AppAllocate& e) {
   }
   SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks(e.asks, *a));
   SPINDLE_RETURN_IF_ERROR(validateAsks(*a, normalized));
+  std::vector<SchedulingRequest> requests;
+  if (!e.schedulingRequests.empty()) {
+    SPINDLE_RETURN_IF_ERROR(checkSchedulingRequests(*a, e, requests));
+  }
   SPINDLE_RETURN_IF_ERROR(a->asks().update(normalized));
   a->updateBlacklist(e.blacklistAdd, e.blacklistRemove);
   for (ContainerId c : e.releases) {
     finishContainer(c, ContainerEvent::RELEASED, ContainerExitStatus::ABORTED,
                     DecisionKind::kRelease, "released by the application");
   }
+  if (!requests.empty()) applySchedulingRequests(*a, std::move(requests));
   onAsksChanged(*a);
   return Status::ok();
 }
@@ -555,6 +587,7 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
   if (a->state() == AppState::ACCEPTED) (void)transitionApp(*a, AppEvent::ATTEMPT_REGISTERED);
   Container& placed = containers_.at(slot);
   placed = c;
+  if (!e.tags.empty()) ensurePlacement().containerPlaced(placed, e.tags);
   onContainerAllocated(*a, placed);
   if (outcome_ != nullptr) addContainerChange(ContainerAction::kAllocated, placed, 0);
   Decision d;
@@ -665,6 +698,7 @@ Container& Scheduler::allocate(Application& app, const SchedulerKey& key, NodeId
   }
   forgetSkip(app.id());
   const Container& placed = c;
+  if (placement_) placement_->containerAllocated(placed);
   onContainerAllocated(app, placed);
   if (outcome_ != nullptr) addContainerChange(ContainerAction::kAllocated, placed, 0);
   ++decisionCount_;
@@ -707,6 +741,7 @@ void Scheduler::finishContainer(ContainerId id, ContainerEvent event, int32_t ex
     a->accounting().preempted += c.resource;
     ++(c.isAm ? a->accounting().numAmPreempted : a->accounting().numNonAmPreempted);
   }
+  if (placement_) placement_->containerFinished(c);
   onContainerFinished(*a, c);
   if (outcome_ != nullptr) {
     addContainerChange(kind == DecisionKind::kComplete  ? ContainerAction::kCompleted
@@ -741,6 +776,7 @@ Status Scheduler::checkInvariants() const {
   SPINDLE_RETURN_IF_ERROR(cluster_.checkInvariants());
   SPINDLE_RETURN_IF_ERROR(checkContainerIndexes());
   SPINDLE_RETURN_IF_ERROR(checkAppCaches());
+  if (placement_) SPINDLE_RETURN_IF_ERROR(placement_->checkInvariants());
   return checkSchedulerInvariants();
 }
 
@@ -909,6 +945,7 @@ Result<SchedulerSettings> schedulerSettingsFromConfig(const Configuration& conf,
     return invalidArgument("{}must be larger than 0, got {}", conf.where(kHeartbeat),
                            s.nmHeartbeatIntervalMs);
   }
+  SPINDLE_ASSIGN_OR_RETURN(s.placement, placementSettingsFromConfig(conf));
   s.conf = conf;
   return s;
 }

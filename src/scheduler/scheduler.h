@@ -63,8 +63,11 @@
 #include "scheduler/node_filter.h"
 #include "scheduler/outcome.h"
 #include "scheduler/preemption_report.h"
+#include "scheduler/scheduling_request.h"
 
 namespace spindle {
+
+class SchedulerPlacement;
 
 // The AM container's scheduler key: priority 0 (RMAppAttemptImpl's AM_CONTAINER_PRIORITY).
 inline constexpr SchedulerKey kAmKey{0, 0};
@@ -98,6 +101,8 @@ struct SchedulerSettings {
   // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms; > 0, as ResourceTrackerService
   // requires.
   int64_t nmHeartbeatIntervalMs = 1000;
+  // yarn.resourcemanager.placement-constraints.*: who places SchedulingRequests.
+  PlacementSettings placement;
   // The merged raw configuration: the Capacity Scheduler re-parses its own keys from it on a
   // refresh and when node labels change. Everything else reads the typed fields above.
   Configuration conf;
@@ -145,6 +150,10 @@ class Scheduler {
   // Installs the node filter's placement-constraint and node-attribute check (not owned;
   // nullptr, the default: no constraints).
   void setPlacementCheck(const PlacementCheck* check) { nodeFilter_.setPlacementCheck(check); }
+  // The placement-constraint state (allocation tags, node attributes, SchedulingRequests);
+  // null until an app uses placement (a SchedulingRequest, registered constraints, a tagged
+  // container). scheduler_placement.h.
+  const SchedulerPlacement* placement() const { return placement_.get(); }
 
   // Apps in a queue, in the scheduler's order; nullopt when the queue does not exist
   // (YARN's getAppsInQueue returns null).
@@ -262,6 +271,14 @@ class Scheduler {
   virtual Status placeReservation(Application& app, NodeId node, const SchedulerKey& key,
                                   const Resource& resource);
   virtual Status checkSchedulerInvariants() const { return Status::ok(); }
+  // Whether SchedulingRequests may be handed to this scheduler (the `scheduler` handler); YARN:
+  // only the Capacity Scheduler.
+  virtual bool supportsSchedulingRequests() const { return false; }
+  // The placement processor's commit of one allocation of the app's request at `key` (its ANY
+  // ask, count 1, is in the app's asks) on `node`: true when the scheduler allocated it (YARN's
+  // attemptAllocationOnNode; AbstractYarnScheduler's answers false, only the Capacity Scheduler
+  // commits).
+  virtual bool attemptAllocationOnNode(Application&, const SchedulerKey&, NodeId) { return false; }
   // Runs at the end of every entry point that changes state (handle, submit, heartbeat,
   // restartAttempt, and the derived refreshConfiguration and moveApp, through EventScope):
   // the derived scheduler brings what it derives lazily within an event up to date (except
@@ -306,6 +323,17 @@ class Scheduler {
   Status onAppAllocate(const AppAllocate& e);
   Status onPlaceContainer(const PlaceContainer& e);
   Status onContainerFinishedEvent(const ContainerFinished& e);
+  Status onRegisterApplicationMaster(const RegisterApplicationMaster& e);
+  // SchedulingRequests of an allocate call (scheduling_requests.cc): checked before anything of
+  // the call is applied, then handed to the configured handler.
+  Status checkSchedulingRequests(const Application& app, const AppAllocate& e,
+                                 std::vector<SchedulingRequest>& normalized) const;
+  void applySchedulingRequests(Application& app, std::vector<SchedulingRequest> requests);
+  // The placement processor on one batch (placement_processor.cc), retries included.
+  void runPlacementProcessor(Application& app, const std::vector<SchedulerKey>& keys);
+  void rejectSchedulingRequest(const Application& app, const SchedulingRequest& r, int32_t count,
+                               RejectionReason reason, std::string message);
+  SchedulerPlacement& ensurePlacement();
   Result<std::vector<ResourceRequest>> normalizeAsks(const std::vector<ResourceRequest>& asks,
                                                      const Application& app) const;
   Status checkQueueMaximum(const Application& app, const ResourceRequest& rr,
@@ -347,6 +375,7 @@ class Scheduler {
 
   DecisionSink* sink_ = nullptr;
   Outcome* outcome_ = nullptr;
+  std::unique_ptr<SchedulerPlacement> placement_;
   int64_t decisionCount_ = 0;
   std::vector<const Container*> reported_;  // heartbeat(): the reported containers, reused
 };

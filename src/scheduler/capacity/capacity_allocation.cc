@@ -530,6 +530,25 @@ bool CapacityAllocator::acceptable(CsApp& s, const SchedulerKey& key, const Reso
   return true;
 }
 
+bool CapacityAllocator::commitPlacement(CsApp& s, const SchedulerKey& key) {
+  const ResourceRequest* any = s.app->asks().find(key, kAnyResourceName);
+  if (any == nullptr || any->numContainers <= 0) return false;
+  if (!rc_.fitsIn(any->capability, node_.unallocated())) return false;
+  const Resource ul = userLimitFor(*s.leaf, *s.user, Mode::kRespectExclusivity);
+  const Resource used = s.leaf->users.at(s.app->user()).usedIn(partition_);
+  if (rc_.greaterThan(cluster_, used, ul)) {
+    skip(s, key, SkipReason::kUserLimit,
+         fmt::format("user {} uses {} above its limit {} in queue {}", s.app->user(),
+                     used.toString(), ul.toString(), s.leaf->path()));
+    return false;
+  }
+  if (!acceptable(s, key, any->capability, Mode::kRespectExclusivity)) return false;
+  cs_.allocate(*s.app, key, nodeId_, Locality::kNodeLocal,
+               Reason::format("placed by the placement processor at priority {} on {}",
+                              key.priority, node_.name()));
+  return true;
+}
+
 CapacityAllocator::Outcome CapacityAllocator::commitAllocation(CsApp& s, const SchedulerKey& key,
                                                                Locality locality, Mode mode,
                                                                bool reservedHere,
@@ -609,6 +628,21 @@ void CapacityScheduler::schedule(NodeId node) {
     return;
   }
   allocateOnNode(node);
+}
+
+}  // namespace spindle
+
+namespace spindle {
+
+bool CapacityScheduler::attemptAllocationOnNode(Application& app, const SchedulerKey& key,
+                                                NodeId node) {
+  sync();
+  CsApp* s = csAppOrNull(app.id());
+  // An app whose AM has not been activated sends no allocate calls; a stopped one commits
+  // nothing (YARN: appAttempt.isStopped()).
+  if (s == nullptr || s->phase != CsAppPhase::kActive) return false;
+  CapacityAllocator pass(*this, node);
+  return pass.commitPlacement(*s, key);
 }
 
 }  // namespace spindle

@@ -22,6 +22,11 @@ class CapacityAllocator {
   CapacityAllocator(CapacityScheduler& cs, NodeId node);
   // The heartbeat's multi-assignment loop; returns the number of assignments.
   int run();
+  // The placement processor's commit of one container of the app's ask at `key` (count 1) on
+  // this node, outside the queue walk (CapacityScheduler.attemptAllocationOnNode → tryCommit):
+  // the node must have room, the app's user must not be over its limit (LeafQueue.accept) and
+  // no queue on the path may pass its maximum (AbstractCSQueue.accept). True when allocated.
+  bool commitPlacement(CsApp& s, const SchedulerKey& key);
 
  private:
   // YARN's AllocationState plus the leaf's skip kinds.

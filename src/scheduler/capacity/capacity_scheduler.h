@@ -142,6 +142,8 @@ class CapacityScheduler final : public Scheduler {
   Status placeReservation(Application& app, NodeId node, const SchedulerKey& key,
                           const Resource& resource) override;
   Status checkSchedulerInvariants() const override;
+  bool supportsSchedulingRequests() const override { return true; }
+  bool attemptAllocationOnNode(Application& app, const SchedulerKey& key, NodeId node) override;
 
  private:
   // checkSchedulerInvariants' cache checks (capacity_invariants.cc lists what each covers).

@@ -1,0 +1,46 @@
+#include "scheduler/scheduling_request.h"
+
+namespace spindle {
+
+const char* toString(RequestExecutionType t) {
+  return t == RequestExecutionType::kGuaranteed ? "GUARANTEED" : "OPPORTUNISTIC";
+}
+
+const char* toString(PlacementHandler h) {
+  switch (h) {
+    case PlacementHandler::kDisabled: return "disabled";
+    case PlacementHandler::kScheduler: return "scheduler";
+    case PlacementHandler::kPlacementProcessor: return "placement-processor";
+  }
+  return "?";
+}
+
+Result<PlacementSettings> placementSettingsFromConfig(const Configuration& conf) {
+  constexpr std::string_view kHandler = "yarn.resourcemanager.placement-constraints.handler";
+  constexpr std::string_view kIterator =
+      "yarn.resourcemanager.placement-constraints.algorithm.iterator";
+  constexpr std::string_view kRetries = "yarn.resourcemanager.placement-constraints.retry-attempts";
+  PlacementSettings s;
+  const std::string handler = conf.get(kHandler).value_or("disabled");
+  if (handler == "disabled") {
+    s.handler = PlacementHandler::kDisabled;
+  } else if (handler == "scheduler") {
+    s.handler = PlacementHandler::kScheduler;
+  } else if (handler == "placement-processor") {
+    s.handler = PlacementHandler::kPlacementProcessor;
+  } else {
+    return invalidArgument("{}must be disabled, scheduler or placement-processor, got '{}'",
+                           conf.where(kHandler), handler);
+  }
+  const std::string iterator = conf.get(kIterator).value_or("SERIAL");
+  Result<placement::RequestOrder> order = placement::parseRequestOrder(iterator);
+  if (!order) return invalidArgument("{}{}", conf.where(kIterator), order.status().message());
+  s.order = *order;
+  SPINDLE_ASSIGN_OR_RETURN(s.retryAttempts, conf.getInt(kRetries, 3));
+  if (s.retryAttempts < 1) {
+    return invalidArgument("{}must be at least 1, got {}", conf.where(kRetries), s.retryAttempts);
+  }
+  return s;
+}
+
+}  // namespace spindle
