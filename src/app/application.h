@@ -33,6 +33,9 @@ struct AppSubmission {
   Resource amResource;  // zero: no AM container is asked for (an unmanaged AM)
   std::string amNodeLabelExpression;
   std::string applicationType = "YARN";
+  // ApplicationSubmissionContext.reservationID as its string ("" = none): an app submitted to a
+  // plan queue with it runs in that reservation's queue.
+  std::string reservationId{};
 };
 
 // Usage accounting YARN reports per app (memorySeconds, preempted counts...).
