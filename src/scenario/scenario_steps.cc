@@ -1,5 +1,6 @@
 // Parsing of the individual step kinds of docs/scenario-format.md.
 #include "scenario/json_reader.h"
+#include "scenario/reservation_steps.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_internal.h"
 
@@ -82,7 +83,7 @@ Result<StepBody> parseHeartbeat(const JsonReader& r, bool all) {
 
 Result<StepBody> parseSubmit(const JsonReader& r, const ResourceTypes& types) {
   SPINDLE_RETURN_IF_ERROR(
-      r.onlyKeys({"app", "queue", "user", "priority", "am", "amLabel", "type"}));
+      r.onlyKeys({"app", "queue", "user", "priority", "am", "amLabel", "type", "reservation"}));
   SubmitStep s;
   SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
   SPINDLE_ASSIGN_OR_RETURN(s.queue, r.getString("queue", "default"));
@@ -90,6 +91,7 @@ Result<StepBody> parseSubmit(const JsonReader& r, const ResourceTypes& types) {
   SPINDLE_ASSIGN_OR_RETURN(s.priority, int32Field(r, "priority", 0));
   SPINDLE_ASSIGN_OR_RETURN(s.amLabel, r.getString("amLabel", ""));
   SPINDLE_ASSIGN_OR_RETURN(s.type, r.getString("type", "YARN"));
+  SPINDLE_ASSIGN_OR_RETURN(s.reservation, r.getString("reservation", ""));
   if (r.has("am") && r.json()["am"].is_null()) {
     s.am = Resource();
   } else {
@@ -250,9 +252,6 @@ Result<StepBody> parseRefreshConfig(const JsonReader& r) {
 
 // Step names of version 1 whose features land with later scheduler work.
 const std::map<std::string, std::string> kFeatureSteps = {
-    {"submitReservation", "the reservation system"},
-    {"updateReservation", "the reservation system"},
-    {"deleteReservation", "the reservation system"},
     {"schedulingRequest", "placement constraints"},
     {"setQueueState", "queue states"},
 };
@@ -320,6 +319,9 @@ Result<StepBody> parseBody(const std::string& op, const JsonReader& r, const Res
     return StepBody(SnapshotStep{r.json().get<std::string>()});
   }
   if (op == "expect") return parseExpect(r);
+  if (op == "submitReservation" || op == "updateReservation" || op == "deleteReservation") {
+    return parseReservationStep(op, r);
+  }
   auto f = kFeatureSteps.find(op);
   if (f != kFeatureSteps.end()) {
     SPINDLE_RETURN_IF_ERROR(r.expectObject());
