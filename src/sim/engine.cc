@@ -361,15 +361,20 @@ Status Engine::reserve(uint32_t job) {
   const TraceJob& tj = trace_.jobs[job];
   JobResult& r = results_[job];
   ReservationSystem& rs = *driver_->reservationSystem();
-  // ReservationClientUtil.createMRReservation: maps then reduces, each one gang.
+  // After ReservationClientUtil.createMRReservation: maps then reduces, each one gang of all
+  // its containers. Unlike SLS each stage also holds the AM container (it runs throughout) and
+  // lasts two plan steps and two AM heartbeats longer than its longest task: the job is
+  // submitted up to a step after the reservation starts and its AM asks on its heartbeats.
   reservation::ReservationDefinition def;
   def.arrival = (tj.startMs - 1) / rs.stepMs() * rs.stepMs();
   def.deadline = *tj.deadlineMs;
   def.interpreter = reservation::Interpreter::kOrderNoGap;
   def.name = "reservation_" + tj.id;
+  const int64_t slackMs = 2 * (rs.stepMs() + opt_.sls.amHeartbeatMs);
   for (TaskType type : {TaskType::kMap, TaskType::kReduce}) {
     reservation::ReservationRequest stage;
-    stage.numContainers = 0;
+    stage.numContainers = 1;  // the AM
+    stage.capability = tj.amResource;
     stage.durationMs = 0;
     for (const TraceTask& t : tj.tasks) {
       if (t.type != type) continue;
@@ -377,7 +382,8 @@ Status Engine::reserve(uint32_t job) {
       stage.capability = Resource::componentwiseMax(stage.capability, t.resource);
       stage.durationMs = std::max(stage.durationMs, t.durationMs);
     }
-    if (stage.numContainers == 0) continue;
+    if (stage.numContainers == 1) continue;
+    stage.durationMs += slackMs;
     stage.concurrency = stage.numContainers;
     def.stages.push_back(stage);
   }

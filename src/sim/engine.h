@@ -38,9 +38,10 @@
 //  5b. Reservations (the reservation system on, yarn.resourcemanager.reservation-system.enable):
 //     a job that wants one (TraceJob::wantsReservation with a deadline) submits it to its queue
 //     one plan step before its arrival, the last plan step strictly before the job's start (so
-//     the follower has created its queue when the job comes): SLS's createMRReservation, an
-//     R_ORDER_NO_GAP definition of the map stage then the reduce stage, each one gang of all its
-//     containers at the largest task size for the longest task duration, up to the deadline.
+//     the follower has created its queue when the job comes): after SLS's createMRReservation,
+//     an R_ORDER_NO_GAP definition of the map stage then the reduce stage, each one gang of all
+//     its containers and the AM at the largest size, for the longest task duration plus two
+//     plan steps and two AM heartbeats, up to the deadline.
 //     Accepted, the job is submitted with the reservation id; refused, it runs without one. A
 //     job starting within the first plan step does not reserve (no follower run precedes it).
 //  6. The run ends when every job has finished (or was rejected), or at `untilMs`, or when it
