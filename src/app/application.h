@@ -35,6 +35,9 @@ struct AppSubmission {
   std::string applicationType = "YARN";
   // ApplicationSubmissionContext applicationTags (placement constraints' app-tag/ namespace).
   std::vector<std::string> applicationTags{};
+  // ApplicationSubmissionContext.reservationID as its string ("" = none): an app submitted to a
+  // plan queue with it runs in that reservation's queue.
+  std::string reservationId{};
 };
 
 // Usage accounting YARN reports per app (memorySeconds, preempted counts...).

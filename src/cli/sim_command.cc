@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -280,6 +281,17 @@ int runSimCommand(const SimOptions& o) {
   }
   Status w = sim::writeJobRuntimeCsv(o.outputDir + "/jobruntime.csv", (*engine)->jobs());
   if (w.isOk()) w = sim::writeJobsCsv(o.outputDir + "/jobs.csv", (*engine)->jobs());
+  // The Rayon metrics, when the run had a reservation system and jobs that asked for one.
+  const bool reserved = std::any_of((*engine)->jobs().begin(), (*engine)->jobs().end(),
+                                    [](const sim::JobResult& j) { return j.reservationAsked; });
+  if (w.isOk() && reserved) {
+    w = sim::writeReservationsCsv(o.outputDir + "/reservations.csv", (*engine)->jobs());
+    if (w.isOk()) {
+      w = sim::writeReservationMetrics(
+          o.outputDir + "/reservation-metrics.json",
+          sim::reservationMetrics((*engine)->jobs(), (*engine)->stats()));
+    }
+  }
   if (!w.isOk()) return fail(w.message());
   // report.html reads realtimetrack.json, which exists only with yarn.sls.metrics.switch ON.
   if (sls->metricsOn) {

@@ -225,6 +225,33 @@ std::string navLinks(const std::vector<ChartSection>& sections, bool jobList, bo
 
 }  // namespace
 
+// The Rayon paper's measures of a run with reservations (reservation-metrics.json).
+std::string reservationSection(const nlohmann::json& m) {
+  auto num = [&](const char* k) { return m.contains(k) ? m[k].get<double>() : 0.0; };
+  std::string out = "<section id=\"reservations\">\n<h2>Reservations</h2>\n";
+  out += "<table class=\"kv\" id=\"reservation-table\">\n";
+  out += kvRow("Reservations asked / accepted",
+               fmt::format("{:.0f} / {:.0f} (acceptance ratio {})", num("reservationsAsked"),
+                           num("reservationsAccepted"), formatPercent(num("acceptanceRatio"))));
+  out += kvRow(
+      "Accepted jobs finished by their deadline",
+      fmt::format("{:.0f} ({})", num("acceptedMetDeadline"), formatPercent(num("deadlineShare"))));
+  out += kvRow("Jobs with a deadline finished by it (reserved or not)",
+               fmt::format("{:.0f} ({})", num("askedMetDeadline"),
+                           formatPercent(num("askedDeadlineShare"))));
+  out += kvRow("Cluster utilisation (allocated memory over the run)",
+               formatPercent(num("clusterUtilisation")));
+  out +=
+      kvRow("Best-effort job latency: mean / p95",
+            fmt::format("{:.1f} s / {:.1f} s ({:.0f} jobs)", num("bestEffortMeanLatencyMs") / 1000,
+                        num("bestEffortP95LatencyMs") / 1000, num("bestEffortJobs")));
+  out +=
+      "</table>\n<p class=\"note\">Best-effort jobs are the finished jobs without an "
+      "accepted reservation; latency = end - submit. See docs/simulator.md.</p>\n";
+  out += "</section>\n";
+  return out;
+}
+
 std::string renderReportPage(const ReportPage& p) {
   std::string jobList = renderJobList(p.jobs);
   std::string other = otherSeriesSection(p.track);
@@ -250,6 +277,7 @@ std::string renderReportPage(const ReportPage& p) {
       "available) per sample, averaged over samples; queue usage is the mean and peak over "
       "samples. See docs/report.md.</p>\n");
   out += "</section>\n";
+  if (p.reservations != nullptr) out += reservationSection(*p.reservations);
   for (const ChartSection& s : p.sections) out += sectionHtml(s);
   out += jobList;
   out += other;

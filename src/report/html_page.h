@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "report/jobs.h"
 #include "report/report_charts.h"
 #include "report/summary.h"
@@ -23,6 +25,8 @@ struct ReportPage {
   const std::vector<ChartSection>& sections;
   const MetricsTrack& track;
   const JobSet& jobs;
+  // reservation-metrics.json of a run with reservations (the Rayon metrics), or nullptr.
+  const nlohmann::json* reservations = nullptr;
 };
 
 std::string renderReportPage(const ReportPage& page);

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "report/html_page.h"
 #include "report/jobs.h"
@@ -21,7 +22,17 @@ Result<std::string> renderHtmlReport(const std::string& outputDir,
   SPINDLE_ASSIGN_OR_RETURN(JobSet jobs, readJobs(dir));
   ReportSummary summary = computeSummary(track, jobs);
   std::vector<ChartSection> sections = buildChartSections(track, jobs, options);
-  return renderReportPage(ReportPage{summary, sections, track, jobs});
+  // A run with reservations wrote its Rayon metrics beside the other outputs.
+  std::optional<nlohmann::json> reservations;
+  if (fs::path rm = dir / "reservation-metrics.json"; fs::exists(rm, ec)) {
+    std::ifstream in(rm);
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object())
+      return invalidArgument("{}: not a JSON object", rm.string());
+    reservations = std::move(j);
+  }
+  return renderReportPage(
+      ReportPage{summary, sections, track, jobs, reservations ? &*reservations : nullptr});
 }
 
 Status writeHtmlReport(const std::string& outputDir, const report::ReportOptions& options) {

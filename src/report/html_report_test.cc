@@ -369,6 +369,25 @@ TEST(HtmlReport, NoPreemptionFiguresNoPreemptionSection) {
   EXPECT_THAT(html, Not(HasSubstr("#preemption")));
 }
 
+TEST(HtmlReport, ReservationMetricsGetTheirSection) {
+  OutputDir d;
+  writeFixture(d);
+  EXPECT_THAT(writeAndRead(d), Not(HasSubstr("id=\"reservations\"")));
+  d.write("reservation-metrics.json",
+          R"({"reservationsAsked": 4, "reservationsAccepted": 3, "acceptanceRatio": 0.75,
+              "acceptedFinished": 3, "acceptedMetDeadline": 2, "deadlineShare": 0.6667,
+              "askedMetDeadline": 2, "askedDeadlineShare": 0.5, "clusterUtilisation": 0.4,
+              "bestEffortJobs": 10, "bestEffortMeanLatencyMs": 12500.0,
+              "bestEffortP95LatencyMs": 30000.0})");
+  std::string html = writeAndRead(d);
+  EXPECT_THAT(html, HasSubstr("<td>4 / 3 (acceptance ratio 75.00%)</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>2 (66.67%)</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>40.00%</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>12.5 s / 30.0 s (10 jobs)</td>"));
+  d.write("reservation-metrics.json", "[1, 2]");
+  EXPECT_FALSE(renderHtmlReport(d.str(), {}).isOk());
+}
+
 TEST(HtmlReport, ManyQueuesGetANoteInsteadOfPerQueueDetail) {
   OutputDir d;
   std::string sample = "{\"time\":0";

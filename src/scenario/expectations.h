@@ -12,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reservation/reservation_definition.h"
 #include "scheduler/decision.h"
+#include "scheduler/reservation_system.h"
 #include "scheduler/scheduler.h"
 
 namespace spindle {
@@ -21,6 +23,9 @@ struct ExpectContext {
   const Scheduler& scheduler;
   std::span<const Decision> since;
   const std::map<std::string, AppId>& apps;  // scenario handle -> app id
+  // The reservation system (nullptr when off) and the scenario's reservation handles.
+  const ReservationSystem* reservations = nullptr;
+  const std::map<std::string, reservation::ReservationId>* reservationIds = nullptr;
 };
 
 std::vector<std::string> evaluateExpect(const nlohmann::json& body, const ExpectContext& ctx);

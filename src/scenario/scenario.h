@@ -23,6 +23,7 @@
 #include "base/status.h"
 #include "cluster/cluster.h"
 #include "config/configuration.h"
+#include "reservation/reservation_definition.h"
 #include "resource/resource.h"
 
 namespace spindle {
@@ -65,6 +66,7 @@ struct SubmitStep {
   // The AM's placement constraints (source tag -> PlacementSpec expression), registered after
   // the submission (RegisterApplicationMaster); parsed when the step runs.
   std::vector<std::pair<std::string, std::string>> placementConstraints;
+  std::string reservation;  // a reservation handle ("" = none)
 };
 struct AskStep {
   std::string app;
@@ -139,6 +141,27 @@ struct MoveAppStep {
   std::string app;
   std::string queue;
 };
+// The REST reservation bodies (Cluster Reservation API Submit / Update / Delete).
+// `reservation` is the scenario's handle for the reservation id (a YARN id string is used as
+// it is); `user` is the authenticated caller (default "user"). A definition that does not
+// parse is kept as `definitionError`, reported when the step runs (so `expectError` can check
+// it); an absent definition is passed on as none, for YARN's validator to refuse.
+struct ReservationBody {
+  std::string reservation;
+  std::string user = "user";
+  std::optional<reservation::ReservationDefinition> definition;
+  std::optional<Status> definitionError;
+};
+struct SubmitReservationStep {
+  std::string queue;
+  ReservationBody body;
+};
+struct UpdateReservationStep {
+  ReservationBody body;
+};
+struct DeleteReservationStep {
+  ReservationBody body;
+};
 // A version-1 step whose feature this build's schedulers do not have yet; running it is an
 // error that names the step and the feature.
 struct FeatureStep {
@@ -148,7 +171,8 @@ struct FeatureStep {
 using StepBody =
     std::variant<AddNodeStep, RemoveNodeStep, UpdateNodeStep, HeartbeatStep, SubmitStep, AskStep,
                  ReleaseStep, BlacklistStep, PlaceStep, CompleteStep, FinishAppStep, AdvanceStep,
-                 MonitorStep, SnapshotStep, ExpectStep, RefreshConfigStep, MoveAppStep, FeatureStep,
+                 MonitorStep, SnapshotStep, ExpectStep, RefreshConfigStep, MoveAppStep,
+                 SubmitReservationStep, UpdateReservationStep, DeleteReservationStep, FeatureStep,
                  SchedulingRequestStep>;
 
 struct Step {

@@ -5,6 +5,7 @@
 
 #include "base/rng.h"
 #include "dao/decision_json.h"
+#include "dao/reservation_view.h"
 #include "dao/rest_views.h"
 #include "scenario/expectations.h"
 #include "scenario/placement_views.h"
@@ -33,6 +34,11 @@ class Runner {
   const Scheduler& sched() const { return driver_->scheduler(); }
   Result<AppId> app(const std::string& handle) const;
   Result<ContainerId> container(const std::string& handle) const;
+  // The reservation id a handle names: a handle seen before, a YARN id string as it is, or a
+  // new id from the reservation system (so an update of an unknown handle names an id no plan
+  // holds, as a client's would); none for "".
+  Result<std::optional<reservation::ReservationId>> reservationId(const std::string& handle);
+  Status applyReservation(const ReservationBody& body, const std::string* queue, bool update);
   Status writeSnapshot(const std::string& name) const;
   Status writeDecisions() const;
   std::string summary() const;
@@ -46,6 +52,7 @@ class Runner {
   Configuration conf_;
   std::unique_ptr<Driver> driver_;
   std::map<std::string, AppId> apps_;
+  std::map<std::string, reservation::ReservationId> reservations_;
   size_t lastExpect_ = 0;
   RunResult result_;
 };
@@ -121,7 +128,8 @@ Status Runner::runStep(const Step& step) {
   if (step.at) clock_.setMs(*step.at);
   if (auto* e = std::get_if<ExpectStep>(&step.body)) {
     std::span<const Decision> all(log_.decisions());
-    ExpectContext ctx{sched(), all.subspan(lastExpect_), apps_};
+    ExpectContext ctx{sched(), all.subspan(lastExpect_), apps_, driver_->reservationSystem(),
+                      &reservations_};
     for (std::string& f : evaluateExpect(e->body, ctx)) {
       result_.failures.push_back({step.index, step.op, std::move(f)});
     }
@@ -202,6 +210,10 @@ Status Runner::apply(const Step& step) {
             }
             reg.placementConstraints.push_back({{tag}, *c});
           }
+          if (!b.reservation.empty()) {
+            SPINDLE_ASSIGN_OR_RETURN(auto id, reservationId(b.reservation));
+            sub.reservationId = id->toString();
+          }
           // A rejection (unknown or stopped queue, ACL, too many apps) is an outcome the
           // scenario checks (app-rejected), not bad input: the handle then names the rejected
           // app. An error is bad input.
@@ -276,6 +288,12 @@ Status Runner::apply(const Step& step) {
             a.schedulingRequests.push_back(std::move(r));
           }
           return d.handle(a).status();
+        } else if constexpr (std::is_same_v<B, SubmitReservationStep>) {
+          return applyReservation(b.body, &b.queue, false);
+        } else if constexpr (std::is_same_v<B, UpdateReservationStep>) {
+          return applyReservation(b.body, nullptr, true);
+        } else if constexpr (std::is_same_v<B, DeleteReservationStep>) {
+          return applyReservation(b.body, nullptr, false);
         } else if constexpr (std::is_same_v<B, FeatureStep>) {
           return failedPrecondition("this build's {} scheduler does not provide {}", s.typeName(),
                                     b.feature);
@@ -285,6 +303,37 @@ Status Runner::apply(const Step& step) {
         }
       },
       step.body);
+}
+
+Result<std::optional<reservation::ReservationId>> Runner::reservationId(const std::string& handle) {
+  if (handle.empty()) return std::optional<reservation::ReservationId>();
+  if (auto it = reservations_.find(handle); it != reservations_.end()) return {it->second};
+  if (auto parsed = reservation::ReservationId::parse(handle)) return {*parsed};
+  if (driver_->reservationSystem() == nullptr) {
+    return failedPrecondition(
+        "the reservation system is not enabled (yarn.resourcemanager.reservation-system.enable)");
+  }
+  reservation::ReservationId id = driver_->reservationSystem()->newReservationId();
+  reservations_[handle] = id;
+  return {id};
+}
+
+// The REST verbs: a refusal (YARN's validator, the agent, the sharing policy) is the step's
+// error, with YARN's exception name and message; the plan is left as it was.
+Status Runner::applyReservation(const ReservationBody& body, const std::string* queue,
+                                bool update) {
+  ReservationSystem* rs = driver_->reservationSystem();
+  if (rs == nullptr) {
+    return failedPrecondition(
+        "the reservation system is not enabled (yarn.resourcemanager.reservation-system.enable)");
+  }
+  if (body.definitionError) return *body.definitionError;
+  SPINDLE_ASSIGN_OR_RETURN(auto id, reservationId(body.reservation));
+  const reservation::ReservationDefinition* def = body.definition ? &*body.definition : nullptr;
+  reservation::PlanStatus st = queue != nullptr ? rs->submit(*queue, id, def, body.user)
+                               : update         ? rs->update(id, def, body.user)
+                                                : rs->remove(id, body.user);
+  return st.toStatus();
 }
 
 Status Runner::writeSnapshot(const std::string& name) const {
@@ -300,6 +349,17 @@ Status Runner::writeSnapshot(const std::string& name) const {
     std::ofstream out(dir / file);
     out << j.dump(2) << '\n';
     if (!out) return invalidArgument("cannot write {}", (dir / file).string());
+  }
+  // GET /ws/v1/cluster/reservation/list?queue=<plan>&include-resource-allocations=true, one
+  // file per plan queue.
+  if (const ReservationSystem* rs = driver_->reservationSystem()) {
+    for (const std::string& plan : rs->planQueues()) {
+      const fs::path file = dir / fmt::format("reservation-list-{}.json", plan);
+      std::ofstream out(file);
+      out << reservationListView(*rs->plan(plan), {.includeResourceAllocations = true}).dump(2)
+          << '\n';
+      if (!out) return invalidArgument("cannot write {}", file.string());
+    }
   }
   return Status::ok();
 }

@@ -1,5 +1,6 @@
 // Parsing of the individual step kinds of docs/scenario-format.md.
 #include "scenario/json_reader.h"
+#include "scenario/reservation_steps.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_internal.h"
 
@@ -69,7 +70,7 @@ Result<StepBody> parseHeartbeat(const JsonReader& r, bool all) {
 
 Result<StepBody> parseSubmit(const JsonReader& r, const ResourceTypes& types) {
   SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"app", "queue", "user", "priority", "am", "amLabel", "type",
-                                      "tags", "placementConstraints"}));
+                                      "tags", "placementConstraints", "reservation"}));
   SubmitStep s;
   SPINDLE_ASSIGN_OR_RETURN(s.app, r.getString("app"));
   SPINDLE_ASSIGN_OR_RETURN(s.queue, r.getString("queue", "default"));
@@ -88,6 +89,7 @@ Result<StepBody> parseSubmit(const JsonReader& r, const ResourceTypes& types) {
       s.placementConstraints.emplace_back(tag, spec.get<std::string>());
     }
   }
+  SPINDLE_ASSIGN_OR_RETURN(s.reservation, r.getString("reservation", ""));
   if (r.has("am") && r.json()["am"].is_null()) {
     s.am = Resource();
   } else {
@@ -293,9 +295,6 @@ Result<StepBody> parseRefreshConfig(const JsonReader& r) {
 
 // Step names of version 1 whose features land with later scheduler work.
 const std::map<std::string, std::string> kFeatureSteps = {
-    {"submitReservation", "the reservation system"},
-    {"updateReservation", "the reservation system"},
-    {"deleteReservation", "the reservation system"},
     {"setQueueState", "queue states"},
 };
 
@@ -363,6 +362,9 @@ Result<StepBody> parseBody(const std::string& op, const JsonReader& r, const Res
     return StepBody(SnapshotStep{r.json().get<std::string>()});
   }
   if (op == "expect") return parseExpect(r);
+  if (op == "submitReservation" || op == "updateReservation" || op == "deleteReservation") {
+    return parseReservationStep(op, r);
+  }
   auto f = kFeatureSteps.find(op);
   if (f != kFeatureSteps.end()) {
     SPINDLE_RETURN_IF_ERROR(r.expectObject());

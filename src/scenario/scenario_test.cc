@@ -275,10 +275,27 @@ TEST(Scenario, RefreshConfigMergesOntoTheConfigurationInForce) {
 
 TEST(Scenario, ReservedStepsNameTheMissingFeature) {
   json doc = base();
-  doc["steps"] = json::parse(R"([{"submitReservation": {}}])");
+  doc["steps"] = json::parse(R"([{"setQueueState": {"queue": "default", "state": "STOPPED"}}])");
   auto r = run(doc);
   ASSERT_FALSE(r.isOk());
-  EXPECT_NE(r.status().message().find("the reservation system"), std::string::npos);
+  EXPECT_NE(r.status().message().find("queue states"), std::string::npos) << r.status().message();
+}
+
+TEST(Scenario, ReservationStepsNeedTheReservationSystem) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"submitReservation": {"queue": "default"}}])");
+  auto r = run(doc);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.status().message().find("reservation-system.enable"), std::string::npos)
+      << r.status().message();
+}
+
+TEST(Scenario, ReservationStepsRejectUnknownFields) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"deleteReservation": {"reservation-id": "r", "queue": "q"}}])");
+  auto sc = parseScenario(doc, "t.json");
+  ASSERT_FALSE(sc.isOk());
+  EXPECT_NE(sc.status().message().find("queue"), std::string::npos) << sc.status().message();
 }
 
 TEST(Scenario, NodeCountExpandsNames) {

@@ -9,6 +9,7 @@
 #include "dao/rest_views.h"
 #include "scenario/expectations.h"
 #include "scenario/placement_views.h"
+#include "scenario/reservation_steps.h"
 #include "scenario/starvation_view.h"
 
 namespace spindle {
@@ -293,11 +294,20 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     if (parts[0] == "metrics") return walk(metricsView(s)["clusterMetrics"], parts, 1, path);
     return invalidArgument(
         "unknown view '{}' (scheduler, metrics, app:, node:, queue:, ask:, "
-        "opportunities:, appsInQueue:, pending:, headroom:)",
+        "opportunities:, appsInQueue:, pending:, headroom:, plan:, reservation:)",
         parts[0]);
   }
   const std::string view = path.substr(0, colon);
   auto parts = split(std::string_view(path).substr(colon + 1));
+  // A reservation handle names its reservation queue in queue: and appsInQueue:.
+  if ((view == "queue" || view == "appsInQueue") && ctx.reservationIds != nullptr) {
+    if (auto it = ctx.reservationIds->find(parts[0]); it != ctx.reservationIds->end()) {
+      parts[0] = it->second.toString();
+    }
+  }
+  if (view == "plan" || view == "reservation") {
+    return reservationStatePath(view, parts, path, ctx);
+  }
   if (view == "appsInQueue") {
     auto apps = s.appsInQueue(join(parts, 0, parts.size()));
     return apps ? json(apps->size()) : json(nullptr);

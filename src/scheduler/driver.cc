@@ -20,6 +20,16 @@ const char* toString(AppAction a) {
     case AppAction::kAccepted: return "accepted";
     case AppAction::kRejected: return "rejected";
     case AppAction::kFinished: return "finished";
+    case AppAction::kMoved: return "moved";
+  }
+  return "?";
+}
+
+const char* toString(QueueAction a) {
+  switch (a) {
+    case QueueAction::kCreated: return "created";
+    case QueueAction::kResized: return "resized";
+    case QueueAction::kRemoved: return "removed";
   }
   return "?";
 }
@@ -37,7 +47,14 @@ Driver::~Driver() { sched_->setOutcome(nullptr); }
 Result<std::unique_ptr<Driver>> Driver::create(const Configuration& conf, const Clock& clock,
                                                Rng& rng, DriverOptions options) {
   SPINDLE_ASSIGN_OR_RETURN(std::unique_ptr<Scheduler> s, createScheduler(conf, clock, rng));
-  return std::make_unique<Driver>(std::move(s), options);
+  SPINDLE_ASSIGN_OR_RETURN(std::unique_ptr<ReservationSystem> rs,
+                           ReservationSystem::create(conf, *s, clock));
+  auto d = std::make_unique<Driver>(std::move(s), options);
+  if (rs) {
+    d->reservations_ = std::move(rs);
+    d->nextFollow_ = clock.nowMs() + d->reservations_->stepMs();
+  }
+  return d;
 }
 
 void Driver::armMonitor() {
@@ -51,6 +68,7 @@ Status Driver::checkInvariants(Status s) {
   untilCheck_ = checkEvery_;
   sched_->settle();  // the checker compares what node events leave for later once it is current
   Status inv = sched_->checkInvariants();
+  if (inv.isOk() && reservations_) inv = reservations_->checkInvariants();
   if (inv.isOk() || !s.isOk()) return s;
   return internalError("invariant broken after event {} at {} ms: {}", events_,
                        sched_->clock().nowMs(), inv.message());
@@ -92,17 +110,27 @@ Result<const Outcome&> Driver::moveApp(AppId app, std::string_view queue) {
   return finish(sched_->moveApp(app, queue));
 }
 
-Result<const Outcome&> Driver::monitorTick() {
+Result<const Outcome&> Driver::tick(bool monitors, bool follower) {
   outcome_.clear();
-  Status s = sched_->handle(MonitorTick{});
-  outcome_.monitorRan = true;
-  nextTick_.reset();
-  armMonitor();
+  Status s = Status::ok();
+  if (monitors) {
+    s = sched_->handle(MonitorTick{});
+    outcome_.monitorRan = true;
+    nextTick_.reset();
+    armMonitor();
+  }
+  if (follower && s.isOk()) {
+    s = reservations_->follow(*sched_, outcome_);
+    nextFollow_ = sched_->clock().nowMs() + reservations_->stepMs();
+  }
   return finish(std::move(s));
 }
 
 Result<const Outcome&> Driver::runDueMonitorTick() {
-  if (nextTick_ && *nextTick_ <= sched_->clock().nowMs()) return monitorTick();
+  const TimeMs now = sched_->clock().nowMs();
+  const bool monitors = nextTick_ && *nextTick_ <= now;
+  const bool follower = nextFollow_ && *nextFollow_ <= now;
+  if (monitors || follower) return tick(monitors, follower);
   outcome_.clear();
   return outcome_;
 }

@@ -44,9 +44,15 @@
 //     front end may skip all empty heartbeats. Outputs are the same with and without skipping.
 //  7. Invariants: with DriverOptions::checkInvariantsEvery = N, Scheduler::checkInvariants()
 //     runs after every N-th event; a broken invariant fails that event (internal error).
+//  8. Reservations: with yarn.resourcemanager.reservation-system.enable, the Driver owns the
+//     ReservationSystem (reservation_system.h; reservationSystem() takes the client verbs) and
+//     runs its plan follower every planfollower.time-step ms on the same cadence:
+//     nextMonitorTick() is the earlier of the two, monitorTick() runs both (Outcome::monitorRan
+//     and planFollowerRan), runDueMonitorTick() only those due.
 // Single-threaded, like the scheduler it owns.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -60,6 +66,7 @@
 #include "scheduler/decision.h"
 #include "scheduler/events.h"
 #include "scheduler/outcome.h"
+#include "scheduler/reservation_system.h"
 #include "scheduler/scheduler.h"
 
 namespace spindle {
@@ -95,14 +102,26 @@ class Driver {
   // `yarn application -movetoqueue` (Scheduler::moveApp).
   Result<const Outcome&> moveApp(AppId app, std::string_view queue);
 
-  // When the next MonitorTick is due (injected-clock ms); nullopt while the scheduler needs
-  // none.
-  std::optional<TimeMs> nextMonitorTick() const { return nextTick_; }
-  // Runs every monitor once now (Outcome::monitorRan), then re-reads the interval: the next
-  // tick is due that long after now.
-  Result<const Outcome&> monitorTick();
-  // monitorTick() when one is due at the clock's time, else an empty Outcome.
+  // When the next MonitorTick or plan follower run is due (injected-clock ms); nullopt while
+  // neither is needed.
+  std::optional<TimeMs> nextMonitorTick() const {
+    if (!nextFollow_) return nextTick_;
+    if (!nextTick_) return nextFollow_;
+    return std::min(*nextTick_, *nextFollow_);
+  }
+  // Runs every monitor once now (Outcome::monitorRan) and the plan follower (planFollowerRan)
+  // when there is a reservation system, then re-reads the intervals: each is next due that
+  // long after now.
+  Result<const Outcome&> monitorTick() { return tick(true, reservations_ != nullptr); }
+  // Runs what is due at the clock's time (the monitors, the follower, both), else returns an
+  // empty Outcome.
   Result<const Outcome&> runDueMonitorTick();
+
+  // The reservation system (nullptr unless yarn.resourcemanager.reservation-system.enable):
+  // new ids, submit, update, delete and the plans. Its plans change no scheduler state until
+  // the follower runs.
+  ReservationSystem* reservationSystem() { return reservations_.get(); }
+  const ReservationSystem* reservationSystem() const { return reservations_.get(); }
 
   // The heartbeat-skip contract (rule 6 above).
   bool hasPendingDemand() const { return sched_->hasPendingDemand(); }
@@ -132,10 +151,13 @@ class Driver {
   }
   Status checkInvariants(Status s);
   void armMonitor();
+  Result<const Outcome&> tick(bool monitors, bool follower);
 
   std::unique_ptr<Scheduler> sched_;
   Outcome outcome_;
   std::optional<TimeMs> nextTick_;
+  std::unique_ptr<ReservationSystem> reservations_;
+  std::optional<TimeMs> nextFollow_;
   int64_t checkEvery_ = 0;
   int64_t untilCheck_ = 0;
   int64_t events_ = 0;

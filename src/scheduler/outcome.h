@@ -54,6 +54,8 @@ enum class AppAction : uint8_t {
   kAccepted,  // admitted to a queue (APP_ACCEPTED); its first attempt asks for an AM
   kRejected,  // refused by the scheduler (unknown or stopped queue, ACL, limits): `reason`
   kFinished,  // APP_REMOVED with `finalState` (also when its last attempt failed)
+  kMoved,     // moved to the queue `reason` names (an expired reservation's app to the default
+              // reservation queue)
 };
 const char* toString(AppAction a);
 
@@ -61,7 +63,20 @@ struct AppChange {
   AppAction action = AppAction::kAccepted;
   AppId app;
   AppState finalState = AppState::FINISHED;  // kFinished (kRejected: the state it ended in)
-  std::string reason;                        // kRejected: why (the admission error's message)
+  std::string reason;  // kRejected: why (the admission error's message); kMoved: the queue
+};
+
+// A reservation queue the plan follower created, resized or removed (QueueAction), with the
+// entitlement it has after the step (fractions of its plan queue).
+enum class QueueAction : uint8_t { kCreated, kResized, kRemoved };
+const char* toString(QueueAction a);
+
+struct QueueChange {
+  QueueAction action = QueueAction::kCreated;
+  std::string plan;   // the plan queue's full path
+  std::string queue;  // the reservation queue's own name
+  float capacity = 0;
+  float maxCapacity = 0;
 };
 
 struct Outcome {
@@ -75,9 +90,15 @@ struct Outcome {
   // SchedulingRequests rejected in this event, for their AMs' next allocate response
   // (AllocateResponse.rejectedSchedulingRequests), in the order they were rejected.
   std::vector<RejectedSchedulingRequest> rejectedSchedulingRequests;
+  // The plan follower ran in this event (Driver::monitorTick with a reservation system): the
+  // reservation queues it changed, and the reservations the replanner deleted.
+  bool planFollowerRan = false;
+  std::vector<QueueChange> queues;
+  std::vector<std::string> reservationsReplanned;
 
   bool empty() const {
-    return containers.empty() && apps.empty() && !monitorRan && rejectedSchedulingRequests.empty();
+    return containers.empty() && apps.empty() && !monitorRan &&
+           rejectedSchedulingRequests.empty() && !planFollowerRan;
   }
   void clear() {
     containers.clear();
@@ -85,11 +106,16 @@ struct Outcome {
     rejectedSchedulingRequests.clear();
     preemptionMessageGrew.clear();
     monitorRan = false;
+    if (planFollowerRan) {
+      planFollowerRan = false;
+      queues.clear();
+      reservationsReplanned.clear();
+    }
   }
   // The app accepted or rejected by this event (a submission), if any.
   const AppChange* admission() const {
     for (const AppChange& a : apps) {
-      if (a.action != AppAction::kFinished) return &a;
+      if (a.action == AppAction::kAccepted || a.action == AppAction::kRejected) return &a;
     }
     return nullptr;
   }

@@ -53,6 +53,14 @@ Status Scheduler::moveApp(AppId, std::string_view) {
   return failedPrecondition("the {} does not support moving apps between queues", typeName());
 }
 
+Status Scheduler::setPlanQueues(std::string_view plan, const std::vector<QueueEntitlement>&, bool) {
+  return failedPrecondition("the {} has no reservable queue {}", typeName(), plan);
+}
+
+void Scheduler::recordAppMoved(AppId id, const std::string& queue) {
+  if (outcome_ != nullptr) outcome_->apps.push_back({AppAction::kMoved, id, {}, queue});
+}
+
 const Application* Scheduler::findApp(AppId id) const {
   auto it = apps_.find(id);
   if (it != apps_.end()) return it->second.get();

@@ -108,6 +108,27 @@ struct SchedulerSettings {
   Configuration conf;
 };
 
+// One reservation queue's share as the reservation system sets it (YARN's QueueEntitlement):
+// fractions of its plan queue.
+struct QueueEntitlement {
+  std::string queue;  // the queue's own name: the reservation id, or "<plan>-default"
+  float capacity = 0;
+  float maxCapacity = 1;
+  bool operator==(const QueueEntitlement&) const = default;
+};
+
+// What the plan follower reads of one plan queue (Scheduler::planQueueState).
+struct PlanQueueState {
+  std::string path;          // the plan queue's full path
+  std::string defaultQueue;  // the default reservation queue's own name, "<plan>-default"
+  // Capacity Scheduler: the cluster x the plan queue's absolute capacity
+  // (CapacitySchedulerPlanFollower.getPlanResources); Fair Scheduler: its steady fair share.
+  Resource planResources;
+  // The reservation queues under it by name (the default queue excluded) with the resources
+  // they are guaranteed now (getReservationQueueResourceIfExists).
+  std::map<std::string, Resource> reservationQueues;
+};
+
 class Scheduler {
  public:
   Scheduler(SchedulerSettings settings, const Clock& clock, Rng& rng);
@@ -193,6 +214,24 @@ class Scheduler {
   // The figures of the last capacity-preemption round; nullptr when none ran (or the scheduler
   // has no such policy).
   virtual const PreemptionRoundReport* lastPreemptionRound() const { return nullptr; }
+
+  // --- Reservable queues (the reservation system drives them; scheduler/reservation_system.h) ---
+  // Full paths of the plan queues (a Capacity leaf marked `reservable`, a Fair queue with a
+  // <reservation> element), in configuration order; none for FIFO.
+  virtual std::vector<std::string> planQueues() const { return {}; }
+  // A plan queue by full path or short name; nullopt when it is not one.
+  virtual std::optional<PlanQueueState> planQueueState(std::string_view) const {
+    return std::nullopt;
+  }
+  // Replaces a plan queue's reservation queues by `queues` (the default queue first), each with
+  // its entitlement: new names are created, existing ones resized, and the ones left out
+  // removed. The apps of a removed queue move to the default queue when `moveOnExpiry` (an app
+  // the default queue refuses is killed), else they are killed (AbstractSchedulerPlanFollower's
+  // cleanupExpiredQueues); moves are in the Outcome as AppAction::kMoved, kills as kFinished
+  // KILLED. Errors change nothing: an unknown plan, a name used elsewhere, a bad capacity or
+  // capacities summing above 1. Schedulers without plan queues refuse.
+  virtual Status setPlanQueues(std::string_view plan, const std::vector<QueueEntitlement>& queues,
+                               bool moveOnExpiry);
 
   // The NODE_UPDATE fast path for simulators: the same as handle(NodeHeartbeat) without the
   // name lookup. Errors as handle().
@@ -313,6 +352,8 @@ class Scheduler {
   void recordSkip(const Application& app, NodeId node, const SchedulerKey& key, SkipReason why,
                   std::string text, std::vector<std::pair<std::string, double>> numbers = {});
   void record(Decision d);
+  // Writes AppAction::kMoved for the app to the Outcome (a plan queue's expired reservation).
+  void recordAppMoved(AppId id, const std::string& queue);
 
  private:
   Status onNodeAdded(const NodeAdded& e);

@@ -174,6 +174,21 @@ Status Engine::run() {
   for (uint32_t i = 0; i < trace_.jobs.size(); ++i) {
     events_.push(trace_.jobs[i].startMs, EventType::kSubmit, i);
   }
+  if (const ReservationSystem* rs = driver_->reservationSystem()) {
+    const int64_t step = rs->stepMs();
+    for (uint32_t i = 0; i < trace_.jobs.size(); ++i) {
+      const TraceJob& j = trace_.jobs[i];
+      if (!j.wantsReservation || !j.deadlineMs) continue;
+      results_[i].reservationAsked = true;
+      results_[i].deadlineMs = j.deadlineMs;
+      const int64_t arrival = j.startMs > 0 ? (j.startMs - 1) / step * step : 0;
+      if (arrival < step) {
+        results_[i].reservationNote = "starts within the first plan step: no reservation";
+        continue;
+      }
+      events_.push(arrival - step, EventType::kReserve, i);
+    }
+  }
   if (metrics_) events_.push(0, EventType::kSample, 0);
   if (std::optional<TimeMs> tick = driver_->nextMonitorTick()) {
     events_.push(*tick, EventType::kMonitor, 0);
@@ -233,6 +248,10 @@ Status Engine::run() {
     if (!status.isOk()) break;
   }
   stats_.endMs = clock_.nowMs();
+  stats_.allocatedMbMs +=
+      static_cast<double>(allocatedMb_) * static_cast<double>(stats_.endMs - allocatedSince_);
+  allocatedSince_ = stats_.endMs;
+  stats_.clusterMb = scheduler().cluster().total().memoryMb();
   stats_.decisions = scheduler().decisionCount();
   if (metrics_ && lastSampleMs_ < clock_.nowMs()) sample();
   for (size_t i = 0; i < runs_.size(); ++i) {
@@ -271,6 +290,7 @@ bool Engine::stalled(bool demand) {
 Status Engine::onEvent(const SimEvent& e) {
   switch (e.type) {
     case EventType::kSubmit: return submit(e.a);
+    case EventType::kReserve: return reserve(e.a);
     case EventType::kAmHeartbeat:
       if (runs_[e.a].terminal || runs_[e.a].nextBeat != e.time) return Status::ok();  // stale
       return amHeartbeat(e.a);
@@ -281,7 +301,7 @@ Status Engine::onEvent(const SimEvent& e) {
       return deliver(driver_->handle(*event));
     }
     case EventType::kMonitor: {
-      Status s = deliver(timed(nullptr, [&] { return driver_->monitorTick(); }));
+      Status s = deliver(timed(nullptr, [&] { return driver_->runDueMonitorTick(); }));
       recordPreemptionRound();
       if (std::optional<TimeMs> next = driver_->nextMonitorTick()) {
         events_.push(*next, EventType::kMonitor, 0);
@@ -314,6 +334,7 @@ Status Engine::submit(uint32_t job) {
   sub.amResource = tj.amResource;
   sub.amNodeLabelExpression = tj.labelExpression;
   sub.applicationType = runs_[job].kind == AmKind::kMapReduce ? "MAPREDUCE" : "YARN";
+  sub.reservationId = results_[job].reservationId;
   Result<const Outcome&> out = timed(nullptr, [&] { return driver_->submit(sub); });
   if (!out) {  // bad input: no app
     markTerminal(job, "REJECTED", out.status().message());
@@ -333,6 +354,50 @@ Status Engine::submit(uint32_t job) {
   runs_[job].am =
       std::make_unique<AmSimulator>(tj, runs_[job].kind, opt_.sls.amWorkPreservingPreemption);
   scheduleBeat(job, clock_.nowMs() + opt_.sls.amHeartbeatMs);
+  return Status::ok();
+}
+
+Status Engine::reserve(uint32_t job) {
+  const TraceJob& tj = trace_.jobs[job];
+  JobResult& r = results_[job];
+  ReservationSystem& rs = *driver_->reservationSystem();
+  // After ReservationClientUtil.createMRReservation: maps then reduces, each one gang of all
+  // its containers. Unlike SLS each stage also holds the AM container (it runs throughout) and
+  // lasts two plan steps and two AM heartbeats longer than its longest task: the job is
+  // submitted up to a step after the reservation starts and its AM asks on its heartbeats.
+  reservation::ReservationDefinition def;
+  def.arrival = (tj.startMs - 1) / rs.stepMs() * rs.stepMs();
+  def.deadline = *tj.deadlineMs;
+  def.interpreter = reservation::Interpreter::kOrderNoGap;
+  def.name = "reservation_" + tj.id;
+  const int64_t slackMs = 2 * (rs.stepMs() + opt_.sls.amHeartbeatMs);
+  for (TaskType type : {TaskType::kMap, TaskType::kReduce}) {
+    reservation::ReservationRequest stage;
+    stage.numContainers = 1;  // the AM
+    stage.capability = tj.amResource;
+    stage.durationMs = 0;
+    for (const TraceTask& t : tj.tasks) {
+      if (t.type != type) continue;
+      ++stage.numContainers;
+      stage.capability = Resource::componentwiseMax(stage.capability, t.resource);
+      stage.durationMs = std::max(stage.durationMs, t.durationMs);
+    }
+    if (stage.numContainers == 1) continue;
+    stage.durationMs += slackMs;
+    stage.concurrency = stage.numContainers;
+    def.stages.push_back(stage);
+  }
+  if (def.stages.empty()) {
+    r.reservationNote = "no tasks to reserve for";
+    return Status::ok();
+  }
+  const reservation::ReservationId id = rs.newReservationId();
+  reservation::PlanStatus st = rs.submit(tj.queue, id, &def, tj.user);
+  if (st.isOk()) {
+    r.reservationId = id.toString();
+  } else {
+    r.reservationNote = st.toString();
+  }
   return Status::ok();
 }
 
@@ -491,6 +556,11 @@ void Engine::nodeMemoryChanged(NodeId id, int64_t deltaMb) {
   --buckets_[bucketOf(node)];
   nodeAllocMb_[node] += deltaMb;
   ++buckets_[bucketOf(node)];
+  const TimeMs now = clock_.nowMs();
+  stats_.allocatedMbMs +=
+      static_cast<double>(allocatedMb_) * static_cast<double>(now - allocatedSince_);
+  allocatedSince_ = now;
+  allocatedMb_ += deltaMb;
 }
 
 Status Engine::deliver(Result<const Outcome&> out) {

@@ -35,6 +35,15 @@
 //     capacity-preemption round (Scheduler::lastPreemptionRound), its figures go to
 //     preemption.csv / preemption-rounds.csv and, per leaf queue, into every metrics sample
 //     until the next round.
+//  5b. Reservations (the reservation system on, yarn.resourcemanager.reservation-system.enable):
+//     a job that wants one (TraceJob::wantsReservation with a deadline) submits it to its queue
+//     one plan step before its arrival, the last plan step strictly before the job's start (so
+//     the follower has created its queue when the job comes): after SLS's createMRReservation,
+//     an R_ORDER_NO_GAP definition of the map stage then the reduce stage, each one gang of all
+//     its containers and the AM at the largest size, for the longest task duration plus two
+//     plan steps and two AM heartbeats, up to the deadline.
+//     Accepted, the job is submitted with the reservation id; refused, it runs without one. A
+//     job starting within the first plan step does not reserve (no follower run precedes it).
 //  6. The run ends when every job has finished (or was rejected), or at `untilMs`, or when it
 //     stalls: no submission, task end or action is left, every AM is idle (empty inbox, no
 //     timed work), no node has anything to report, and either no app asks for anything or 100
@@ -103,6 +112,12 @@ struct JobResult {
   std::string state = "NEW";  // ACCEPTED, RUNNING, FINISHED, KILLED, FAILED, REJECTED
   AppId app;
   std::string note;  // why it was rejected or killed
+  // Reservations (SYNTH's chance_of_reservation, an SLS job's reservation keys): the job asked
+  // for one; the plan accepted it (its id), or why not; the deadline it was asked for.
+  bool reservationAsked = false;
+  std::string reservationId;  // "" unless accepted
+  std::string reservationNote;
+  std::optional<TimeMs> deadlineMs;
 };
 
 struct RunStats {
@@ -115,6 +130,10 @@ struct RunStats {
   int64_t preemptionRounds = 0, containersMarked = 0, containersPreemptKilled = 0;
   bool stalled = false;
   double wallSeconds = 0;
+  // Allocated memory integrated over simulated time (MB x ms) and the cluster's memory: the
+  // cluster utilisation of the run is allocatedMbMs / (clusterMb x endMs).
+  double allocatedMbMs = 0;
+  int64_t clusterMb = 0;
 };
 
 class Engine final {
@@ -159,6 +178,7 @@ class Engine final {
   Status setUpNodes();
   Status onEvent(const SimEvent& e);
   Status submit(uint32_t job);
+  Status reserve(uint32_t job);
   Status amHeartbeat(uint32_t job);
   Status nodeHeartbeat(uint32_t node);
   void taskEnded(const SimEvent& e);
@@ -212,6 +232,8 @@ class Engine final {
   // Metrics.
   std::unique_ptr<MetricsWriter> metrics_;
   std::vector<int64_t> nodeAllocMb_, nodeTotalMb_;
+  int64_t allocatedMb_ = 0;    // the sum of nodeAllocMb_
+  TimeMs allocatedSince_ = 0;  // time of the last change of allocatedMb_
   std::array<int64_t, kNodeUsageBuckets> buckets_{};
   std::set<std::string> knownQueues_;
   int64_t allocsAtLastSample_ = 0;

@@ -10,6 +10,7 @@
 
 #include "app/container_state.h"
 #include "dao/decision_json.h"
+#include "sim/job_outputs.h"
 #include "sim/test_traces.h"
 
 namespace spindle::sim {
@@ -319,6 +320,43 @@ TEST(Engine, PreemptionRoundsAreRecordedAndFreeRoomForTheStarvedQueue) {
   text << track.rdbuf();
   EXPECT_NE(text.str().find("\"queue.b.guaranteed.memory\":5"), std::string::npos);
   EXPECT_NE(text.str().find("\"preemption.containers.marked\":"), std::string::npos);
+}
+
+TEST(Engine, JobsWithADeadlineReserveAndRunInTheirReservationQueue) {
+  EngineOptions o = opts(1);
+  o.conf.set("yarn.resourcemanager.scheduler.class", "capacity");
+  o.conf.set("yarn.resourcemanager.reservation-system.enable", "true");
+  o.conf.set("yarn.scheduler.capacity.root.queues", "dedicated,be");
+  o.conf.set("yarn.scheduler.capacity.root.dedicated.capacity", "50");
+  o.conf.set("yarn.scheduler.capacity.root.be.capacity", "50");
+  o.conf.set("yarn.scheduler.capacity.root.dedicated.reservable", "true");
+  Trace t = TraceBuilder()
+                .nodes(2)
+                .job(JobBuilder("greedy").queue("dedicated").maps(30, 60000))
+                .job(JobBuilder("early").queue("dedicated").at(500).maps(1, 1000).deadline(9000))
+                .job(JobBuilder("rj").queue("dedicated").at(5000).maps(4, 10000).deadline(60000))
+                .build();
+  auto r = runTrace(t, o);
+  const JobResult& rj = r->engine->jobs()[2];
+  EXPECT_TRUE(rj.reservationAsked);
+  EXPECT_EQ(rj.reservationId, "reservation_0_0001") << rj.reservationNote;
+  EXPECT_EQ(rj.queue, "root.dedicated.reservation_0_0001");
+  EXPECT_EQ(rj.state, "FINISHED");
+  ASSERT_TRUE(rj.endMs.has_value());
+  EXPECT_LE(*rj.endMs, 60000);
+  // A job within the first plan step has no follower run before it: it runs without one.
+  const JobResult& early = r->engine->jobs()[1];
+  EXPECT_TRUE(early.reservationId.empty());
+  EXPECT_NE(early.reservationNote.find("first plan step"), std::string::npos);
+  EXPECT_EQ(r->engine->jobs()[0].queue, "root.dedicated.dedicated-default");
+  ReservationMetrics m = reservationMetrics(r->engine->jobs(), r->engine->stats());
+  EXPECT_EQ(m.asked, 2);
+  EXPECT_EQ(m.accepted, 1);
+  EXPECT_DOUBLE_EQ(m.acceptanceRatio, 0.5);
+  EXPECT_EQ(m.metDeadline, 1);
+  EXPECT_GT(m.utilisation, 0.0);
+  EXPECT_LE(m.utilisation, 1.0);
+  EXPECT_EQ(m.bestEffortJobs, 2);
 }
 
 }  // namespace

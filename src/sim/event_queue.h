@@ -28,6 +28,7 @@ enum class EventType : uint8_t {
   kTaskEnd,      // a = app id, b = packed container id: the task's duration ended
   kMonitor,      // MonitorTick every Scheduler::monitorIntervalMs (preemption, fair update)
   kSample,       // metrics record tick
+  kReserve,      // a = job index: the job submits its reservation (reservation system on)
 };
 
 struct SimEvent {

@@ -1,5 +1,6 @@
 #include "sim/job_outputs.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -58,6 +59,78 @@ Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs)
                        opt(wait), opt(runtime), j.tasks, j.state);
   }
   return writeFile(path, out);
+}
+
+namespace {
+
+bool metDeadline(const JobResult& j) {
+  return j.state == "FINISHED" && j.deadlineMs && j.endMs && *j.endMs <= *j.deadlineMs;
+}
+
+}  // namespace
+
+ReservationMetrics reservationMetrics(const std::vector<JobResult>& jobs, const RunStats& stats) {
+  ReservationMetrics m;
+  std::vector<int64_t> latencies;
+  for (const JobResult& j : jobs) {
+    const bool accepted = !j.reservationId.empty();
+    if (j.reservationAsked) {
+      ++m.asked;
+      if (metDeadline(j)) ++m.askedMetDeadline;
+    }
+    if (accepted) {
+      ++m.accepted;
+      if (j.state == "FINISHED") ++m.acceptedFinished;
+      if (metDeadline(j)) ++m.metDeadline;
+    } else if (j.state == "FINISHED" && j.endMs) {
+      latencies.push_back(*j.endMs - j.submitMs);
+    }
+  }
+  if (m.asked > 0) m.acceptanceRatio = static_cast<double>(m.accepted) / m.asked;
+  if (m.accepted > 0) m.deadlineShare = static_cast<double>(m.metDeadline) / m.accepted;
+  if (m.asked > 0) m.askedDeadlineShare = static_cast<double>(m.askedMetDeadline) / m.asked;
+  if (stats.clusterMb > 0 && stats.endMs > 0) {
+    m.utilisation = stats.allocatedMbMs /
+                    (static_cast<double>(stats.clusterMb) * static_cast<double>(stats.endMs));
+  }
+  m.bestEffortJobs = static_cast<int64_t>(latencies.size());
+  if (!latencies.empty()) {
+    std::sort(latencies.begin(), latencies.end());
+    double sum = 0;
+    for (int64_t l : latencies) sum += static_cast<double>(l);
+    m.bestEffortMeanMs = sum / static_cast<double>(latencies.size());
+    const size_t rank = (latencies.size() * 95 + 99) / 100;  // nearest rank, 1-based
+    m.bestEffortP95Ms = static_cast<double>(latencies[std::max<size_t>(rank, 1) - 1]);
+  }
+  return m;
+}
+
+Status writeReservationsCsv(const std::string& path, const std::vector<JobResult>& jobs) {
+  std::string out =
+      "job,queue,reservation_id,accepted,deadline_ms,submit_ms,end_ms,state,met_deadline,note\n";
+  for (const JobResult& j : jobs) {
+    if (!j.reservationAsked) continue;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", field(j.id), field(j.queue),
+                       j.reservationId, j.reservationId.empty() ? "false" : "true",
+                       opt(j.deadlineMs), j.submitMs, opt(j.endMs), j.state,
+                       metDeadline(j) ? "true" : "false", field(j.reservationNote));
+  }
+  return writeFile(path, out);
+}
+
+Status writeReservationMetrics(const std::string& path, const ReservationMetrics& m) {
+  return writeFile(
+      path,
+      fmt::format(
+          "{{\n  \"reservationsAsked\": {},\n  \"reservationsAccepted\": {},\n"
+          "  \"acceptanceRatio\": {:.4f},\n  \"acceptedFinished\": {},\n"
+          "  \"acceptedMetDeadline\": {},\n  \"deadlineShare\": {:.4f},\n"
+          "  \"askedMetDeadline\": {},\n  \"askedDeadlineShare\": {:.4f},\n"
+          "  \"clusterUtilisation\": {:.4f},\n  \"bestEffortJobs\": {},\n"
+          "  \"bestEffortMeanLatencyMs\": {:.1f},\n  \"bestEffortP95LatencyMs\": {:.1f}\n}}\n",
+          m.asked, m.accepted, m.acceptanceRatio, m.acceptedFinished, m.metDeadline,
+          m.deadlineShare, m.askedMetDeadline, m.askedDeadlineShare, m.utilisation,
+          m.bestEffortJobs, m.bestEffortMeanMs, m.bestEffortP95Ms));
 }
 
 }  // namespace spindle::sim

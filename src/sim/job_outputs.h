@@ -19,4 +19,26 @@ Status writeJobRuntimeCsv(const std::string& path, const std::vector<JobResult>&
 // JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state.
 Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs);
 
+// What the Rayon paper measures, over one run (docs/simulator.md, "Reservations").
+struct ReservationMetrics {
+  int64_t asked = 0;              // jobs that asked for a reservation
+  int64_t accepted = 0;           // ... and got one
+  int64_t acceptedFinished = 0;   // accepted jobs that FINISHED
+  int64_t metDeadline = 0;        // accepted jobs that FINISHED by their deadline
+  int64_t askedMetDeadline = 0;   // jobs with a deadline (reserved or not) FINISHED by it
+  double acceptanceRatio = 0;     // accepted / asked
+  double deadlineShare = 0;       // metDeadline / accepted
+  double askedDeadlineShare = 0;  // askedMetDeadline / asked
+  double utilisation = 0;         // allocated memory over time / (cluster memory x run time)
+  int64_t bestEffortJobs = 0;     // FINISHED jobs without a reservation
+  double bestEffortMeanMs = 0;    // their mean latency (end - submit)
+  double bestEffortP95Ms = 0;     // and 95th percentile (nearest rank)
+};
+ReservationMetrics reservationMetrics(const std::vector<JobResult>& jobs, const RunStats& stats);
+// job,queue,reservation_id,accepted,deadline_ms,submit_ms,end_ms,state,met_deadline,note: one
+// row per job that asked for a reservation.
+Status writeReservationsCsv(const std::string& path, const std::vector<JobResult>& jobs);
+// reservation-metrics.json: the ReservationMetrics fields.
+Status writeReservationMetrics(const std::string& path, const ReservationMetrics& m);
+
 }  // namespace spindle::sim

@@ -38,6 +38,12 @@ class JobBuilder {
     job_.endMs = ms;
     return *this;
   }
+  // The job reserves ahead of its start to finish by `ms` (the reservation system).
+  JobBuilder& deadline(int64_t ms) {
+    job_.wantsReservation = true;
+    job_.deadlineMs = ms;
+    return *this;
+  }
   JobBuilder& type(std::string t) {
     job_.amType = std::move(t);
     return *this;

@@ -18,11 +18,12 @@ using nlohmann::json;
 
 // Keys AMDefinitionSLS reads (plus "am.<type>" for configured resource types).
 const std::set<std::string, std::less<>> kJobKeys = {
-    "am.type",    "yarn.sls.am.type", "job.start.ms",
-    "job.end.ms", "job.queue.name",   "job.id",
-    "job.user",   "job.count",        "job.label.expression",
-    "job.tasks",  "am.memory-mb",     "am.memory",
-    "am.vcores",  "num.nodes",        "num.racks"};
+    "am.type",        "yarn.sls.am.type", "job.start.ms",
+    "job.end.ms",     "job.queue.name",   "job.id",
+    "job.user",       "job.count",        "job.label.expression",
+    "job.tasks",      "am.memory-mb",     "am.memory",
+    "am.vcores",      "num.nodes",        "num.racks",
+    "job.deadline.ms"};
 // Keys TaskContainerDefinition reads (plus "container.<type>").
 const std::set<std::string, std::less<>> kTaskKeys = {"count",
                                                       "container.host",
@@ -183,6 +184,15 @@ Status parseJobFields(const JsonFields& f, const TraceReadOptions& o, TraceJob& 
   SPINDLE_ASSIGN_OR_RETURN(job.startMs, f.requiredInt("job.start.ms"));
   if (job.startMs < 0) return f.error("job.start.ms", "must not be negative, got {}", job.startMs);
   SPINDLE_ASSIGN_OR_RETURN(job.endMs, f.optInt("job.end.ms"));
+  // Spindle's key: the job reserves resources ahead of its start to finish by this time.
+  SPINDLE_ASSIGN_OR_RETURN(job.deadlineMs, f.optInt("job.deadline.ms"));
+  if (job.deadlineMs) {
+    if (*job.deadlineMs <= job.startMs) {
+      return f.error("job.deadline.ms", "must be after job.start.ms ({}), got {}", job.startMs,
+                     *job.deadlineMs);
+    }
+    job.wantsReservation = true;
+  }
   {
     Result<std::string> queue = f.requiredString("job.queue.name");
     if (!queue) return queue.status();

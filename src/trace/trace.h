@@ -51,8 +51,9 @@ struct TraceJob {
   int32_t priority = 0;              // application priority (SYNTH/SLS do not set it: 0)
   Resource amResource{};
   std::vector<TraceTask> tasks{};
-  // SYNTH only: whether the job asks for a reservation and its deadline
-  // (startMs + deadline_factor x expected duration), for the reservation system.
+  // Whether the job asks for a reservation and its deadline, for the reservation system: SYNTH
+  // (chance_of_reservation; startMs + deadline_factor x expected duration) and SLS
+  // (job.deadline.ms).
   bool wantsReservation = false;
   std::optional<int64_t> deadlineMs{};
 };

@@ -1,20 +1,26 @@
 // refreshQueues: validate a new capacity configuration against the running apps and swap the
 // queue tree, or change nothing (YARN's CapacityScheduler.reinitialize).
+#include <algorithm>
 #include <set>
 
 #include "scheduler/capacity/capacity_scheduler.h"
+#include "scheduler/capacity/plan_queues.h"
 
 namespace spindle {
 
 Status CapacityScheduler::refreshWithConfig(CapacityConfig next) {
   sync();
+  if (!planChildren_.empty() || std::any_of(next.queues.begin(), next.queues.end(),
+                                            [](const auto& q) { return q.second.reservable; })) {
+    expandPlanQueues(next, planChildren_);
+  }
   std::vector<std::string> errors;
   for (const CsQueue* q : tree_->preorder()) {
     auto it = next.queues.find(q->path());
     // CapacitySchedulerConfigValidator.validateQueueHierarchy: only a STOPPED queue (with
-    // nothing left in it) may be deleted.
+    // nothing left in it) may be deleted; a reservation queue goes when it is empty.
     if (it == next.queues.end()) {
-      if (q->state != QueueRunState::kStopped) {
+      if (q->state != QueueRunState::kStopped && !q->config().reservationQueue) {
         errors.push_back(fmt::format(
             "{} cannot be deleted from the capacity scheduler configuration, as the queue is not "
             "yet in stopped state",

@@ -209,6 +209,7 @@ Result<CsQueue*> CapacityScheduler::placeApp(const Application& app) const {
     return invalidArgument("Application {} submitted by user {} to unknown queue: {}",
                            appIdString(app.id()), app.user(), target);
   }
+  if (q->config().reservable) return reservationQueueFor(app, *q);
   if (!q->isLeaf()) {
     return invalidArgument("Application {} submitted by user {} to non-leaf queue: {}",
                            appIdString(app.id()), app.user(), target);

@@ -87,6 +87,12 @@ class CapacityScheduler final : public Scheduler {
   // changes nothing and returns every error.
   Status refreshWithConfig(CapacityConfig next);
 
+  // --- Plan queues (capacity_reservation.cc; plan_queues.h) ---
+  std::vector<std::string> planQueues() const override;
+  std::optional<PlanQueueState> planQueueState(std::string_view plan) const override;
+  Status setPlanQueues(std::string_view plan, const std::vector<QueueEntitlement>& queues,
+                       bool moveOnExpiry) override;
+
   // --- Read-only views (REST, tests) ---
   const CapacityConfig& config() const { return config_; }
   const QueueTree& queues() const;
@@ -182,6 +188,14 @@ class CapacityScheduler final : public Scheduler {
   void removeFromLeaf(CsApp& s);
   void updateDraining(CsQueue* q);
 
+  // --- Plan queues (capacity_reservation.cc) ---
+  // CapacityScheduler.resolveReservationQueueName: the reservation's queue (or the plan's
+  // default queue) for an app submitted to a plan queue.
+  Result<CsQueue*> reservationQueueFor(const Application& app, CsQueue& plan) const;
+  Status checkPlanQueues(const CsQueue& plan, const std::vector<QueueEntitlement>& queues) const;
+  // Moves an app between two reservation queues of one plan with its usage (the expiry move).
+  void moveWithinPlan(CsApp& s, CsQueue& to);
+
   // --- Usage bookkeeping ---
   void addUsage(CsApp& s, const std::string& partition, const Resource& r, bool reservation,
                 int sign);
@@ -226,6 +240,10 @@ class CapacityScheduler final : public Scheduler {
   int allocateOnNode(NodeId node);
 
   CapacityConfig config_;
+  // Each plan queue's reservation queues with their entitlements (plan path -> queues, the
+  // default queue first), applied to every configuration the scheduler parses
+  // (expandPlanQueues); empty until the reservation system sets them.
+  std::map<std::string, std::vector<QueueEntitlement>> planChildren_;
   ClusterLabels parsedLabels_;               // the labels config_ was parsed against
   std::vector<std::string> configWarnings_;  // re-parses that failed (config_ kept)
   GroupsProvider groups_;

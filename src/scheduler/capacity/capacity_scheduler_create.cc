@@ -2,6 +2,7 @@
 // the re-parse when the cluster's node labels change (accessible-node-labels.<label>.* keys are
 // validated against the labels the cluster has).
 #include "scheduler/capacity/capacity_scheduler.h"
+#include "scheduler/capacity/plan_queues.h"
 
 #include <algorithm>
 
@@ -70,6 +71,7 @@ Result<std::unique_ptr<CapacityScheduler>> CapacityScheduler::create(const Confi
   const ClusterLabels provisional = labelsMentioned(s.conf);
   SPINDLE_ASSIGN_OR_RETURN(CapacityConfig cfg,
                            parseCapacityConfig(s.conf, s.types, s.bounds, provisional));
+  expandPlanQueues(cfg, {});
   SPINDLE_ASSIGN_OR_RETURN(MonitorConfig monitor, parseMonitorConfig(s.conf));
   auto cs = std::make_unique<CapacityScheduler>(std::move(s), std::move(cfg), std::move(groups),
                                                 clock, rng);

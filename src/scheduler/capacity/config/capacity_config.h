@@ -23,7 +23,8 @@
 // capacity x parent) and then widened to double, so 8.5 % reads 0.085000000894... (0.085f).
 // Compare with EXPECT_FLOAT_EQ or a tolerance, never with ==.
 //
-// Not read here (other components): reservation keys (reservable, reservation-*), auto-created
+// Not read here (other components): reservation keys other than `reservable` (reservation-*,
+// read by the reservation system), auto-created
 // queues (auto-create-child-queue.*, auto-queue-creation-v2.*, leaf-queue-template.*),
 // lifetimes, preemption monitor keys, and the system-wide preemption switches that YARN applies
 // on top of disable_preemption.
@@ -138,6 +139,12 @@ struct QueueConfig {
   bool disablePreemption = false;            // resolved (inherited)
   bool intraQueueDisablePreemption = false;  // resolved (inherited)
   bool allowZeroCapacitySum = false;
+  // reservable: a plan queue of the reservation system (YARN's PlanQueue). It is configured as
+  // a leaf; the scheduler runs it as a parent of its reservation queues (plan_queues.h).
+  bool reservable = false;
+  // A reservation queue (YARN's ReservationQueue) the scheduler added under a plan queue: never
+  // in a parsed configuration.
+  bool reservationQueue = false;
 };
 
 enum class MappingKind { kUser, kGroup };

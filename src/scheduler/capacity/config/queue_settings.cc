@@ -298,6 +298,16 @@ void readPreemption(BuildContext& ctx, QueueConfig& q) {
       intraInherited);
 }
 
+// CapacitySchedulerConfiguration.isReservable; CapacitySchedulerQueueManager refuses it on a
+// parent ("Only Leaf Queues can be reservable for <queue>").
+void readReservable(BuildContext& ctx, QueueConfig& q) {
+  const std::string key = queueKey(q.path, "reservable");
+  q.reservable = ctx.problems.take(ctx.conf.getBool(key, false), false);
+  if (q.reservable && !q.isLeaf()) {
+    ctx.problems.error(key, "Only Leaf Queues can be reservable for {}", q.path);
+  }
+}
+
 }  // namespace
 
 void readQueueSettings(BuildContext& ctx) {
@@ -312,6 +322,7 @@ void readQueueSettings(BuildContext& ctx) {
     readPriorities(ctx, q);
     readMaximumAllocation(ctx, q);
     readPreemption(ctx, q);
+    readReservable(ctx, q);
   }
 }
 

@@ -317,5 +317,21 @@ TEST(QueueSettings, TypedValueErrorsNameThePropertyAndValue) {
   EXPECT_THAT(error, HasSubstr("many"));
 }
 
+TEST(QueueSettings, ReservableMarksALeafAndIsRefusedOnAParent) {
+  CapacityConfig cfg = parseOk(twoLeaves().set("root.a.reservable", "true"));
+  EXPECT_TRUE(cfg.queue("root.a").reservable);
+  EXPECT_FALSE(cfg.queue("root.b").reservable);
+  std::string error = parseError(CsConf()
+                                     .queues("root", "p")
+                                     .cap("root.p", "100")
+                                     .queues("root.p", "c")
+                                     .cap("root.p.c", "100")
+                                     .set("root.p.reservable", "true"));
+  EXPECT_NE(error.find("yarn.scheduler.capacity.root.p.reservable"), std::string::npos) << error;
+  EXPECT_NE(error.find("Only Leaf Queues can be reservable for root.p"), std::string::npos)
+      << error;
+  EXPECT_NE(parseError(twoLeaves().set("root.a.reservable", "maybe")), "");
+}
+
 }  // namespace
 }  // namespace spindle
