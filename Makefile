@@ -9,7 +9,7 @@
 #   make demo   deps + build + simulate the bundled Capacity Scheduler workload (report.html)
 
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
-            libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev \
+            libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev libboost-dev \
             googletest libgtest-dev libgmock-dev libbenchmark-dev python3 \
             clang clang-format clang-tidy
 JOBS ?= $(shell nproc)
