@@ -183,3 +183,28 @@ TEST(RestRecords, RemoteExceptionShape) {
 
 }  // namespace
 }  // namespace spindle::protocol
+
+#include "protocol/yarn_ids.h"
+
+namespace spindle::protocol {
+namespace {
+
+TEST(YarnIds, ParseAndPrint) {
+  auto a = attemptOfContainer("container_1700000000000_0001_02_000005");
+  ASSERT_TRUE(a.isOk()) << a.status().toString();
+  EXPECT_EQ(toString(*a), "appattempt_1700000000000_0001_000002");
+  auto e = parseContainerIdParts("container_e17_1410901177871_0001_01_000005");
+  ASSERT_TRUE(e.isOk());
+  EXPECT_EQ(e->seq, 5u);
+  EXPECT_EQ(e->attempt.app.clusterTimestamp, 1410901177871);
+  EXPECT_EQ(toString(*parseApplicationId("application_5_0012")), "application_5_0012");
+  auto bad = parseApplicationId("application_5");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().message(),
+            "'application_5' is not an application id (application_<timestamp>_<seq>)");
+  EXPECT_FALSE(parseAttemptId("appattempt_1_x_1").isOk());
+  EXPECT_FALSE(parseContainerIdParts("container_1_1_1").isOk());
+}
+
+}  // namespace
+}  // namespace spindle::protocol
