@@ -33,6 +33,9 @@ struct AppSubmission {
   Resource amResource;  // zero: no AM container is asked for (an unmanaged AM)
   std::string amNodeLabelExpression;
   std::string applicationType = "YARN";
+  // The id a client was handed before submitting (YARN's new-application): invalid, the
+  // default, lets the scheduler take its next sequence number. A given id must not be in use.
+  AppId id{};
 };
 
 // Usage accounting YARN reports per app (memorySeconds, preempted counts...).
