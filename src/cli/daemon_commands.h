@@ -17,6 +17,7 @@ namespace spindle::cli {
 
 struct DaemonOptions {
   CLI::App* rm = nullptr;
+  CLI::App* nm = nullptr;
   std::string confDir;
   bool selected() const;
 };

@@ -5,6 +5,7 @@
 //   spindle scenario check FILE...
 //   spindle sim --tracetype SLS|RUMEN|SYNTH --tracelocation F[,F] --output-dir DIR [...]
 //   spindle resourcemanager|rm --conf DIR
+//   spindle nodemanager|nm --conf DIR
 // Exit codes: 0 success, 1 an expectation failed, 2 bad input (file, argument, configuration).
 #include <iostream>
 
