@@ -13,16 +13,28 @@
 
 #include <CLI/CLI.hpp>
 
+#include "client/commands.h"
+
 namespace spindle::cli {
 
 struct DaemonOptions {
   CLI::App* rm = nullptr;
   CLI::App* nm = nullptr;
+  CLI::App* application = nullptr;
+  CLI::App* node = nullptr;
+  CLI::App* dshell = nullptr;
   std::string confDir;
+  client::ApplicationArgs app;
+  client::NodeArgs nodeArgs;
+  client::DshellArgs ds;
   bool selected() const;
 };
 
 void addDaemonCommands(CLI::App& app, DaemonOptions& opts);
 int runDaemonCommand(const DaemonOptions& opts);
+
+// YARN's single-dash long options (`-list`, `-shell_command`) as CLI11's `--list` for the
+// client commands (application, node, dshell); other commands are left as they are.
+std::vector<std::string> normalizeYarnArgs(int argc, char** argv);
 
 }  // namespace spindle::cli

@@ -6,6 +6,7 @@
 //   spindle sim --tracetype SLS|RUMEN|SYNTH --tracelocation F[,F] --output-dir DIR [...]
 //   spindle resourcemanager|rm --conf DIR
 //   spindle nodemanager|nm --conf DIR
+//   spindle application -list|-status ID|-kill ID, spindle node -list, spindle dshell ...
 // Exit codes: 0 success, 1 an expectation failed, 2 bad input (file, argument, configuration).
 #include <iostream>
 
@@ -29,7 +30,10 @@ int main(int argc, char** argv) {
   spindle::cli::DaemonOptions daemonOpts;
   spindle::cli::addDaemonCommands(app, daemonOpts);
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = spindle::cli::normalizeYarnArgs(argc, argv);
+    std::vector<char*> argvYarn;
+    for (std::string& a : args) argvYarn.push_back(a.data());
+    app.parse(static_cast<int>(argvYarn.size()), argvYarn.data());
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
