@@ -1,7 +1,9 @@
 #include "nm/node_manager.h"
 
 #include <signal.h>
+
 #include <time.h>
+#include <atomic>
 
 #include <chrono>
 #include <filesystem>
@@ -202,11 +204,16 @@ int runNodeManager(const std::string& confDir) {
   const std::string rmAddress = s.rmHost + ":" + std::to_string(s.rmPort);
   std::unique_ptr<ContainerLauncher> launcher;
   std::unique_ptr<NmService> service;
-  protocol::HttpServer server(s.host, s.httpPort, [&service](HttpRequest r, protocol::Respond d) {
-    d(service->handle(r));
+  std::atomic<NmService*> ready{nullptr};
+  protocol::HttpServer server(s.host, s.httpPort, [&ready](HttpRequest r, protocol::Respond d) {
+    NmService* svc = ready.load(std::memory_order_acquire);
+    if (svc == nullptr) {
+      return d(error(Status(StatusCode::kResourceExhausted, "the NodeManager is starting")));
+    }
+    d(svc->handle(r));
   });
-  // The server must bind first: the node id carries its port. Requests wait on `service`,
-  // which exists before the RM can know this node.
+  // The server must bind first: the node id carries its port. Until the service exists (before
+  // the RM can know this node) requests are answered 503.
   if (Status st = server.start(); !st.isOk()) {
     std::cerr << "spindle nm: " << st.message() << "\n";
     return 2;
@@ -220,6 +227,7 @@ int runNodeManager(const std::string& confDir) {
                                          {"SPINDLE_RM_ADDRESS", rmAddress}},
       s.killGraceMs);
   service = std::make_unique<NmService>(*launcher, nodeId);
+  ready.store(service.get(), std::memory_order_release);
   std::cout << "spindle nm: " << nodeId << " serving on http://" << nodeId << std::endl;
 
   protocol::HttpClient rm(s.rmHost, s.rmPort, 10'000);
