@@ -113,6 +113,12 @@ check "REST apps/{id} says FINISHED SUCCEEDED" \
 check "application -list shows it" 'grep -q "^Total number of applications (application-types: \[\], states: \[FINISHED\] and tags: \[\]):1" "$work/list.out" && grep "$short_app" "$work/list.out" | grep -q SUCCEEDED'
 "$spindle" application --rm "127.0.0.1:$port" -status "$short_app" >"$work/status.out" 2>&1
 check "application -status reports it" 'grep -q "Final-State : SUCCEEDED" "$work/status.out"'
+"$spindle" applicationattempt --rm "127.0.0.1:$port" -list "$short_app" >"$work/attempts.out" 2>&1
+check "applicationattempt -list shows one FINISHED attempt" \
+  'grep -q "^Total number of application attempts :1" "$work/attempts.out" && grep -q "FINISHED" "$work/attempts.out"'
+"$spindle" application --rm "127.0.0.1:$port" -movetoqueue "$long_app" -queue nowhere >"$work/move.out" 2>&1
+code=$?
+check "moving to an unknown queue is refused" '[ $code = 1 ] && grep -q "nowhere" "$work/move.out"'
 "$spindle" node --rm "127.0.0.1:$port" -list >"$work/nodes.out" 2>&1
 check "node -list shows two RUNNING nodes" 'grep -q "^Total Nodes:2" "$work/nodes.out"'
 check "a malformed heartbeat is refused with the field named" \
@@ -122,8 +128,10 @@ check "an unknown app is 404 in RemoteException shape" \
 
 # NM2 dies: after the expiry it is LOST and the RM reports its containers ABORTED (-100) to
 # their AM, which runs on NM1.
-kill -KILL "$nm2_pid"
-wait "$nm2_pid" 2>/dev/null
+{
+  kill -KILL "$nm2_pid"
+  wait "$nm2_pid"
+} 2>/dev/null
 check "NM2 becomes LOST" 'waitfor 10 "[ \$(field /metrics \"d[\\\"clusterMetrics\\\"][\\\"lostNodes\\\"]\") = 1 ]"'
 am_out=$(ls "$work"/nm1/logs/$long_app/*_000001/stdout)
 check "the AM was told both tasks were lost (-100)" \
@@ -135,10 +143,12 @@ check "application -kill kills the long job" \
   'grep -q "Killing application $long_app" "$work/kill.out" && waitfor 5 "[ \$(field /apps/$long_app \"d[\\\"app\\\"][\\\"state\\\"]\") = KILLED ]"'
 waitfor 10 '! kill -0 $long_pid'
 wait "$long_pid"
-check "the long job's dshell exits 1 (KILLED)" '[ $? = 1 ]'
+code=$?
+check "the long job's dshell exits 1 (KILLED)" '[ $code = 1 ]'
 
 kill -TERM "$rm_pid"
 waitfor 10 '! kill -0 $rm_pid'
 wait "$rm_pid"
-check "SIGTERM stops the RM cleanly" '[ $? = 0 ] && grep -q "spindle rm: stopped" "$work/rm.log"'
+code=$?
+check "SIGTERM stops the RM cleanly" '[ $code = 0 ] && grep -q "spindle rm: stopped" "$work/rm.log"'
 exit $((fails > 0))

@@ -10,7 +10,7 @@ namespace spindle::cli {
 
 bool DaemonOptions::selected() const {
   return rm->parsed() || nm->parsed() || application->parsed() || node->parsed() ||
-         dshell->parsed();
+         dshell->parsed() || attempt->parsed();
 }
 
 namespace {
@@ -28,7 +28,9 @@ std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
   std::vector<std::string> out(argv, argv + argc);
   if (argc < 2) return out;
   const std::string cmd = argv[1];
-  if (cmd != "application" && cmd != "node" && cmd != "dshell") return out;
+  if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "dshell") {
+    return out;
+  }
   for (size_t i = 2; i < out.size(); ++i) {
     const std::string& a = out[i];
     if (a.size() > 2 && a[0] == '-' && a[1] != '-' &&
@@ -59,6 +61,14 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   a->add_option("--appTypes", o.app.appTypes, "With -list: application types, comma separated");
   a->add_option("--status", o.app.status, "Print the report of an application");
   a->add_option("--kill", o.app.kill, "Kill applications")->expected(1, 100);
+  a->add_option("--movetoqueue", o.app.moveToQueue, "Move an application (with -queue)");
+  a->add_option("--queue", o.app.queue, "With -movetoqueue: the target queue");
+  a->add_option("--changeQueue", o.app.queue, "Move the -appId application to this queue");
+  a->add_option("--appId", o.app.appId, "With -changeQueue: the application");
+
+  o.attempt = app.add_subcommand("applicationattempt", "List an application's attempts");
+  addConnection(o.attempt, o.attemptArgs.conn);
+  o.attempt->add_option("--list", o.attemptArgs.list, "List the attempts of this application");
 
   o.node = app.add_subcommand("node", "List nodes (yarn node)");
   addConnection(o.node, o.nodeArgs.conn);
@@ -89,8 +99,11 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
 
 int runDaemonCommand(const DaemonOptions& o) {
   initLogging(LogLevel::kInfo);
-  if (o.application->parsed() || o.node->parsed() || o.dshell->parsed()) {
+  if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed()) {
     initLogging(LogLevel::kWarn);
+    if (o.attempt->parsed()) {
+      return client::runApplicationAttempt(o.attemptArgs, std::cout, std::cerr);
+    }
     if (o.application->parsed()) return client::runApplication(o.app, std::cout, std::cerr);
     if (o.node->parsed()) return client::runNode(o.nodeArgs, std::cout, std::cerr);
     return client::runDshell(o.ds, std::cout, std::cerr);

@@ -22,10 +22,12 @@ struct DaemonOptions {
   CLI::App* nm = nullptr;
   CLI::App* application = nullptr;
   CLI::App* node = nullptr;
+  CLI::App* attempt = nullptr;
   CLI::App* dshell = nullptr;
   std::string confDir;
   client::ApplicationArgs app;
   client::NodeArgs nodeArgs;
+  client::AttemptArgs attemptArgs;
   client::DshellArgs ds;
   bool selected() const;
 };

@@ -122,6 +122,21 @@ int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& er
     return 2;
   }
   if (!a.status.empty()) return printAppReport(**rm, a.status, out, err);
+  if (!a.moveToQueue.empty() || !a.appId.empty()) {
+    const std::string id = a.moveToQueue.empty() ? a.appId : a.moveToQueue;
+    if (a.queue.empty()) {
+      err << "application: moving " << id << " needs -queue <queue> (or -changeQueue <queue>)\n";
+      return 2;
+    }
+    out << "Moving application " << id << " to queue " << a.queue << "\n";
+    auto r = (*rm)->put("/ws/v1/cluster/apps/" + id + "/queue", json{{"queue", a.queue}});
+    if (!r) {
+      err << r.status().message() << "\n";
+      return 1;
+    }
+    out << "Successfully completed move.\n";
+    return 0;
+  }
   if (!a.kill.empty()) {
     int code = 0;
     for (const std::string& id : a.kill) {
@@ -189,6 +204,37 @@ int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& er
                        str(app, "user"), str(app, "queue"), str(app, "state"),
                        str(app, "finalStatus"), percent(app.value("progress", 0.0) / 100.0),
                        tracking.empty() ? "N/A" : tracking);
+  }
+  return 0;
+}
+
+int runApplicationAttempt(const AttemptArgs& a, std::ostream& out, std::ostream& err) {
+  std::unique_ptr<RmRestClient> holder;
+  auto rm = connect(a.conn, holder);
+  if (!rm) {
+    err << rm.status().message() << "\n";
+    return 2;
+  }
+  if (a.list.empty()) {
+    err << "applicationattempt: -list <Application ID> is needed\n";
+    return 2;
+  }
+  auto r = (*rm)->get("/ws/v1/cluster/apps/" + a.list + "/appattempts");
+  if (!r) {
+    err << (r.status().code() == StatusCode::kNotFound
+                ? "Application with id '" + a.list + "' doesn't exist in RM."
+                : r.status().message())
+        << "\n";
+    return 1;
+  }
+  const json& attempts = (*r)["appAttempts"]["appAttempt"];
+  out << "Total number of application attempts :" << attempts.size() << "\n";
+  // ApplicationCLI's APPLICATION_ATTEMPTS_PATTERN.
+  constexpr const char* kPattern = "{:>30}\t{:>20}\t{:>35}\t{:>35}\n";
+  out << fmt::format(kPattern, "ApplicationAttempt-Id", "State", "AM-Container-Id", "Tracking-URL");
+  for (const json& at : attempts) {
+    out << fmt::format(kPattern, str(at, "appAttemptId"), str(at, "appAttemptState"),
+                       str(at, "containerId"), "N/A");
   }
   return 0;
 }

@@ -28,8 +28,18 @@ struct ApplicationArgs {
   std::string appTypes;
   std::string status;             // -status <appId>
   std::vector<std::string> kill;  // -kill <appId>...
+  std::string moveToQueue;        // -movetoqueue <appId> (with -queue), or -appId
+  std::string appId;              // -appId <appId> (with -changeQueue)
+  std::string queue;              // -queue <queue> / -changeQueue <queue>
 };
 int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& err);
+
+// `yarn applicationattempt -list <appId>`.
+struct AttemptArgs {
+  Connection conn;
+  std::string list;  // the application id
+};
+int runApplicationAttempt(const AttemptArgs& a, std::ostream& out, std::ostream& err);
 
 struct NodeArgs {
   Connection conn;

@@ -78,6 +78,16 @@ Result<std::string> decodeAppStateTarget(std::string_view body) {
   return state;
 }
 
+Result<std::string> decodeAppQueueTarget(std::string_view body) {
+  auto j = parseJsonBody(body, "appqueue");
+  if (!j) return j.status();
+  JsonFields f(j->contains("appqueue") ? (*j)["appqueue"] : *j, "appqueue");
+  std::string queue = f.str("queue");
+  if (f.ok() && queue.empty()) f.fail("queue", "must not be empty");
+  if (!f.ok()) return f.status();
+  return queue;
+}
+
 int httpStatusFor(const Status& s) {
   switch (s.code()) {
     case StatusCode::kOk: return 200;

@@ -41,6 +41,9 @@ nlohmann::json toJson(const SubmissionContext& c);
 // PUT apps/{id}/state: {"state": "KILLED"}; any other target is refused as YARN does.
 Result<std::string> decodeAppStateTarget(std::string_view body);
 
+// PUT apps/{id}/queue: {"queue": "name"}; the queue must not be empty.
+Result<std::string> decodeAppQueueTarget(std::string_view body);
+
 // The REST error envelope: {"RemoteException": {"exception", "message", "javaClassName"}},
 // with YARN's exception names per status code (BadRequestException, NotFoundException,
 // ForbiddenException, WebApplicationException).

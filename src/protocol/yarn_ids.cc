@@ -59,8 +59,8 @@ Result<ContainerIdParts> parseContainerIdParts(std::string_view s) {
   }
   std::vector<uint64_t> p;
   if (!numbers(rest, "", 4, p) || !fits32(p[1]) || !fits32(p[2]) || !s.starts_with("container_")) {
-    return invalidArgument(
-        "'{}' is not a container id (container_<timestamp>_<seq>_<attempt>_<n>)", s);
+    return invalidArgument("'{}' is not a container id (container_<timestamp>_<seq>_<attempt>_<n>)",
+                           s);
   }
   return ContainerIdParts{
       {{static_cast<int64_t>(p[0]), static_cast<uint32_t>(p[1])}, static_cast<uint32_t>(p[2])},

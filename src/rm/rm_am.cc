@@ -35,6 +35,7 @@ Result<protocol::RegisterApplicationMasterResponse> RmCore::registerAm(
                               r.applicationAttemptId);
   }
   app->registered = true;
+  if (!app->attempts.empty()) app->attempts.back().state = "RUNNING";
   app->amHost = r.host;
   app->amRpcPort = r.rpcPort;
   app->trackingUrl = r.trackingUrl;
@@ -126,6 +127,7 @@ Result<protocol::FinishApplicationMasterResponse> RmCore::finishAm(
   const AppState state = r.finalApplicationStatus == protocol::FinalApplicationStatus::KILLED
                              ? AppState::KILLED
                              : AppState::FINISHED;
+  app->endAttempt(state == AppState::KILLED ? "KILLED" : "FINISHED", clock_.nowMs(), r.diagnostics);
   auto out = driver_->handle(AppRemoved{app->id, state});
   if (!out) return out.status();
   apply(*out);

@@ -102,6 +102,7 @@ Result<std::string> RmCore::submit(const protocol::SubmissionContext& ctx,
   app->ctx = ctx;
   app->user = user;
   app->attempt = sched().findApp(id)->attempt();
+  if (appLive(id)) app->attempts.push_back(AttemptRecord::started(app->attempt, clock_.nowMs()));
   apps_[id] = std::move(app);
   apply(copy);
   return ctx.applicationId;
@@ -122,6 +123,7 @@ Result<json> RmCore::killApp(std::string_view appId) {
   if (appLive(app->id)) {
     app->diagnostics = "Application killed by user.";
     app->finalStatus = protocol::FinalApplicationStatus::KILLED;
+    app->endAttempt("KILLED", clock_.nowMs(), app->diagnostics);
     auto out = driver_->handle(AppRemoved{app->id, AppState::KILLED});
     if (!out) return out.status();
     apply(*out);
@@ -270,6 +272,45 @@ Result<json> RmCore::app(std::string_view appId) {
   SPINDLE_ASSIGN_OR_RETURN(RmApp * app, appFor(appId));
   driver_->settle();
   return json{{"app", appJson(*sched().findApp(app->id))}};
+}
+
+Result<json> RmCore::appAttempts(std::string_view appId) {
+  SPINDLE_ASSIGN_OR_RETURN(RmApp * app, appFor(appId));
+  const int64_t ts = sched().settings().clusterTimestamp;
+  json list = json::array();
+  for (const AttemptRecord& at : app->attempts) {
+    list.push_back({{"id", at.attempt},
+                    {"appAttemptId", protocol::toString(protocol::ApplicationAttemptId{
+                                         {ts, app->id.value()}, at.attempt})},
+                    {"startTime", at.startTime},
+                    {"finishedTime", at.finishedTime},
+                    {"containerId", at.amContainerId},
+                    {"nodeId", at.nodeId},
+                    {"nodeHttpAddress", at.nodeHttpAddress},
+                    {"logsLink", ""},
+                    {"appAttemptState", at.state},
+                    {"diagnosticsInfo", at.diagnostics},
+                    {"blacklistedNodes", ""},
+                    {"nodesBlacklistedBySystem", ""}});
+  }
+  return json{{"appAttempts", {{"appAttempt", list}}}};
+}
+
+Result<json> RmCore::appQueue(std::string_view appId) {
+  SPINDLE_ASSIGN_OR_RETURN(RmApp * app, appFor(appId));
+  return json{{"queue", sched().findApp(app->id)->queue()}};
+}
+
+Result<json> RmCore::moveApp(std::string_view appId, const std::string& queue) {
+  SPINDLE_ASSIGN_OR_RETURN(RmApp * app, appFor(appId));
+  if (!appLive(app->id)) {
+    return failedPrecondition("App in {} state cannot be moved.",
+                              toString(sched().findApp(app->id)->state()));
+  }
+  auto out = driver_->moveApp(app->id, queue);
+  if (!out) return out.status();
+  apply(*out);
+  return appQueue(appId);
 }
 
 Result<json> RmCore::appState(std::string_view appId) {

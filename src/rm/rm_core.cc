@@ -83,6 +83,13 @@ void RmCore::apply(const Outcome& out) {
         if (c.am) {
           app->amContainer = c.id;
           app->amNodeHttpAddress = http;
+          if (!app->attempts.empty()) {
+            AttemptRecord& at = app->attempts.back();
+            at.amContainerId = cid;
+            at.nodeId = nodeName;
+            at.nodeHttpAddress = http;
+            at.state = "ALLOCATED";
+          }
           app->lastAmContact = clock_.nowMs();
           AmLaunch launch;
           launch.nodeHttpAddress = http;
@@ -174,6 +181,7 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
     if (out) apply(*out);
     app->unregistered = false;
   }
+  app->endAttempt("FAILED", clock_.nowMs(), why);
   if (static_cast<int32_t>(a->attempt()) >= max) {
     app->diagnostics = fmt::format("Application {} failed {} times due to {}",
                                    sched().appIdString(id), a->attempt(), why);
@@ -191,6 +199,7 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
   }
   const Outcome copy = *out;
   app->attempt = sched().findApp(id)->attempt();
+  app->attempts.push_back(AttemptRecord::started(app->attempt, clock_.nowMs()));
   app->registered = false;
   app->lastResponse.reset();
   app->newlyAllocated.clear();

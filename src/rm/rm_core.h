@@ -90,6 +90,11 @@ class RmCore {
   Result<nlohmann::json> apps(const std::map<std::string, std::string>& query);
   Result<nlohmann::json> app(std::string_view appId);
   Result<nlohmann::json> appState(std::string_view appId);
+  // GET apps/{id}/appattempts: every attempt (YARN's AppAttemptsInfo).
+  Result<nlohmann::json> appAttempts(std::string_view appId);
+  // GET and PUT apps/{id}/queue (`yarn application -movetoqueue`, Scheduler::moveApp).
+  Result<nlohmann::json> appQueue(std::string_view appId);
+  Result<nlohmann::json> moveApp(std::string_view appId, const std::string& queue);
   // GET nodes with `states` (default: every state).
   Result<nlohmann::json> nodes(const std::map<std::string, std::string>& query);
   Result<nlohmann::json> node(std::string_view nodeId);

@@ -29,6 +29,26 @@ struct RmCore::RmNode {
   std::vector<std::string> toCleanup;
 };
 
+// One attempt as the REST API lists it (YARN's AppAttemptInfo).
+struct AttemptRecord {
+  uint32_t attempt = 0;
+  TimeMs startTime = 0;
+  TimeMs finishedTime = 0;
+  std::string amContainerId;
+  std::string nodeId;
+  std::string nodeHttpAddress;
+  // RMAppAttemptState as YARN shows it: SCHEDULED, ALLOCATED, RUNNING, FINISHED, FAILED, KILLED.
+  std::string state = "SCHEDULED";
+  std::string diagnostics;
+
+  static AttemptRecord started(uint32_t attempt, TimeMs at) {
+    AttemptRecord r;
+    r.attempt = attempt;
+    r.startTime = at;
+    return r;
+  }
+};
+
 // YARN's RMAppImpl and the current RMAppAttemptImpl, the parts the scheduler does not keep.
 struct RmCore::RmApp {
   AppId id;
@@ -50,6 +70,15 @@ struct RmCore::RmApp {
   std::vector<protocol::ContainerStatus> completed;
   std::optional<ContainerId> amContainer;
   std::string amNodeHttpAddress;
+  // Every attempt so far, the current one last.
+  std::vector<AttemptRecord> attempts;
+
+  void endAttempt(const char* state, TimeMs now, const std::string& why) {
+    if (attempts.empty() || attempts.back().finishedTime != 0) return;
+    attempts.back().state = state;
+    attempts.back().finishedTime = now;
+    attempts.back().diagnostics = why;
+  }
 };
 
 }  // namespace spindle::rm

@@ -1,5 +1,7 @@
 #include "rm/rm_core.h"
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "protocol/yarn_ids.h"
@@ -17,6 +19,7 @@ class RmCoreTest : public ::testing::Test {
     conf.set("spindle.cluster.timestamp", "1700000000000");
     conf.set("yarn.scheduler.minimum-allocation-mb", "128");
     conf.set("yarn.nm.liveness-monitor.expiry-interval-ms", "5000");
+    conf.set("yarn.am.liveness-monitor.expiry-interval-ms", "20000");
     conf.set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "500");
     auto s = RmSettings::fromConfiguration(conf);
     ASSERT_TRUE(s.isOk()) << s.status().toString();
@@ -194,6 +197,56 @@ TEST_F(RmCoreTest, SilentNodeIsLostAndItsContainersAborted) {
   EXPECT_EQ(appField(app, "state"), "\"RUNNING\"");
 }
 
+TEST_F(RmCoreTest, LostNodeRegistersAgainAndRunsAgain) {
+  addNode("h1:1", 1024);
+  clock.advanceMs(6000);
+  core->tick();
+  EXPECT_EQ((*core->node("h1:1"))["node"]["state"], "LOST");
+  addNode("h1:1", 2048);
+  EXPECT_EQ((*core->node("h1:1"))["node"]["state"], "RUNNING");
+  EXPECT_EQ(core->metrics()["clusterMetrics"]["totalMB"], 2048);
+  EXPECT_EQ(core->metrics()["clusterMetrics"]["lostNodes"], 0);
+  EXPECT_EQ(heartbeat("h1:1").nodeAction, NodeAction::NORMAL);
+}
+
+TEST_F(RmCoreTest, SilentAmExpiresAndANewAttemptStarts) {
+  addNode("h1:1", 4096);
+  const std::string app = submit();
+  heartbeat("h1:1");
+  auto first = core->takeLaunches();
+  ASSERT_EQ(first.size(), 1u);
+  const std::string am1 = first[0].request.startContainerRequest[0].containerId;
+  protocol::RegisterApplicationMasterRequest reg;
+  reg.applicationAttemptId = protocol::toString(*protocol::attemptOfContainer(am1));
+  ASSERT_TRUE(core->registerAm(reg).isOk());
+  // The node keeps heartbeating; the AM never calls allocate.
+  std::set<std::string> cleaned;
+  for (int i = 0; i < 25; ++i) {
+    clock.advanceMs(1000);
+    for (const std::string& c : heartbeat("h1:1").containersToCleanup) cleaned.insert(c);
+    core->tick();
+  }
+  auto second = core->takeLaunches();
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_NE(second[0].request.startContainerRequest[0].containerId.find("_02_"), std::string::npos);
+  EXPECT_NE(appField(app, "diagnostics").find("timed out"), std::string::npos);
+  auto attempts = core->appAttempts(app);
+  ASSERT_TRUE(attempts.isOk());
+  const auto& list = (*attempts)["appAttempts"]["appAttempt"];
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["appAttemptState"], "FAILED");
+  EXPECT_EQ(list[0]["containerId"], am1);
+  EXPECT_EQ(list[1]["appAttemptState"], "ALLOCATED");
+  // The old AM container is cleaned up on its node.
+  EXPECT_TRUE(cleaned.contains(am1));
+  // The old attempt may no longer call the RM.
+  protocol::AllocateRequest old;
+  old.applicationAttemptId = reg.applicationAttemptId;
+  auto r = core->allocate(old);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.status().message().find("is not the current attempt"), std::string::npos);
+}
+
 TEST_F(RmCoreTest, AmContainerExitFailsAttemptUntilMaxAttempts) {
   addNode("h1:1", 4096);
   const std::string app = submit();
@@ -225,6 +278,9 @@ TEST_F(RmCoreTest, ClientErrors) {
   ASSERT_FALSE(bad.isOk());
   EXPECT_NE(bad.status().message().find("Invalid application-state BOGUS"), std::string::npos);
   const std::string app = submit();
+  auto move = core->moveApp(app, "nowhere");
+  ASSERT_FALSE(move.isOk());
+  EXPECT_EQ((*core->appQueue(app))["queue"], "root.default");
   auto killed = core->killApp(app);
   ASSERT_TRUE(killed.isOk());
   EXPECT_EQ((*killed)["state"], "KILLED");
@@ -233,6 +289,9 @@ TEST_F(RmCoreTest, ClientErrors) {
   ASSERT_EQ((*list)["apps"]["app"].size(), 1u);
   EXPECT_EQ((*list)["apps"]["app"][0]["finalStatus"], "KILLED");
   EXPECT_EQ((*core->apps({{"states", "RUNNING"}}))["apps"]["app"].size(), 0u);
+  auto late = core->moveApp(app, "default");
+  ASSERT_FALSE(late.isOk());
+  EXPECT_EQ(late.status().message(), "App in KILLED state cannot be moved.");
 }
 
 }  // namespace

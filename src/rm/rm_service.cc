@@ -142,6 +142,17 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
       if (!get) return respond(wrongMethod(req));
       return onLoop([&core, id] { return answerJson(core.app(id)); });
     }
+    if (sub == "/appattempts") {
+      if (!get) return respond(wrongMethod(req));
+      return onLoop([&core, id] { return answerJson(core.appAttempts(id)); });
+    }
+    if (sub == "/queue") {
+      if (get) return onLoop([&core, id] { return answerJson(core.appQueue(id)); });
+      if (req.method != "PUT") return respond(wrongMethod(req));
+      auto target = protocol::decodeAppQueueTarget(req.body);
+      if (!target) return respond(error(target.status()));
+      return onLoop([&core, id, q = *target] { return answerJson(core.moveApp(id, q)); });
+    }
     if (sub == "/state") {
       if (get) return onLoop([&core, id] { return answerJson(core.appState(id)); });
       if (req.method != "PUT") return respond(wrongMethod(req));

@@ -20,7 +20,9 @@
 //   /rpc/v1/am/finish                   FinishApplicationMasterRequest
 //   /ws/v1/cluster[/info], /metrics, /scheduler, /nodes, /nodes/{id}, /apps, /apps/{id},
 //   /apps/{id}/state (GET)              the REST views
-//   /ws/v1/cluster/apps/new-application, /apps (POST), /apps/{id}/state (PUT)
+//   /apps/{id}/appattempts, /apps/{id}/queue (GET)
+//   /ws/v1/cluster/apps/new-application, /apps (POST), /apps/{id}/state (PUT),
+//   /apps/{id}/queue (PUT: move)
 #pragma once
 
 #include "protocol/http_server.h"
