@@ -121,6 +121,9 @@ code=$?
 check "moving to an unknown queue is refused" '[ $code = 1 ] && grep -q "nowhere" "$work/move.out"'
 "$spindle" node --rm "127.0.0.1:$port" -list >"$work/nodes.out" 2>&1
 check "node -list shows two RUNNING nodes" 'grep -q "^Total Nodes:2" "$work/nodes.out"'
+nm1_id=$(awk 'NR>2 {print $1; exit}' "$work/nodes.out")
+"$spindle" node --rm "127.0.0.1:$port" -status "$nm1_id" >"$work/node-status.out" 2>&1
+check "node -status reports a node" 'grep -q "Node-State : RUNNING" "$work/node-status.out" && grep -q "Memory-Capacity : " "$work/node-status.out"'
 check "a malformed heartbeat is refused with the field named" \
   'rest /rpc/v1/resource-tracker/heartbeat POST "{\"nodeStatus\":{}}" | grep -q "NodeHeartbeatRequest.nodeStatus.nodeId: required field is missing"'
 check "an unknown app is 404 in RemoteException shape" \

@@ -75,6 +75,7 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   o.node->add_flag("--list", o.nodeArgs.list, "List RUNNING nodes");
   o.node->add_flag("--all", o.nodeArgs.all, "With -list: nodes in every state");
   o.node->add_option("--states", o.nodeArgs.states, "With -list: states, comma separated");
+  o.node->add_option("--status", o.nodeArgs.status, "Print the report of a node");
 
   o.dshell =
       app.add_subcommand("dshell", "YARN's distributed shell: run a command in N containers");

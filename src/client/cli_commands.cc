@@ -2,6 +2,7 @@
 // print.
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <ostream>
 #include <set>
 
@@ -109,6 +110,52 @@ int printAppReport(RmRestClient& rm, const std::string& id, std::ostream& out, s
                                                   : str(a, "amNodeLabelExpression"))
       << "\n"
       << "\tTimeoutType : LIFETIME\tExpiryTime : UNLIMITED\tRemainingTime : -1seconds\n";
+  return 0;
+}
+
+// NodeCLI's date format for Last-Health-Update ("E dd/MMM/yy hh:mm:ss:SSzz"), in UTC.
+std::string healthDate(int64_t ms) {
+  const std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof(buf), "%a %d/%b/%y %I:%M:%S", &tm);
+  return fmt::format("{}:{:02d}UTC", buf, (ms % 1000) / 10);
+}
+
+int printNodeReport(RmRestClient& rm, const std::string& id, std::ostream& out, std::ostream& err) {
+  auto r = rm.get("/ws/v1/cluster/nodes/" + id);
+  if (!r) {
+    if (r.status().code() == StatusCode::kNotFound) {
+      err << "Could not find the node report for node id : " << id << "\n";
+    } else {
+      err << r.status().message() << "\n";
+    }
+    return 1;
+  }
+  const json& n = (*r)["node"];
+  std::string labels;
+  for (const json& l : n.value("nodeLabels", json::array())) {
+    if (!labels.empty()) labels += ",";
+    labels += l.get<std::string>();
+  }
+  const json& total = n["totalResource"];
+  out << "Node Report : \n"
+      << "\tNode-Id : " << str(n, "id") << "\n"
+      << "\tRack : " << str(n, "rack") << "\n"
+      << "\tNode-State : " << str(n, "state") << "\n"
+      << "\tNode-Http-Address : " << str(n, "nodeHTTPAddress") << "\n"
+      << "\tLast-Health-Update : " << healthDate(n.value("lastHealthUpdate", int64_t{0})) << "\n"
+      << "\tHealth-Report : " << str(n, "healthReport") << "\n"
+      << "\tContainers : " << str(n, "numContainers") << "\n"
+      << "\tMemory-Used : " << str(n, "usedMemoryMB") << "MB\n"
+      << "\tMemory-Capacity : " << str(total, "memory") << "MB\n"
+      << "\tCPU-Used : " << str(n, "usedVirtualCores") << " vcores\n"
+      << "\tCPU-Capacity : " << str(total, "vCores") << " vcores\n"
+      << "\tNode-Labels : " << labels << "\n"
+      << "\tNode Attributes : \n"
+      << "\tResource Utilization by Node : PMem:0 MB, VMem:0 MB, VCores:0.0\n"
+      << "\tResource Utilization by Containers : PMem:0 MB, VMem:0 MB, VCores:0.0\n";
   return 0;
 }
 
@@ -246,8 +293,9 @@ int runNode(const NodeArgs& a, std::ostream& out, std::ostream& err) {
     err << rm.status().message() << "\n";
     return 2;
   }
+  if (!a.status.empty()) return printNodeReport(**rm, a.status, out, err);
   if (!a.list) {
-    err << "node: -list is needed\n";
+    err << "node: one of -list, -status <NodeId> is needed\n";
     return 2;
   }
   std::string path = "/ws/v1/cluster/nodes";

@@ -46,6 +46,7 @@ struct NodeArgs {
   bool list = false;
   bool all = false;
   std::string states;
+  std::string status;  // -status <nodeId>
 };
 int runNode(const NodeArgs& a, std::ostream& out, std::ostream& err);
 
