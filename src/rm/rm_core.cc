@@ -229,6 +229,14 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
                   r.nodeLabels,
                   {}};
   auto out = driver_->handle(added);
+  if (!out && !r.nodeLabels.empty()) {
+    // Labels the cluster does not know are refused, the node is not (YARN's
+    // ResourceTrackerService answers areNodeLabelsAcceptedByRM = false and registers it).
+    resp.diagnosticsMessage = "node labels not accepted: " + out.status().message();
+    SPINDLE_LOG_WARN("node {}: {}", r.nodeId, resp.diagnosticsMessage);
+    added.labels.clear();
+    out = driver_->handle(added);
+  }
   if (!out) {
     resp.nodeAction = NodeAction::SHUTDOWN;
     resp.diagnosticsMessage = "node " + r.nodeId + " refused: " + out.status().message();
@@ -243,7 +251,7 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
   n->httpAddress = n->host + ":" + std::to_string(r.httpPort);
   n->sched = *sched().cluster().findNode(r.nodeId);
   n->total = r.resource;
-  n->labels = r.nodeLabels;
+  n->labels = added.labels;
   n->registeredAt = n->lastHeartbeat = n->lastHealthUpdate = clock_.nowMs();
   n->lastResponse.responseId = 0;
   n->lastResponse.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;

@@ -197,6 +197,18 @@ TEST_F(RmCoreTest, SilentNodeIsLostAndItsContainersAborted) {
   EXPECT_EQ(appField(app, "state"), "\"RUNNING\"");
 }
 
+TEST_F(RmCoreTest, UnknownNodeLabelsAreRefusedNotTheNode) {
+  protocol::RegisterNodeManagerRequest r;
+  r.nodeId = "h9:1";
+  r.httpPort = 8042;
+  r.resource = {1024, 2};
+  r.nodeLabels = {"gpu"};
+  auto resp = core->registerNode(r);
+  EXPECT_EQ(resp.nodeAction, NodeAction::NORMAL);
+  EXPECT_NE(resp.diagnosticsMessage.find("node labels not accepted"), std::string::npos);
+  EXPECT_EQ((*core->node("h9:1"))["node"]["nodeLabels"].size(), 0u);
+}
+
 TEST_F(RmCoreTest, LostNodeRegistersAgainAndRunsAgain) {
   addNode("h1:1", 1024);
   clock.advanceMs(6000);
