@@ -119,6 +119,9 @@ check "applicationattempt -list shows one FINISHED attempt" \
 "$spindle" application --rm "127.0.0.1:$port" -movetoqueue "$long_app" -queue nowhere >"$work/move.out" 2>&1
 code=$?
 check "moving to an unknown queue is refused" '[ $code = 1 ] && grep -q "nowhere" "$work/move.out"'
+"$spindle" queue --rm "127.0.0.1:$port" -status default >"$work/queue.out" 2>&1
+check "queue -status reports the default queue" \
+  'grep -q "^Queue Name : default" "$work/queue.out" && grep -q "Capacity : 100.0%" "$work/queue.out"'
 "$spindle" node --rm "127.0.0.1:$port" -list >"$work/nodes.out" 2>&1
 check "node -list shows two RUNNING nodes" 'grep -q "^Total Nodes:2" "$work/nodes.out"'
 nm1_id=$(awk 'NR>2 {print $1; exit}' "$work/nodes.out")

@@ -10,7 +10,7 @@ namespace spindle::cli {
 
 bool DaemonOptions::selected() const {
   return rm->parsed() || nm->parsed() || application->parsed() || node->parsed() ||
-         dshell->parsed() || attempt->parsed();
+         dshell->parsed() || attempt->parsed() || queue->parsed();
 }
 
 namespace {
@@ -28,7 +28,8 @@ std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
   std::vector<std::string> out(argv, argv + argc);
   if (argc < 2) return out;
   const std::string cmd = argv[1];
-  if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "dshell") {
+  if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "queue" &&
+      cmd != "dshell") {
     return out;
   }
   for (size_t i = 2; i < out.size(); ++i) {
@@ -70,6 +71,10 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   addConnection(o.attempt, o.attemptArgs.conn);
   o.attempt->add_option("--list", o.attemptArgs.list, "List the attempts of this application");
 
+  o.queue = app.add_subcommand("queue", "Report a queue (yarn queue)");
+  addConnection(o.queue, o.queueArgs.conn);
+  o.queue->add_option("--status", o.queueArgs.status, "Print the report of a queue");
+
   o.node = app.add_subcommand("node", "List nodes (yarn node)");
   addConnection(o.node, o.nodeArgs.conn);
   o.node->add_flag("--list", o.nodeArgs.list, "List RUNNING nodes");
@@ -100,8 +105,10 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
 
 int runDaemonCommand(const DaemonOptions& o) {
   initLogging(LogLevel::kInfo);
-  if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed()) {
+  if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed() ||
+      o.queue->parsed()) {
     initLogging(LogLevel::kWarn);
+    if (o.queue->parsed()) return client::runQueue(o.queueArgs, std::cout, std::cerr);
     if (o.attempt->parsed()) {
       return client::runApplicationAttempt(o.attemptArgs, std::cout, std::cerr);
     }

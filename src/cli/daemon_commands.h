@@ -23,11 +23,13 @@ struct DaemonOptions {
   CLI::App* application = nullptr;
   CLI::App* node = nullptr;
   CLI::App* attempt = nullptr;
+  CLI::App* queue = nullptr;
   CLI::App* dshell = nullptr;
   std::string confDir;
   client::ApplicationArgs app;
   client::NodeArgs nodeArgs;
   client::AttemptArgs attemptArgs;
+  client::QueueArgs queueArgs;
   client::DshellArgs ds;
   bool selected() const;
 };

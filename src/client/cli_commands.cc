@@ -159,7 +159,68 @@ int printNodeReport(RmRestClient& rm, const std::string& id, std::ostream& out, 
   return 0;
 }
 
+// The queue named `name` (a leaf name or a full path) in a scheduler view's tree, or null.
+const json* findQueue(const json& q, const std::string& name) {
+  if (!q.is_object()) return nullptr;
+  const std::string qn = str(q, "queueName"), path = str(q, "queuePath");
+  if (qn == name || path == name || (qn.size() > name.size() && qn.ends_with("." + name))) {
+    return &q;
+  }
+  for (const char* children : {"queues", "childQueues"}) {
+    if (!q.contains(children) || !q[children].contains("queue")) continue;
+    for (const json& c : q[children]["queue"]) {
+      if (const json* found = findQueue(c, name)) return found;
+    }
+  }
+  return nullptr;
+}
+
+// QueueCLI's DecimalFormat("#.0") of a percentage: ".0", "12.5", "100.0".
+std::string capacityPercent(const json& q, const char* key) {
+  if (!q.contains(key) || !q[key].is_number()) return "N/A";
+  std::string s = fmt::format("{:.1f}", q[key].get<double>());
+  if (s.starts_with("0.")) s.erase(0, 1);
+  return s + "%";
+}
+
 }  // namespace
+
+int runQueue(const QueueArgs& a, std::ostream& out, std::ostream& err) {
+  std::unique_ptr<RmRestClient> holder;
+  auto rm = connect(a.conn, holder);
+  if (!rm) {
+    err << rm.status().message() << "\n";
+    return 2;
+  }
+  if (a.status.empty()) {
+    err << "queue: -status <queue> is needed\n";
+    return 2;
+  }
+  auto r = (*rm)->get("/ws/v1/cluster/scheduler");
+  if (!r) {
+    err << r.status().message() << "\n";
+    return 1;
+  }
+  const json& info = (*r)["scheduler"]["schedulerInfo"];
+  const json* q = findQueue(info.contains("rootQueue") ? info["rootQueue"] : info, a.status);
+  if (q == nullptr) {
+    err << "Cannot get queue from RM by queueName = " << a.status << ", please check.\n";
+    return 1;
+  }
+  const bool preemptionDisabled = q->value("preemptionDisabled", true);
+  const bool intraDisabled = q->value("intraQueuePreemptionDisabled", true);
+  out << "Queue Information : \n"
+      << "Queue Name : " << a.status << "\n"
+      << "\tState : " << str(*q, "state", "RUNNING") << "\n"
+      << "\tCapacity : " << capacityPercent(*q, "capacity") << "\n"
+      << "\tCurrent Capacity : " << capacityPercent(*q, "usedCapacity") << "\n"
+      << "\tMaximum Capacity : " << capacityPercent(*q, "maxCapacity") << "\n"
+      << "\tDefault Node Label expression : <DEFAULT_PARTITION>\n"
+      << "\tAccessible Node Labels : *\n"
+      << "\tPreemption : " << (preemptionDisabled ? "disabled" : "enabled") << "\n"
+      << "\tIntra-queue Preemption : " << (intraDisabled ? "disabled" : "enabled") << "\n";
+  return 0;
+}
 
 int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& err) {
   std::unique_ptr<RmRestClient> holder;

@@ -41,6 +41,13 @@ struct AttemptArgs {
 };
 int runApplicationAttempt(const AttemptArgs& a, std::ostream& out, std::ostream& err);
 
+// `yarn queue -status <queue>`, from the scheduler view.
+struct QueueArgs {
+  Connection conn;
+  std::string status;
+};
+int runQueue(const QueueArgs& a, std::ostream& out, std::ostream& err);
+
 struct NodeArgs {
   Connection conn;
   bool list = false;
