@@ -7,9 +7,11 @@
 #   make format apply .clang-format to every source file (make format-check: only check)
 #   make bench  build and run the micro benchmarks; make bench-sim: the simulator macro benchmark
 #   make demo   deps + build + simulate the bundled Capacity Scheduler workload (report.html)
+#   make cluster deps + build, then a ResourceManager and two NodeManagers on loopback
+#               (tools/minicluster.sh; Ctrl-C stops them)
 
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
-            libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev \
+            libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev libboost-dev \
             googletest libgtest-dev libgmock-dev libbenchmark-dev python3 \
             clang clang-format clang-tidy
 JOBS ?= $(shell nproc)
@@ -19,7 +21,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build build-asan build-clang test test-release test-asan test-clang format \
-        format-check lint bench bench-sim demo clean
+        format-check lint bench bench-sim demo cluster clean
 
 deps:
 	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -93,6 +95,9 @@ demo: deps build
 	examples/capacity/check.sh build/demo
 	@echo "open build/demo/report.html for the charts"
 	./build/spindle scenario run examples/quickstart.json --out build/quickstart-out --summary
+
+cluster: deps build
+	tools/minicluster.sh build/spindle
 
 clean:
 	rm -rf build build-asan build-clang

@@ -38,6 +38,9 @@ struct AppSubmission {
   // ApplicationSubmissionContext.reservationID as its string ("" = none): an app submitted to a
   // plan queue with it runs in that reservation's queue.
   std::string reservationId{};
+  // The id a client was handed before submitting (YARN's new-application): invalid, the
+  // default, lets the scheduler take its next sequence number. A given id must not be in use.
+  AppId id{};
 };
 
 // Usage accounting YARN reports per app (memorySeconds, preempted counts...).

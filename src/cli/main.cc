@@ -4,12 +4,16 @@
 //   spindle scenario run FILE --out DIR [--summary]
 //   spindle scenario check FILE...
 //   spindle sim --tracetype SLS|RUMEN|SYNTH --tracelocation F[,F] --output-dir DIR [...]
+//   spindle resourcemanager|rm --conf DIR
+//   spindle nodemanager|nm --conf DIR
+//   spindle application -list|-status ID|-kill ID, spindle node -list, spindle dshell ...
 // Exit codes: 0 success, 1 an expectation failed, 2 bad input (file, argument, configuration).
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "base/log.h"
+#include "cli/daemon_commands.h"
 #include "cli/scenario_command.h"
 #include "cli/sim_command.h"
 
@@ -23,8 +27,13 @@ int main(int argc, char** argv) {
   spindle::cli::addScenarioCommand(app, scenarioOpts);
   spindle::cli::SimOptions simOpts;
   spindle::cli::addSimCommand(app, simOpts);
+  spindle::cli::DaemonOptions daemonOpts;
+  spindle::cli::addDaemonCommands(app, daemonOpts);
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = spindle::cli::normalizeYarnArgs(argc, argv);
+    std::vector<char*> argvYarn;
+    for (std::string& a : args) argvYarn.push_back(a.data());
+    app.parse(static_cast<int>(argvYarn.size()), argvYarn.data());
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
@@ -34,5 +43,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);
+  if (daemonOpts.selected()) return spindle::cli::runDaemonCommand(daemonOpts);
   return spindle::cli::runScenarioCommand(scenarioOpts);
 }

@@ -357,7 +357,14 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
     return invalidArgument("AM resource {} exceeds the maximum allocation {}",
                            submission.amResource.toString(), settings_.bounds.maximum.toString());
   }
-  AppId id(nextAppSeq_++);
+  AppId id(nextAppSeq_);
+  if (submission.id.valid()) {
+    if (apps_.contains(submission.id) || finishedApps_.contains(submission.id)) {
+      return invalidArgument("{} is already in use", appIdString(submission.id));
+    }
+    id = submission.id;
+  }
+  nextAppSeq_ = std::max(nextAppSeq_, id.value() + 1);
   auto app = std::make_unique<Application>(id, submission, clock_.nowMs());
   SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::START));
   SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_NEW_SAVED));

@@ -1,0 +1,123 @@
+#include "cli/daemon_commands.h"
+
+#include <iostream>
+
+#include "base/log.h"
+#include "nm/node_manager.h"
+#include "rm/resource_manager.h"
+
+namespace spindle::cli {
+
+bool DaemonOptions::selected() const {
+  return rm->parsed() || nm->parsed() || application->parsed() || node->parsed() ||
+         dshell->parsed() || attempt->parsed() || queue->parsed();
+}
+
+namespace {
+
+void addConnection(CLI::App* c, client::Connection& conn) {
+  c->add_option("--rm", conn.rm,
+                "The RM's web address host:port (default: from --conf, else "
+                "127.0.0.1:8088)");
+  c->add_option("--conf", conn.confDir, "Folder with yarn-site.xml");
+}
+
+}  // namespace
+
+std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
+  std::vector<std::string> out(argv, argv + argc);
+  if (argc < 2) return out;
+  const std::string cmd = argv[1];
+  if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "queue" &&
+      cmd != "dshell") {
+    return out;
+  }
+  for (size_t i = 2; i < out.size(); ++i) {
+    const std::string& a = out[i];
+    if (a.size() > 2 && a[0] == '-' && a[1] != '-' &&
+        std::isalpha(static_cast<unsigned char>(a[1]))) {
+      out[i] = "-" + a;
+    }
+  }
+  return out;
+}
+
+void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
+  o.rm = app.add_subcommand("resourcemanager",
+                            "Run the ResourceManager daemon (REST API, NM and AM protocols)");
+  o.rm->alias("rm");
+  o.rm->add_option("--conf", o.confDir,
+                   "Folder with yarn-site.xml, capacity-scheduler.xml, fair-scheduler.xml");
+  o.nm = app.add_subcommand("nodemanager", "Run a node agent that registers with the RM");
+  o.nm->alias("nm");
+  o.nm->add_option("--conf", o.confDir, "Folder with yarn-site.xml");
+
+  o.application =
+      app.add_subcommand("application", "List, report and kill applications (yarn application)");
+  auto* a = o.application;
+  addConnection(a, o.app.conn);
+  a->add_flag("--list", o.app.list,
+              "List applications (default states SUBMITTED, ACCEPTED, RUNNING)");
+  a->add_option("--appStates", o.app.appStates, "With -list: states, comma separated, or ALL");
+  a->add_option("--appTypes", o.app.appTypes, "With -list: application types, comma separated");
+  a->add_option("--status", o.app.status, "Print the report of an application");
+  a->add_option("--kill", o.app.kill, "Kill applications")->expected(1, 100);
+  a->add_option("--movetoqueue", o.app.moveToQueue, "Move an application (with -queue)");
+  a->add_option("--queue", o.app.queue, "With -movetoqueue: the target queue");
+  a->add_option("--changeQueue", o.app.queue, "Move the -appId application to this queue");
+  a->add_option("--appId", o.app.appId, "With -changeQueue: the application");
+
+  o.attempt = app.add_subcommand("applicationattempt", "List an application's attempts");
+  addConnection(o.attempt, o.attemptArgs.conn);
+  o.attempt->add_option("--list", o.attemptArgs.list, "List the attempts of this application");
+
+  o.queue = app.add_subcommand("queue", "Report a queue (yarn queue)");
+  addConnection(o.queue, o.queueArgs.conn);
+  o.queue->add_option("--status", o.queueArgs.status, "Print the report of a queue");
+
+  o.node = app.add_subcommand("node", "List nodes (yarn node)");
+  addConnection(o.node, o.nodeArgs.conn);
+  o.node->add_flag("--list", o.nodeArgs.list, "List RUNNING nodes");
+  o.node->add_flag("--all", o.nodeArgs.all, "With -list: nodes in every state");
+  o.node->add_option("--states", o.nodeArgs.states, "With -list: states, comma separated");
+  o.node->add_option("--status", o.nodeArgs.status, "Print the report of a node");
+
+  o.dshell =
+      app.add_subcommand("dshell", "YARN's distributed shell: run a command in N containers");
+  auto* d = o.dshell;
+  client::DshellArgs& ds = o.ds;
+  addConnection(d, ds.conn);
+  d->add_option("--shell_command", ds.shellCommand, "The command to run in every container");
+  d->add_option("--shell_env", ds.shellEnv, "NAME=VALUE for the containers' environment");
+  d->add_option("--num_containers", ds.numContainers, "Containers to run the command in (1)");
+  d->add_option("--container_memory", ds.containerMemory, "MB per container (10)");
+  d->add_option("--container_vcores", ds.containerVcores, "Virtual cores per container (1)");
+  d->add_option("--priority", ds.priority, "Application and container priority (0)");
+  d->add_option("--queue", ds.queue, "Queue (default)");
+  d->add_option("--appname", ds.appName, "Application name (DistributedShell)");
+  d->add_option("--master_memory", ds.masterMemory, "MB for the AM (100)");
+  d->add_option("--master_vcores", ds.masterVcores, "Virtual cores for the AM (1)");
+  d->add_option("--timeout", ds.timeoutMs, "Kill the application after this many ms (600000)");
+  d->add_option("--placement_spec", ds.placementSpec, "Placement constraints (refused for now)");
+  d->add_flag("--am", ds.am, "Run as the application master (the AM container's command)")
+      ->group("");
+}
+
+int runDaemonCommand(const DaemonOptions& o) {
+  initLogging(LogLevel::kInfo);
+  if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed() ||
+      o.queue->parsed()) {
+    initLogging(LogLevel::kWarn);
+    if (o.queue->parsed()) return client::runQueue(o.queueArgs, std::cout, std::cerr);
+    if (o.attempt->parsed()) {
+      return client::runApplicationAttempt(o.attemptArgs, std::cout, std::cerr);
+    }
+    if (o.application->parsed()) return client::runApplication(o.app, std::cout, std::cerr);
+    if (o.node->parsed()) return client::runNode(o.nodeArgs, std::cout, std::cerr);
+    return client::runDshell(o.ds, std::cout, std::cerr);
+  }
+  if (o.nm->parsed()) return nm::runNodeManager(o.confDir);
+  return rm::runResourceManager(o.confDir);
+}
+
+}  // namespace spindle::cli

@@ -1,0 +1,44 @@
+// The daemon and client commands of `spindle`: resourcemanager (rm), nodemanager (nm),
+// application, node and dshell. Client commands take YARN's single-dash options
+// (`spindle application -list`); normalizeYarnArgs turns them into CLI11's double-dash form.
+//
+//   DaemonOptions o;
+//   addDaemonCommands(app, o);
+//   app.parse(argc, argv);
+//   if (o.selected()) return runDaemonCommand(o);
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "client/commands.h"
+
+namespace spindle::cli {
+
+struct DaemonOptions {
+  CLI::App* rm = nullptr;
+  CLI::App* nm = nullptr;
+  CLI::App* application = nullptr;
+  CLI::App* node = nullptr;
+  CLI::App* attempt = nullptr;
+  CLI::App* queue = nullptr;
+  CLI::App* dshell = nullptr;
+  std::string confDir;
+  client::ApplicationArgs app;
+  client::NodeArgs nodeArgs;
+  client::AttemptArgs attemptArgs;
+  client::QueueArgs queueArgs;
+  client::DshellArgs ds;
+  bool selected() const;
+};
+
+void addDaemonCommands(CLI::App& app, DaemonOptions& opts);
+int runDaemonCommand(const DaemonOptions& opts);
+
+// YARN's single-dash long options (`-list`, `-shell_command`) as CLI11's `--list` for the
+// client commands (application, node, dshell); other commands are left as they are.
+std::vector<std::string> normalizeYarnArgs(int argc, char** argv);
+
+}  // namespace spindle::cli

@@ -1,0 +1,81 @@
+// The client commands, as `yarn` prints them (ApplicationCLI, NodeCLI and the distributed
+// shell's Client and ApplicationMaster). Each talks to the RM over the REST API and the AM
+// protocol, so a script can do the same with curl.
+//
+//   ApplicationArgs a{.rm = "127.0.0.1:8088", .list = true, .appStates = "ALL"};
+//   int code = runApplication(a, std::cout, std::cerr);
+//
+// Exit codes: 0 done, 1 the RM refused or the app did not succeed, 2 bad input (an argument,
+// an unreachable RM address).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace spindle::client {
+
+struct Connection {
+  std::string rm;       // host:port of the RM's web address (--rm)
+  std::string confDir;  // or yarn-site.xml's yarn.resourcemanager.webapp.address (--conf)
+};
+
+struct ApplicationArgs {
+  Connection conn;
+  bool list = false;
+  std::string appStates;  // comma list or ALL; default SUBMITTED,ACCEPTED,RUNNING
+  std::string appTypes;
+  std::string status;             // -status <appId>
+  std::vector<std::string> kill;  // -kill <appId>...
+  std::string moveToQueue;        // -movetoqueue <appId> (with -queue), or -appId
+  std::string appId;              // -appId <appId> (with -changeQueue)
+  std::string queue;              // -queue <queue> / -changeQueue <queue>
+};
+int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& err);
+
+// `yarn applicationattempt -list <appId>`.
+struct AttemptArgs {
+  Connection conn;
+  std::string list;  // the application id
+};
+int runApplicationAttempt(const AttemptArgs& a, std::ostream& out, std::ostream& err);
+
+// `yarn queue -status <queue>`, from the scheduler view.
+struct QueueArgs {
+  Connection conn;
+  std::string status;
+};
+int runQueue(const QueueArgs& a, std::ostream& out, std::ostream& err);
+
+struct NodeArgs {
+  Connection conn;
+  bool list = false;
+  bool all = false;
+  std::string states;
+  std::string status;  // -status <nodeId>
+};
+int runNode(const NodeArgs& a, std::ostream& out, std::ostream& err);
+
+// YARN's distributed shell (org.apache.hadoop.yarn.applications.distributedshell): the client
+// submits an AM that is this same binary (`spindle dshell --am`, its settings in the AM's
+// environment), waits for the app and exits 0 when it SUCCEEDED.
+struct DshellArgs {
+  Connection conn;
+  std::string shellCommand;
+  std::vector<std::string> shellEnv;  // NAME=VALUE
+  int32_t numContainers = 1;
+  int64_t containerMemory = 10;
+  int64_t containerVcores = 1;
+  int32_t priority = 0;
+  std::string queue = "default";
+  std::string appName = "DistributedShell";
+  int64_t masterMemory = 100;
+  int64_t masterVcores = 1;
+  int64_t timeoutMs = 600'000;
+  std::string placementSpec;
+  bool am = false;  // run as the application master (inside its container)
+};
+int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err);
+
+}  // namespace spindle::client

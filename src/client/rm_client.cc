@@ -1,0 +1,137 @@
+#include "client/rm_client.h"
+
+#include <filesystem>
+
+#include "config/configuration.h"
+#include "protocol/codec.h"
+
+namespace spindle::client {
+
+using nlohmann::json;
+
+Result<std::pair<std::string, uint16_t>> resolveRmAddress(const std::string& override,
+                                                          const std::string& confDir) {
+  if (!override.empty()) return protocol::parseHostPort(override, "--rm");
+  if (!confDir.empty()) {
+    const std::string site = confDir + "/yarn-site.xml";
+    if (!std::filesystem::exists(site))
+      return invalidArgument("--conf {}: no yarn-site.xml", confDir);
+    auto conf = Configuration::parseFile(site);
+    if (!conf) return conf.status();
+    const std::string host = conf->get("yarn.resourcemanager.hostname", "127.0.0.1");
+    if (auto v = conf->get("yarn.resourcemanager.webapp.address")) {
+      auto hp = protocol::parseHostPort(*v, "yarn.resourcemanager.webapp.address");
+      if (hp && hp->first == "0.0.0.0") hp->first = "127.0.0.1";
+      return hp;
+    }
+    return std::pair<std::string, uint16_t>(host == "0.0.0.0" ? "127.0.0.1" : host, 8088);
+  }
+  return std::pair<std::string, uint16_t>("127.0.0.1", 8088);
+}
+
+Result<json> RmRestClient::call(const std::string& method, const std::string& path,
+                                const std::string& body) {
+  auto r = http_.request(method, path, body);
+  if (!r) return r.status();
+  json j = r->body.empty() ? json::object() : json::parse(r->body, nullptr, false);
+  if (r->status >= 200 && r->status < 300) {
+    if (j.is_discarded()) return invalidArgument("{} {}: the answer is not JSON", method, path);
+    return j;
+  }
+  std::string message = r->body;
+  if (!j.is_discarded() && j.contains("RemoteException")) {
+    message = j["RemoteException"].value("message", r->body);
+  }
+  const Status s(r->status == 404 ? StatusCode::kNotFound : StatusCode::kInvalidArgument,
+                 fmt::format("{} (HTTP {})", message, r->status));
+  return s;
+}
+
+Result<json> RmRestClient::get(const std::string& path) { return call("GET", path, ""); }
+Result<json> RmRestClient::post(const std::string& path, const json& body) {
+  return call("POST", path, body.dump());
+}
+Result<json> RmRestClient::put(const std::string& path, const json& body) {
+  return call("PUT", path, body.dump());
+}
+
+template <typename Resp>
+Result<Resp> AmRmClient::rpc(const std::string& path, const std::string& body) {
+  auto r = http_.post(path, body);
+  if (!r) return r.status();
+  if (r->status != 200) {
+    json j = json::parse(r->body, nullptr, false);
+    std::string message = !j.is_discarded() && j.contains("RemoteException")
+                              ? j["RemoteException"].value("message", r->body)
+                              : r->body;
+    return invalidArgument("{}: {} (HTTP {})", path, message, r->status);
+  }
+  return protocol::decode<Resp>(r->body);
+}
+
+Result<protocol::RegisterApplicationMasterResponse> AmRmClient::registerAm(
+    const std::string& host, const std::string& trackingUrl) {
+  protocol::RegisterApplicationMasterRequest req;
+  req.applicationAttemptId = attemptId_;
+  req.host = host;
+  req.trackingUrl = trackingUrl;
+  return rpc<protocol::RegisterApplicationMasterResponse>("/rpc/v1/am/register",
+                                                          protocol::toJson(req).dump());
+}
+
+Result<protocol::AllocateResponse> AmRmClient::allocate(std::vector<protocol::ResourceRequest> asks,
+                                                        std::vector<std::string> releases,
+                                                        double progress) {
+  protocol::AllocateRequest req;
+  req.applicationAttemptId = attemptId_;
+  req.responseId = responseId_;
+  req.progress = progress;
+  req.ask = std::move(asks);
+  req.release = std::move(releases);
+  const std::string body = protocol::toJson(req).dump();
+  auto r = rpc<protocol::AllocateResponse>("/rpc/v1/am/allocate", body);
+  // A call whose answer was lost is sent again with the same responseId: the RM answers it
+  // from its copy without applying it twice.
+  if (!r && r.status().code() == StatusCode::kFailedPrecondition) {  // transport, not the RM
+    r = rpc<protocol::AllocateResponse>("/rpc/v1/am/allocate", body);
+  }
+  if (r) responseId_ = r->responseId;
+  return r;
+}
+
+Result<protocol::FinishApplicationMasterResponse> AmRmClient::finish(
+    protocol::FinalApplicationStatus status, const std::string& diagnostics) {
+  protocol::FinishApplicationMasterRequest req;
+  req.applicationAttemptId = attemptId_;
+  req.finalApplicationStatus = status;
+  req.diagnostics = diagnostics;
+  return rpc<protocol::FinishApplicationMasterResponse>("/rpc/v1/am/finish",
+                                                        protocol::toJson(req).dump());
+}
+
+Status NmClient::startContainer(const std::string& nodeHttpAddress,
+                                const protocol::StartContainerRequest& request) {
+  auto& client = clients_[nodeHttpAddress];
+  if (!client) {
+    auto hp = protocol::parseHostPort(nodeHttpAddress, "nodeHttpAddress");
+    if (!hp) return hp.status();
+    client = std::make_unique<protocol::HttpClient>(hp->first, hp->second, 30'000);
+  }
+  protocol::StartContainersRequest req;
+  req.startContainerRequest.push_back(request);
+  auto r = client->post("/rpc/v1/containers/start", protocol::toJson(req).dump());
+  if (!r) return r.status();
+  if (r->status != 200) {
+    return failedPrecondition("start {} on {}: HTTP {}: {}", request.containerId, nodeHttpAddress,
+                              r->status, r->body);
+  }
+  auto resp = protocol::decode<protocol::StartContainersResponse>(r->body);
+  if (!resp) return resp.status();
+  if (!resp->failedRequests.empty()) {
+    return failedPrecondition("start {} on {}: {}", request.containerId, nodeHttpAddress,
+                              resp->failedRequests.front().message);
+  }
+  return Status::ok();
+}
+
+}  // namespace spindle::client

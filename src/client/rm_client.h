@@ -1,0 +1,76 @@
+// Clients of the daemons: the REST client the CLI commands use (RmRestClient), the AM's
+// ApplicationMasterProtocol client (AmRmClient, YARN's AMRMClient: responseId kept, a lost
+// answer retried with the same id) and the ContainerManagementProtocol client (NmClient).
+//
+//   auto rm = RmRestClient::connect(rmAddress);
+//   Result<nlohmann::json> apps = rm->get("/ws/v1/cluster/apps?states=RUNNING");
+//   // an error carries the RemoteException's message and the HTTP status
+//
+//   AmRmClient am(rmAddress, attemptId);
+//   am.registerAm(host);
+//   auto resp = am.allocate(asks, releases, progress);
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/status.h"
+#include "protocol/http_client.h"
+#include "protocol/records.h"
+
+namespace spindle::client {
+
+// The RM's web address: `override` (--rm) when given, else yarn.resourcemanager.webapp.address
+// from `confDir`/yarn-site.xml, else 127.0.0.1:8088.
+Result<std::pair<std::string, uint16_t>> resolveRmAddress(const std::string& override,
+                                                          const std::string& confDir);
+
+class RmRestClient {
+ public:
+  RmRestClient(std::string host, uint16_t port) : http_(std::move(host), port, 30'000) {}
+  // 2xx with a JSON body (or none) -> the body; otherwise an error with the server's message.
+  Result<nlohmann::json> get(const std::string& path);
+  Result<nlohmann::json> post(const std::string& path, const nlohmann::json& body);
+  Result<nlohmann::json> put(const std::string& path, const nlohmann::json& body);
+  std::string peer() const { return http_.peer(); }
+
+ private:
+  Result<nlohmann::json> call(const std::string& method, const std::string& path,
+                              const std::string& body);
+  protocol::HttpClient http_;
+};
+
+class AmRmClient {
+ public:
+  AmRmClient(std::string host, uint16_t port, std::string attemptId)
+      : http_(std::move(host), port, 30'000), attemptId_(std::move(attemptId)) {}
+  Result<protocol::RegisterApplicationMasterResponse> registerAm(const std::string& host,
+                                                                 const std::string& trackingUrl);
+  Result<protocol::AllocateResponse> allocate(std::vector<protocol::ResourceRequest> asks,
+                                              std::vector<std::string> releases, double progress);
+  Result<protocol::FinishApplicationMasterResponse> finish(protocol::FinalApplicationStatus status,
+                                                           const std::string& diagnostics);
+
+ private:
+  template <typename Resp>
+  Result<Resp> rpc(const std::string& path, const std::string& body);
+  protocol::HttpClient http_;
+  std::string attemptId_;
+  int32_t responseId_ = 0;
+};
+
+class NmClient {
+ public:
+  // Starts one container on the node at `nodeHttpAddress` (host:port).
+  Status startContainer(const std::string& nodeHttpAddress,
+                        const protocol::StartContainerRequest& request);
+
+ private:
+  std::map<std::string, std::unique_ptr<protocol::HttpClient>> clients_;
+};
+
+}  // namespace spindle::client

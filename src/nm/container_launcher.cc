@@ -1,0 +1,248 @@
+#include "nm/container_launcher.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "app/container_state.h"
+#include "base/log.h"
+
+namespace spindle::nm {
+
+namespace {
+
+int64_t steadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Variables a container inherits from the NM (YARN's yarn.nodemanager.env-whitelist idea).
+constexpr const char* kInherited[] = {"PATH", "HOME", "LANG", "TMPDIR", "LD_LIBRARY_PATH", "USER"};
+
+std::string replaceAll(std::string s, std::string_view from, std::string_view to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) {
+    s.replace(p, from.size(), to);
+  }
+  return s;
+}
+
+// Every process whose parent chain reaches `root` (read from /proc/<pid>/stat).
+std::vector<pid_t> descendants(pid_t root) {
+  std::map<pid_t, pid_t> parent;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string line;
+    if (!std::getline(in, line)) continue;
+    // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    long ppid = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &ppid) != 2) continue;
+    parent[static_cast<pid_t>(std::atol(name.c_str()))] = static_cast<pid_t>(ppid);
+  }
+  std::vector<pid_t> out;
+  std::set<pid_t> inTree{root};
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    for (const auto& [pid, ppid] : parent) {
+      if (!inTree.contains(pid) && inTree.contains(ppid)) {
+        inTree.insert(pid);
+        out.push_back(pid);
+        grew = true;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ContainerLauncher::ContainerLauncher(LauncherDirs dirs, std::map<std::string, std::string> nodeEnv,
+                                     int64_t killGraceMs)
+    : dirs_(std::move(dirs)), nodeEnv_(std::move(nodeEnv)), killGraceMs_(killGraceMs) {}
+
+ContainerLauncher::~ContainerLauncher() = default;
+
+void ContainerLauncher::signalTree(pid_t pid, int sig) const {
+  for (pid_t p : descendants(pid)) ::kill(p, sig);
+  ::kill(-pid, sig);  // the session's process group (setsid made pid its leader)
+  ::kill(pid, sig);
+}
+
+Status ContainerLauncher::start(const LaunchSpec& spec) {
+  std::lock_guard lock(mu_);
+  if (procs_.contains(spec.containerId)) {
+    return invalidArgument("container {} is already known to this node", spec.containerId);
+  }
+  if (spec.commands.empty()) return invalidArgument("container {}: no command", spec.containerId);
+  namespace fs = std::filesystem;
+  const std::string logFolder = dirs_.logDir + "/" + spec.appId + "/" + spec.containerId;
+  const std::string workDir = dirs_.localDir + "/appcache/" + spec.appId + "/" + spec.containerId;
+  std::error_code ec;
+  fs::create_directories(logFolder, ec);
+  if (!ec) fs::create_directories(workDir, ec);
+  if (ec) return failedPrecondition("container {}: {}", spec.containerId, ec.message());
+
+  std::string command;
+  for (const std::string& c : spec.commands) command += (command.empty() ? "" : " ") + c;
+  command = replaceAll(command, "<LOG_DIR>", logFolder);
+
+  std::map<std::string, std::string> env;
+  for (const char* name : kInherited) {
+    if (const char* v = std::getenv(name)) env[name] = v;
+  }
+  for (const auto& [k, v] : nodeEnv_) env[k] = v;
+  env["CONTAINER_ID"] = spec.containerId;
+  env["APPLICATION_ID"] = spec.appId;
+  env["LOG_DIRS"] = logFolder;
+  env["LOCAL_DIRS"] = dirs_.localDir + "/appcache/" + spec.appId;
+  env["PWD"] = workDir;
+  for (const auto& [k, v] : spec.environment) env[k] = replaceAll(v, "<LOG_DIR>", logFolder);
+
+  // Everything the child needs is built before fork: after it, only async-signal-safe calls.
+  std::vector<std::string> envStrings;
+  for (const auto& [k, v] : env) envStrings.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (std::string& s : envStrings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::string sh = "/bin/sh", dashC = "-c";
+  char* argv[] = {sh.data(), dashC.data(), command.data(), nullptr};
+  const std::string out = logFolder + "/stdout", err = logFolder + "/stderr";
+  const long maxFd = std::min<long>(sysconf(_SC_OPEN_MAX), 65536);
+
+  const pid_t pid = fork();
+  if (pid < 0) return failedPrecondition("container {}: fork failed", spec.containerId);
+  if (pid == 0) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    setsid();
+    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int in = open("/dev/null", O_RDONLY);
+    if (o < 0 || e < 0 || in < 0 || chdir(workDir.c_str()) != 0) _exit(127);
+    dup2(in, 0);
+    dup2(o, 1);
+    dup2(e, 2);
+    for (long fd = 3; fd < maxFd; ++fd) close(static_cast<int>(fd));
+    execve(argv[0], argv, envp.data());
+    _exit(127);
+  }
+  Proc p;
+  p.pid = pid;
+  p.appId = spec.appId;
+  p.logFolder = logFolder;
+  procs_.emplace(spec.containerId, std::move(p));
+  SPINDLE_LOG_INFO("container {} started (pid {}): {}", spec.containerId, pid, command);
+  return Status::ok();
+}
+
+Status ContainerLauncher::stop(const std::string& containerId, int32_t exitStatus,
+                               const std::string& why) {
+  std::lock_guard lock(mu_);
+  auto it = procs_.find(containerId);
+  if (it == procs_.end()) return notFound("container {} is not known to this node", containerId);
+  Proc& p = it->second;
+  if (p.done || p.killStatus) return Status::ok();
+  p.killStatus = exitStatus;
+  p.diagnostics = why;
+  p.killDeadlineMs = steadyMs() + killGraceMs_;
+  signalTree(p.pid, SIGTERM);
+  SPINDLE_LOG_INFO("container {} stopping: {}", containerId, why);
+  return Status::ok();
+}
+
+void ContainerLauncher::stopAll(int32_t exitStatus, const std::string& why) {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [id, p] : procs_) {
+      if (!p.done) ids.push_back(id);
+    }
+  }
+  for (const std::string& id : ids) (void)stop(id, exitStatus, why);
+}
+
+void ContainerLauncher::reap() {
+  std::lock_guard lock(mu_);
+  const int64_t now = steadyMs();
+  for (auto& [id, p] : procs_) {
+    if (p.done) continue;
+    int status = 0;
+    const pid_t r = waitpid(p.pid, &status, WNOHANG);
+    if (r == p.pid) {
+      p.done = true;
+      const int code = WIFEXITED(status)     ? WEXITSTATUS(status)
+                       : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                             : 1;
+      // Whatever the container left running in its group ends with it.
+      ::kill(-p.pid, SIGKILL);
+      if (p.killStatus) {
+        p.exitStatus = *p.killStatus;
+        p.diagnostics += "\nContainer killed on request. Exit code is " + std::to_string(code);
+      } else {
+        p.exitStatus = code;
+        if (code != 0)
+          p.diagnostics = "Exception from container-launch. Exit code: " + std::to_string(code);
+      }
+      SPINDLE_LOG_INFO("container {} exited: status {}", id, p.exitStatus);
+      continue;
+    }
+    if (p.killStatus && !p.killed && now >= p.killDeadlineMs) {
+      signalTree(p.pid, SIGKILL);
+      p.killed = true;
+    }
+  }
+}
+
+std::vector<protocol::ContainerStatus> ContainerLauncher::statuses() const {
+  std::lock_guard lock(mu_);
+  std::vector<protocol::ContainerStatus> out;
+  out.reserve(procs_.size());
+  for (const auto& [id, p] : procs_) {
+    if (p.done) {
+      out.push_back({id, protocol::ContainerState::COMPLETE, p.exitStatus, p.diagnostics});
+    } else {
+      out.push_back({id, protocol::ContainerState::RUNNING, protocol::kInvalidExitStatus, ""});
+    }
+  }
+  return out;
+}
+
+void ContainerLauncher::acknowledge(const std::vector<protocol::ContainerStatus>& reported) {
+  std::lock_guard lock(mu_);
+  for (const protocol::ContainerStatus& s : reported) {
+    if (s.state != protocol::ContainerState::COMPLETE) continue;
+    auto it = procs_.find(s.containerId);
+    if (it != procs_.end() && it->second.done) procs_.erase(it);
+  }
+}
+
+size_t ContainerLauncher::running() const {
+  std::lock_guard lock(mu_);
+  size_t n = 0;
+  for (const auto& [id, p] : procs_) n += p.done ? 0 : 1;
+  return n;
+}
+
+std::optional<std::string> ContainerLauncher::logFolder(const std::string& containerId) const {
+  std::lock_guard lock(mu_);
+  auto it = procs_.find(containerId);
+  if (it == procs_.end()) return std::nullopt;
+  return it->second.logFolder;
+}
+
+}  // namespace spindle::nm

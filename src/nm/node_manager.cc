@@ -1,0 +1,325 @@
+#include "nm/node_manager.h"
+
+#include <signal.h>
+
+#include <time.h>
+#include <atomic>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "app/container_state.h"
+#include "base/log.h"
+#include "config/configuration.h"
+#include "nm/container_launcher.h"
+#include "protocol/codec.h"
+#include "protocol/http_client.h"
+#include "protocol/http_server.h"
+#include "protocol/rest_records.h"
+#include "protocol/yarn_ids.h"
+
+namespace spindle::nm {
+
+namespace {
+
+using protocol::HttpRequest;
+using protocol::HttpResponse;
+using protocol::NodeAction;
+
+// How often the heartbeat thread wakes to collect exited containers.
+constexpr int64_t kReapMs = 20;
+
+struct NmSettings {
+  std::string rmHost;
+  uint16_t rmPort = 8088;
+  std::string host = "127.0.0.1";
+  uint16_t httpPort = 8042;
+  protocol::ResourceRecord resource{8192, 8};
+  std::vector<std::string> labels;
+  std::string logDir = "/tmp/spindle/nm-logs";
+  std::string localDir = "/tmp/spindle/nm-local-dir";
+  int64_t killGraceMs = 250;
+  int64_t connectMaxWaitMs = 900'000;
+  int64_t connectRetryMs = 30'000;
+};
+
+Result<std::pair<std::string, uint16_t>> address(const Configuration& conf, const char* key,
+                                                 const std::string& host, uint16_t port) {
+  auto v = conf.get(key);
+  if (!v) return std::pair<std::string, uint16_t>(host, port);
+  return protocol::parseHostPort(*v, key);
+}
+
+Result<NmSettings> readSettings(const std::string& dir) {
+  Configuration conf;
+  if (!dir.empty()) {
+    if (!std::filesystem::is_directory(dir)) return invalidArgument("--conf {}: not a folder", dir);
+    const std::string site = dir + "/yarn-site.xml";
+    if (std::filesystem::exists(site)) {
+      SPINDLE_ASSIGN_OR_RETURN(conf, Configuration::parseFile(site));
+    }
+  }
+  NmSettings s;
+  const std::string rmHost = conf.get("yarn.resourcemanager.hostname", "127.0.0.1");
+  SPINDLE_ASSIGN_OR_RETURN(auto web,
+                           address(conf, "yarn.resourcemanager.webapp.address", rmHost, 8088));
+  SPINDLE_ASSIGN_OR_RETURN(auto rt, address(conf, "yarn.resourcemanager.resource-tracker.address",
+                                            web.first, web.second));
+  s.rmHost = rt.first == "0.0.0.0" ? "127.0.0.1" : rt.first;
+  s.rmPort = rt.second;
+  s.host = conf.get("yarn.nodemanager.hostname", "127.0.0.1");
+  SPINDLE_ASSIGN_OR_RETURN(auto http,
+                           address(conf, "yarn.nodemanager.webapp.address", s.host, 8042));
+  s.host = http.first == "0.0.0.0" ? s.host : http.first;
+  s.httpPort = http.second;
+  SPINDLE_ASSIGN_OR_RETURN(s.resource.memory,
+                           conf.getLong("yarn.nodemanager.resource.memory-mb", 8192));
+  SPINDLE_ASSIGN_OR_RETURN(s.resource.vCores,
+                           conf.getLong("yarn.nodemanager.resource.cpu-vcores", 8));
+  if (s.resource.memory <= 0 || s.resource.vCores <= 0) {
+    return invalidArgument("yarn.nodemanager.resource.memory-mb and cpu-vcores must be positive");
+  }
+  if (auto label = conf.get("yarn.nodemanager.node-labels.provider.configured-node-partition")) {
+    if (!label->empty()) s.labels.push_back(*label);
+  }
+  if (auto l = conf.getStrings("yarn.nodemanager.log-dirs"); !l.empty()) s.logDir = l.front();
+  if (auto l = conf.getStrings("yarn.nodemanager.local-dirs"); !l.empty()) s.localDir = l.front();
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.killGraceMs, conf.getTimeDurationMs("yarn.nodemanager.sleep-delay-before-sigkill.ms", 250));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.connectMaxWaitMs,
+      conf.getTimeDurationMs("yarn.resourcemanager.connect.max-wait.ms", 900'000));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.connectRetryMs,
+      conf.getTimeDurationMs("yarn.resourcemanager.connect.retry-interval.ms", 30'000));
+  return s;
+}
+
+int64_t nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+HttpResponse error(const Status& s) {
+  return {protocol::httpStatusFor(s), protocol::remoteException(s).dump()};
+}
+
+// The NM's HTTP endpoints (on the I/O thread).
+class NmService {
+ public:
+  NmService(ContainerLauncher& launcher, std::string nodeId)
+      : launcher_(launcher), nodeId_(std::move(nodeId)) {}
+
+  HttpResponse handle(const HttpRequest& r) {
+    if (r.method == "POST" && r.path == "/rpc/v1/containers/start") return start(r.body);
+    if (r.method == "POST" && r.path == "/rpc/v1/containers/stop") return stop(r.body);
+    if (r.method == "GET" && r.path == "/ws/v1/node/info") {
+      return {200, nlohmann::json{{"nodeInfo",
+                                   {{"id", nodeId_},
+                                    {"nodeHostName", nodeId_.substr(0, nodeId_.rfind(':'))},
+                                    {"nodeManagerVersion", SPINDLE_VERSION},
+                                    {"numContainers", launcher_.running()}}}}
+                       .dump()};
+    }
+    if (r.method == "GET" && r.path == "/ws/v1/node/containers") {
+      nlohmann::json list = nlohmann::json::array();
+      for (const auto& s : launcher_.statuses()) {
+        list.push_back(
+            {{"id", s.containerId},
+             {"state", s.state == protocol::ContainerState::COMPLETE ? "COMPLETE" : "RUNNING"},
+             {"exitCode", s.exitStatus},
+             {"diagnostics", s.diagnostics},
+             {"containerLogsLink", launcher_.logFolder(s.containerId).value_or("")}});
+      }
+      return {200, nlohmann::json{{"containers", {{"container", list}}}}.dump()};
+    }
+    return error(notFound("no such resource: {} {}", r.method, r.path));
+  }
+
+ private:
+  HttpResponse start(const std::string& body) {
+    auto req = protocol::decode<protocol::StartContainersRequest>(body);
+    if (!req) return error(req.status());
+    protocol::StartContainersResponse resp;
+    for (const protocol::StartContainerRequest& s : req->startContainerRequest) {
+      auto attempt = protocol::attemptOfContainer(s.containerId);
+      Status st = attempt.status();
+      if (st.isOk()) {
+        st = launcher_.start({s.containerId, protocol::toString(attempt->app),
+                              s.containerLaunchContext.commands,
+                              s.containerLaunchContext.environment, s.resource});
+      }
+      if (st.isOk()) {
+        resp.succeededRequests.push_back(s.containerId);
+      } else {
+        resp.failedRequests.push_back({s.containerId, st.message()});
+      }
+    }
+    return {200, protocol::toJson(resp).dump()};
+  }
+
+  HttpResponse stop(const std::string& body) {
+    auto req = protocol::decode<protocol::StopContainersRequest>(body);
+    if (!req) return error(req.status());
+    protocol::StopContainersResponse resp;
+    for (const std::string& id : req->containerIds) {
+      Status st = launcher_.stop(id, ContainerExitStatus::KILLED_BY_APPMASTER,
+                                 "Container killed by the ApplicationMaster.");
+      if (st.isOk()) {
+        resp.succeededRequests.push_back(id);
+      } else {
+        resp.failedRequests.push_back({id, st.message()});
+      }
+    }
+    return {200, protocol::toJson(resp).dump()};
+  }
+
+  ContainerLauncher& launcher_;
+  std::string nodeId_;
+};
+
+// Waits up to `ms` for SIGTERM or SIGINT; true when one came.
+bool waitSignal(const sigset_t& signals, int64_t ms) {
+  timespec ts{static_cast<time_t>(ms / 1000), static_cast<long>((ms % 1000) * 1'000'000)};
+  return sigtimedwait(&signals, nullptr, &ts) > 0;
+}
+
+}  // namespace
+
+int runNodeManager(const std::string& confDir) {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  auto settings = readSettings(confDir);
+  if (!settings) {
+    std::cerr << "spindle nm: " << settings.status().message() << "\n";
+    return 2;
+  }
+  const NmSettings& s = *settings;
+  const std::string rmAddress = s.rmHost + ":" + std::to_string(s.rmPort);
+  std::unique_ptr<ContainerLauncher> launcher;
+  std::unique_ptr<NmService> service;
+  std::atomic<NmService*> ready{nullptr};
+  protocol::HttpServer server(s.host, s.httpPort, [&ready](HttpRequest r, protocol::Respond d) {
+    NmService* svc = ready.load(std::memory_order_acquire);
+    if (svc == nullptr) {
+      return d(error(Status(StatusCode::kResourceExhausted, "the NodeManager is starting")));
+    }
+    d(svc->handle(r));
+  });
+  // The server must bind first: the node id carries its port. Until the service exists (before
+  // the RM can know this node) requests are answered 503.
+  if (Status st = server.start(); !st.isOk()) {
+    std::cerr << "spindle nm: " << st.message() << "\n";
+    return 2;
+  }
+  const std::string nodeId = s.host + ":" + std::to_string(server.port());
+  launcher = std::make_unique<ContainerLauncher>(
+      LauncherDirs{s.logDir, s.localDir},
+      std::map<std::string, std::string>{{"NM_HOST", s.host},
+                                         {"NM_PORT", std::to_string(server.port())},
+                                         {"NM_HTTP_PORT", std::to_string(server.port())},
+                                         {"SPINDLE_RM_ADDRESS", rmAddress}},
+      s.killGraceMs);
+  service = std::make_unique<NmService>(*launcher, nodeId);
+  ready.store(service.get(), std::memory_order_release);
+  std::cout << "spindle nm: " << nodeId << " serving on http://" << nodeId << std::endl;
+
+  protocol::HttpClient rm(s.rmHost, s.rmPort, 10'000);
+  int64_t lastContact = nowMs();
+  auto shutdown = [&](int code, const std::string& why) {
+    SPINDLE_LOG_INFO("NodeManager {} stopping: {}", nodeId, why);
+    server.stop();
+    launcher->stopAll(ContainerExitStatus::KILLED_BY_RESOURCEMANAGER, "NodeManager stopping");
+    const int64_t deadline = nowMs() + s.killGraceMs + 2000;
+    while (launcher->running() > 0 && nowMs() < deadline) {
+      launcher->reap();
+      waitSignal(signals, kReapMs);
+    }
+    std::cout << "spindle nm: stopped" << std::endl;
+    return code;
+  };
+
+  bool registered = false;
+  int32_t responseId = 0;
+  int64_t interval = 1000;
+  int64_t nextBeat = nowMs();
+  while (true) {
+    if (waitSignal(signals, kReapMs)) return shutdown(0, "signal");
+    launcher->reap();
+    if (nowMs() < nextBeat) continue;
+    if (nowMs() - lastContact > s.connectMaxWaitMs) {
+      return shutdown(1, "the ResourceManager at " + rmAddress + " stayed unreachable");
+    }
+    if (!registered) {
+      protocol::RegisterNodeManagerRequest req;
+      req.nodeId = nodeId;
+      req.httpPort = server.port();
+      req.resource = s.resource;
+      req.nmVersion = SPINDLE_VERSION;
+      req.nodeLabels = s.labels;
+      auto r = rm.post("/rpc/v1/resource-tracker/register", protocol::toJson(req).dump());
+      auto resp = r && r->status == 200
+                      ? protocol::decode<protocol::RegisterNodeManagerResponse>(r->body)
+                      : Result<protocol::RegisterNodeManagerResponse>(
+                            r ? invalidArgument("HTTP {}: {}", r->status, r->body) : r.status());
+      if (!resp) {
+        SPINDLE_LOG_WARN("register with {} failed: {}", rmAddress, resp.status().message());
+        nextBeat = nowMs() + s.connectRetryMs;
+        continue;
+      }
+      lastContact = nowMs();
+      if (resp->nodeAction == NodeAction::SHUTDOWN) {
+        return shutdown(0, "the ResourceManager refused the node: " + resp->diagnosticsMessage);
+      }
+      registered = true;
+      responseId = 0;
+      nextBeat = nowMs();
+      SPINDLE_LOG_INFO("NodeManager {} registered with {}", nodeId, rmAddress);
+      continue;
+    }
+    protocol::NodeHeartbeatRequest hb;
+    hb.nodeStatus.nodeId = nodeId;
+    hb.nodeStatus.responseId = responseId;
+    hb.nodeStatus.containersStatuses = launcher->statuses();
+    hb.nodeStatus.nodeHealthStatus.lastHealthReportTime = lastContact;
+    auto r = rm.post("/rpc/v1/resource-tracker/heartbeat", protocol::toJson(hb).dump());
+    auto resp = r && r->status == 200
+                    ? protocol::decode<protocol::NodeHeartbeatResponse>(r->body)
+                    : Result<protocol::NodeHeartbeatResponse>(
+                          r ? invalidArgument("HTTP {}: {}", r->status, r->body) : r.status());
+    nextBeat = nowMs() + interval;
+    if (!resp) {
+      SPINDLE_LOG_WARN("heartbeat to {} failed: {}", rmAddress, resp.status().message());
+      continue;
+    }
+    lastContact = nowMs();
+    interval = resp->nextHeartBeatInterval;
+    nextBeat = nowMs() + interval;
+    if (resp->nodeAction == NodeAction::SHUTDOWN) {
+      return shutdown(0, "SHUTDOWN from the ResourceManager: " + resp->diagnosticsMessage);
+    }
+    if (resp->nodeAction == NodeAction::RESYNC) {
+      SPINDLE_LOG_WARN("RESYNC from the ResourceManager: {}", resp->diagnosticsMessage);
+      launcher->stopAll(ContainerExitStatus::KILLED_BY_RESOURCEMANAGER,
+                        "Container killed on ResourceManager resync");
+      launcher->acknowledge(hb.nodeStatus.containersStatuses);
+      registered = false;
+      nextBeat = nowMs();
+      continue;
+    }
+    launcher->acknowledge(hb.nodeStatus.containersStatuses);
+    responseId = resp->responseId;
+    for (const std::string& id : resp->containersToCleanup) {
+      (void)launcher->stop(id, ContainerExitStatus::KILLED_BY_RESOURCEMANAGER,
+                           "Container Killed by ResourceManager");
+    }
+  }
+}
+
+}  // namespace spindle::nm

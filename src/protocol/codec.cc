@@ -1,0 +1,418 @@
+#include "protocol/codec.h"
+
+#include <array>
+
+namespace spindle::protocol {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename E, size_t N>
+E readEnum(JsonFields& f, std::string_view key, const std::array<E, N>& values, E def,
+           bool required) {
+  if (!required && !f.has(key)) return def;
+  const std::string s = f.str(key);
+  if (!f.ok()) return def;
+  std::string known;
+  for (E v : values) {
+    if (s == toString(v)) return v;
+    known += (known.empty() ? "" : ", ") + std::string(toString(v));
+  }
+  f.fail(key, "unknown value '" + s + "' (one of " + known + ")");
+  return def;
+}
+
+constexpr std::array kNodeActions{NodeAction::NORMAL, NodeAction::RESYNC, NodeAction::SHUTDOWN};
+constexpr std::array kContainerStates{ContainerState::NEW, ContainerState::RUNNING,
+                                      ContainerState::COMPLETE};
+constexpr std::array kAmCommands{AMCommand::AM_RESYNC, AMCommand::AM_SHUTDOWN};
+constexpr std::array kFinalStatuses{FinalApplicationStatus::UNDEFINED,
+                                    FinalApplicationStatus::SUCCEEDED,
+                                    FinalApplicationStatus::FAILED, FinalApplicationStatus::KILLED};
+
+template <typename T>
+json list(const std::vector<T>& v) {
+  json a = json::array();
+  for (const T& x : v) a.push_back(toJson(x));
+  return a;
+}
+
+template <typename T>
+std::vector<T> readList(JsonFields& f, std::string_view key) {
+  std::vector<T> out;
+  for (JsonFields& e : f.objects(key)) {
+    out.emplace_back();
+    read(e, out.back());
+  }
+  return out;
+}
+
+void nonNegative(JsonFields& f, std::string_view key, int64_t v) {
+  if (v < 0) f.fail(key, "must not be negative, got " + std::to_string(v));
+}
+
+void nonEmpty(JsonFields& f, std::string_view key, const std::string& v) {
+  if (f.ok() && v.empty()) f.fail(key, "must not be empty");
+}
+
+}  // namespace
+
+const char* toString(NodeAction a) {
+  switch (a) {
+    case NodeAction::NORMAL: return "NORMAL";
+    case NodeAction::RESYNC: return "RESYNC";
+    case NodeAction::SHUTDOWN: return "SHUTDOWN";
+  }
+  return "?";
+}
+
+const char* toString(ContainerState s) {
+  switch (s) {
+    case ContainerState::NEW: return "NEW";
+    case ContainerState::RUNNING: return "RUNNING";
+    case ContainerState::COMPLETE: return "COMPLETE";
+  }
+  return "?";
+}
+
+const char* toString(AMCommand c) {
+  switch (c) {
+    case AMCommand::AM_RESYNC: return "AM_RESYNC";
+    case AMCommand::AM_SHUTDOWN: return "AM_SHUTDOWN";
+  }
+  return "?";
+}
+
+const char* toString(FinalApplicationStatus s) {
+  switch (s) {
+    case FinalApplicationStatus::UNDEFINED: return "UNDEFINED";
+    case FinalApplicationStatus::SUCCEEDED: return "SUCCEEDED";
+    case FinalApplicationStatus::FAILED: return "FAILED";
+    case FinalApplicationStatus::KILLED: return "KILLED";
+  }
+  return "?";
+}
+
+json toJson(const FailedContainer& c) {
+  return {{"containerId", c.containerId}, {"message", c.message}};
+}
+void read(JsonFields& f, FailedContainer& c) {
+  c.containerId = f.str("containerId");
+  c.message = f.str("message", "");
+}
+
+// --- Shared records ---------------------------------------------------------------------------
+
+json toJson(const ResourceRecord& r) { return {{"memory", r.memory}, {"vCores", r.vCores}}; }
+void read(JsonFields& f, ResourceRecord& r) {
+  r.memory = f.int64("memory");
+  r.vCores = f.int64("vCores");
+  nonNegative(f, "memory", r.memory);
+  nonNegative(f, "vCores", r.vCores);
+}
+
+json toJson(const ContainerStatus& s) {
+  return {{"containerId", s.containerId},
+          {"state", toString(s.state)},
+          {"exitStatus", s.exitStatus},
+          {"diagnostics", s.diagnostics}};
+}
+void read(JsonFields& f, ContainerStatus& s) {
+  s.containerId = f.str("containerId");
+  nonEmpty(f, "containerId", s.containerId);
+  s.state = readEnum(f, "state", kContainerStates, ContainerState::RUNNING, true);
+  s.exitStatus = f.int32("exitStatus", kInvalidExitStatus);
+  s.diagnostics = f.str("diagnostics", "");
+  if (f.ok() && s.state == ContainerState::COMPLETE && s.exitStatus == kInvalidExitStatus) {
+    f.fail("exitStatus", "a COMPLETE container needs its exit status");
+  }
+}
+
+json toJson(const Container& c) {
+  return {{"id", c.id},
+          {"nodeId", c.nodeId},
+          {"nodeHttpAddress", c.nodeHttpAddress},
+          {"resource", toJson(c.resource)},
+          {"priority", c.priority},
+          {"allocationRequestId", c.allocationRequestId}};
+}
+void read(JsonFields& f, Container& c) {
+  c.id = f.str("id");
+  c.nodeId = f.str("nodeId");
+  c.nodeHttpAddress = f.str("nodeHttpAddress", "");
+  JsonFields r = f.object("resource");
+  read(r, c.resource);
+  c.priority = f.int32("priority", 0);
+  c.allocationRequestId = f.int64("allocationRequestId", 0);
+}
+
+// --- ResourceTracker ------------------------------------------------------------------------
+
+json toJson(const RegisterNodeManagerRequest& r) {
+  return {{"nodeId", r.nodeId},
+          {"httpPort", r.httpPort},
+          {"resource", toJson(r.resource)},
+          {"nmVersion", r.nmVersion},
+          {"nodeLabels", r.nodeLabels},
+          {"containerStatuses", list(r.containerStatuses)}};
+}
+void read(JsonFields& f, RegisterNodeManagerRequest& r) {
+  r.nodeId = f.str("nodeId");
+  if (f.ok()) {
+    const size_t colon = r.nodeId.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == r.nodeId.size()) {
+      f.fail("nodeId", "expected host:port, got '" + r.nodeId + "'");
+    }
+  }
+  r.httpPort = f.int32("httpPort");
+  if (f.ok() && (r.httpPort <= 0 || r.httpPort > 65535)) {
+    f.fail("httpPort", "not a port number: " + std::to_string(r.httpPort));
+  }
+  JsonFields res = f.object("resource");
+  read(res, r.resource);
+  r.nmVersion = f.str("nmVersion", "");
+  r.nodeLabels = f.strings("nodeLabels");
+  r.containerStatuses = readList<ContainerStatus>(f, "containerStatuses");
+}
+
+json toJson(const RegisterNodeManagerResponse& r) {
+  return {{"nodeAction", toString(r.nodeAction)},
+          {"rmIdentifier", r.rmIdentifier},
+          {"diagnosticsMessage", r.diagnosticsMessage},
+          {"rmVersion", r.rmVersion},
+          {"resource", toJson(r.resource)}};
+}
+void read(JsonFields& f, RegisterNodeManagerResponse& r) {
+  r.nodeAction = readEnum(f, "nodeAction", kNodeActions, NodeAction::NORMAL, true);
+  r.rmIdentifier = f.int64("rmIdentifier", 0);
+  r.diagnosticsMessage = f.str("diagnosticsMessage", "");
+  r.rmVersion = f.str("rmVersion", "");
+  if (auto res = f.optObject("resource")) read(*res, r.resource);
+}
+
+json toJson(const NodeHeartbeatRequest& r) {
+  const NodeStatus& s = r.nodeStatus;
+  return {{"nodeStatus",
+           {{"nodeId", s.nodeId},
+            {"responseId", s.responseId},
+            {"containersStatuses", list(s.containersStatuses)},
+            {"nodeHealthStatus",
+             {{"isNodeHealthy", s.nodeHealthStatus.isNodeHealthy},
+              {"healthReport", s.nodeHealthStatus.healthReport},
+              {"lastHealthReportTime", s.nodeHealthStatus.lastHealthReportTime}}},
+            {"keepAliveApplications", s.keepAliveApplications}}}};
+}
+void read(JsonFields& f, NodeHeartbeatRequest& r) {
+  JsonFields s = f.object("nodeStatus");
+  NodeStatus& n = r.nodeStatus;
+  n.nodeId = s.str("nodeId");
+  nonEmpty(s, "nodeId", n.nodeId);
+  n.responseId = s.int32("responseId");
+  n.containersStatuses = readList<ContainerStatus>(s, "containersStatuses");
+  if (auto h = s.optObject("nodeHealthStatus")) {
+    n.nodeHealthStatus.isNodeHealthy = h->boolean("isNodeHealthy", true);
+    n.nodeHealthStatus.healthReport = h->str("healthReport", "");
+    n.nodeHealthStatus.lastHealthReportTime = h->int64("lastHealthReportTime", 0);
+  }
+  n.keepAliveApplications = s.strings("keepAliveApplications");
+}
+
+json toJson(const NodeHeartbeatResponse& r) {
+  return {{"responseId", r.responseId},
+          {"nodeAction", toString(r.nodeAction)},
+          {"containersToCleanup", r.containersToCleanup},
+          {"applicationsToCleanup", r.applicationsToCleanup},
+          {"nextHeartBeatInterval", r.nextHeartBeatInterval},
+          {"diagnosticsMessage", r.diagnosticsMessage}};
+}
+void read(JsonFields& f, NodeHeartbeatResponse& r) {
+  r.responseId = f.int32("responseId");
+  r.nodeAction = readEnum(f, "nodeAction", kNodeActions, NodeAction::NORMAL, true);
+  r.containersToCleanup = f.strings("containersToCleanup");
+  r.applicationsToCleanup = f.strings("applicationsToCleanup");
+  r.nextHeartBeatInterval = f.int64("nextHeartBeatInterval", 1000);
+  if (f.ok() && r.nextHeartBeatInterval <= 0) {
+    f.fail("nextHeartBeatInterval", "must be positive");
+  }
+  r.diagnosticsMessage = f.str("diagnosticsMessage", "");
+}
+
+// --- ApplicationMasterProtocol ----------------------------------------------------------------
+
+json toJson(const RegisterApplicationMasterRequest& r) {
+  return {{"applicationAttemptId", r.applicationAttemptId},
+          {"host", r.host},
+          {"rpcPort", r.rpcPort},
+          {"trackingUrl", r.trackingUrl}};
+}
+void read(JsonFields& f, RegisterApplicationMasterRequest& r) {
+  r.applicationAttemptId = f.str("applicationAttemptId");
+  nonEmpty(f, "applicationAttemptId", r.applicationAttemptId);
+  r.host = f.str("host", "");
+  r.rpcPort = f.int32("rpcPort", -1);
+  r.trackingUrl = f.str("trackingUrl", "");
+}
+
+json toJson(const RegisterApplicationMasterResponse& r) {
+  return {{"maximumCapability", toJson(r.maximumCapability)},
+          {"queue", r.queue},
+          {"containersFromPreviousAttempts", list(r.containersFromPreviousAttempts)}};
+}
+void read(JsonFields& f, RegisterApplicationMasterResponse& r) {
+  JsonFields m = f.object("maximumCapability");
+  read(m, r.maximumCapability);
+  r.queue = f.str("queue", "");
+  r.containersFromPreviousAttempts = readList<Container>(f, "containersFromPreviousAttempts");
+}
+
+json toJson(const ResourceRequest& r) {
+  return {{"priority", r.priority},
+          {"resourceName", r.resourceName},
+          {"capability", toJson(r.capability)},
+          {"numContainers", r.numContainers},
+          {"relaxLocality", r.relaxLocality},
+          {"nodeLabelExpression", r.nodeLabelExpression},
+          {"allocationRequestId", r.allocationRequestId}};
+}
+void read(JsonFields& f, ResourceRequest& r) {
+  r.priority = f.int32("priority");
+  r.resourceName = f.str("resourceName", "*");
+  nonEmpty(f, "resourceName", r.resourceName);
+  JsonFields c = f.object("capability");
+  read(c, r.capability);
+  r.numContainers = f.int32("numContainers");
+  nonNegative(f, "numContainers", r.numContainers);
+  r.relaxLocality = f.boolean("relaxLocality", true);
+  r.nodeLabelExpression = f.str("nodeLabelExpression", "");
+  r.allocationRequestId = f.int64("allocationRequestId", 0);
+}
+
+json toJson(const AllocateRequest& r) {
+  return {{"applicationAttemptId", r.applicationAttemptId},
+          {"responseId", r.responseId},
+          {"progress", r.progress},
+          {"ask", list(r.ask)},
+          {"release", r.release},
+          {"blacklistRequest",
+           {{"blacklistAdditions", r.blacklistRequest.blacklistAdditions},
+            {"blacklistRemovals", r.blacklistRequest.blacklistRemovals}}}};
+}
+void read(JsonFields& f, AllocateRequest& r) {
+  r.applicationAttemptId = f.str("applicationAttemptId");
+  nonEmpty(f, "applicationAttemptId", r.applicationAttemptId);
+  r.responseId = f.int32("responseId");
+  r.progress = f.number("progress", 0);
+  if (f.ok() && !(r.progress >= 0 && r.progress <= 1)) {
+    f.fail("progress", "must be between 0 and 1, got " + std::to_string(r.progress));
+  }
+  r.ask = readList<ResourceRequest>(f, "ask");
+  r.release = f.strings("release");
+  if (auto b = f.optObject("blacklistRequest")) {
+    r.blacklistRequest.blacklistAdditions = b->strings("blacklistAdditions");
+    r.blacklistRequest.blacklistRemovals = b->strings("blacklistRemovals");
+  }
+}
+
+json toJson(const AllocateResponse& r) {
+  json j = {{"responseId", r.responseId},
+            {"allocatedContainers", list(r.allocatedContainers)},
+            {"completedContainerStatuses", list(r.completedContainerStatuses)},
+            {"limit", toJson(r.limit)},
+            {"numClusterNodes", r.numClusterNodes},
+            {"preempt", {{"strictContract", {{"container", r.preemptContainers}}}}}};
+  if (r.amCommand) j["amCommand"] = toString(*r.amCommand);
+  return j;
+}
+void read(JsonFields& f, AllocateResponse& r) {
+  if (f.has("amCommand")) {
+    r.amCommand = readEnum(f, "amCommand", kAmCommands, AMCommand::AM_RESYNC, true);
+  }
+  r.responseId = f.int32("responseId");
+  r.allocatedContainers = readList<Container>(f, "allocatedContainers");
+  r.completedContainerStatuses = readList<ContainerStatus>(f, "completedContainerStatuses");
+  if (auto l = f.optObject("limit")) read(*l, r.limit);
+  r.numClusterNodes = f.int32("numClusterNodes", 0);
+  if (auto p = f.optObject("preempt")) {
+    if (auto s = p->optObject("strictContract")) r.preemptContainers = s->strings("container");
+  }
+}
+
+json toJson(const FinishApplicationMasterRequest& r) {
+  return {{"applicationAttemptId", r.applicationAttemptId},
+          {"finalApplicationStatus", toString(r.finalApplicationStatus)},
+          {"diagnostics", r.diagnostics},
+          {"trackingUrl", r.trackingUrl}};
+}
+void read(JsonFields& f, FinishApplicationMasterRequest& r) {
+  r.applicationAttemptId = f.str("applicationAttemptId");
+  nonEmpty(f, "applicationAttemptId", r.applicationAttemptId);
+  r.finalApplicationStatus = readEnum(f, "finalApplicationStatus", kFinalStatuses,
+                                      FinalApplicationStatus::UNDEFINED, true);
+  r.diagnostics = f.str("diagnostics", "");
+  r.trackingUrl = f.str("trackingUrl", "");
+}
+
+json toJson(const FinishApplicationMasterResponse& r) {
+  return {{"isUnregistered", r.isUnregistered}};
+}
+void read(JsonFields& f, FinishApplicationMasterResponse& r) {
+  r.isUnregistered = f.boolean("isUnregistered", false);
+}
+
+// --- ContainerManagementProtocol ----------------------------------------------------------------
+
+json toJson(const StartContainersRequest& r) {
+  json list = json::array();
+  for (const StartContainerRequest& s : r.startContainerRequest) {
+    list.push_back({{"containerId", s.containerId},
+                    {"resource", toJson(s.resource)},
+                    {"containerLaunchContext",
+                     {{"commands", s.containerLaunchContext.commands},
+                      {"environment", s.containerLaunchContext.environment}}}});
+  }
+  return {{"startContainerRequest", list}};
+}
+void read(JsonFields& f, StartContainersRequest& r) {
+  for (JsonFields& e : f.objects("startContainerRequest")) {
+    StartContainerRequest s;
+    s.containerId = e.str("containerId");
+    nonEmpty(e, "containerId", s.containerId);
+    JsonFields res = e.object("resource");
+    read(res, s.resource);
+    JsonFields ctx = e.object("containerLaunchContext");
+    s.containerLaunchContext.commands = ctx.strings("commands");
+    if (ctx.ok() && s.containerLaunchContext.commands.empty()) {
+      ctx.fail("commands", "at least one command is needed");
+    }
+    s.containerLaunchContext.environment = ctx.stringMap("environment");
+    r.startContainerRequest.push_back(std::move(s));
+  }
+  if (f.ok() && r.startContainerRequest.empty()) {
+    f.fail("startContainerRequest", "at least one container is needed");
+  }
+}
+
+json toJson(const StartContainersResponse& r) {
+  return {{"succeededRequests", r.succeededRequests}, {"failedRequests", list(r.failedRequests)}};
+}
+void read(JsonFields& f, StartContainersResponse& r) {
+  r.succeededRequests = f.strings("succeededRequests");
+  r.failedRequests = readList<FailedContainer>(f, "failedRequests");
+}
+
+json toJson(const StopContainersRequest& r) { return {{"containerIds", r.containerIds}}; }
+void read(JsonFields& f, StopContainersRequest& r) {
+  r.containerIds = f.strings("containerIds");
+  if (f.ok() && r.containerIds.empty()) f.fail("containerIds", "at least one id is needed");
+}
+
+json toJson(const StopContainersResponse& r) {
+  return {{"succeededRequests", r.succeededRequests}, {"failedRequests", list(r.failedRequests)}};
+}
+void read(JsonFields& f, StopContainersResponse& r) {
+  r.succeededRequests = f.strings("succeededRequests");
+  r.failedRequests = readList<FailedContainer>(f, "failedRequests");
+}
+
+}  // namespace spindle::protocol

@@ -1,0 +1,58 @@
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "protocol/http_client.h"
+#include "protocol/http_server.h"
+
+namespace spindle::protocol {
+namespace {
+
+TEST(Http, AnswersNowAndLaterOnOnePersistentConnection) {
+  std::vector<std::thread> later;
+  HttpServer server("127.0.0.1", 0, [&later](HttpRequest req, Respond respond) {
+    if (req.path == "/later") {
+      // Answered from another thread, as the RM's scheduler thread does.
+      later.emplace_back([respond, body = req.body] { respond({202, "later:" + body}); });
+      return;
+    }
+    respond({200, req.method + " " + req.path + " q=" + req.query["q"]});
+  });
+  ASSERT_TRUE(server.start().isOk());
+  ASSERT_GT(server.port(), 0);
+  HttpClient client("127.0.0.1", server.port());
+  auto a = client.get("/ws/v1/x%20y?q=a+b&z");
+  ASSERT_TRUE(a.isOk()) << a.status().toString();
+  EXPECT_EQ(a->status, 200);
+  EXPECT_EQ(a->body, "GET /ws/v1/x y q=a b");
+  auto b = client.post("/later", "body");
+  ASSERT_TRUE(b.isOk()) << b.status().toString();
+  EXPECT_EQ(b->status, 202);
+  EXPECT_EQ(b->body, "later:body");
+  server.stop();
+  for (auto& t : later) t.join();
+}
+
+TEST(Http, ConnectionRefusedNamesThePeer) {
+  HttpServer server("127.0.0.1", 0, [](HttpRequest, Respond r) { r({200, ""}); });
+  ASSERT_TRUE(server.start().isOk());
+  const uint16_t port = server.port();
+  server.stop();
+  HttpClient client("127.0.0.1", port, 2000);
+  auto r = client.get("/");
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.status().message().find("127.0.0.1:" + std::to_string(port)), std::string::npos);
+}
+
+TEST(Http, HostPortParsing) {
+  auto hp = parseHostPort("0.0.0.0:8088", "yarn.resourcemanager.webapp.address");
+  ASSERT_TRUE(hp.isOk());
+  EXPECT_EQ(hp->first, "0.0.0.0");
+  EXPECT_EQ(hp->second, 8088);
+  auto bad = parseHostPort("host:80x", "k");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().message(), "k: '80x' is not a port number");
+}
+
+}  // namespace
+}  // namespace spindle::protocol

@@ -1,0 +1,221 @@
+// The protocol records of Spindle's daemons, named after YARN's protocol records
+// (hadoop-yarn-api yarn_service_protos.proto, yarn_server_common_service_protos.proto):
+// ResourceTracker (NM -> RM), ApplicationMasterProtocol (AM -> RM) and
+// ContainerManagementProtocol (AM or RM -> NM). codec.h turns them into versioned JSON and back.
+//
+//   NodeHeartbeatRequest hb;
+//   hb.nodeStatus.nodeId = "host1:45454";
+//   hb.nodeStatus.responseId = last.responseId;
+//   std::string body = toJson(hb).dump();
+//   Result<NodeHeartbeatResponse> r = decode<NodeHeartbeatResponse>(responseBody);
+//
+// Ids travel in YARN's string forms (node_id "host:port", container_<ts>_<app>_<att>_<seq>);
+// the receiving daemon parses them against its own tables. Field names are YARN's, in
+// camelCase as YARN's JSON renderings write them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spindle::protocol {
+
+// The version in every protocol path (/rpc/v1/...): a breaking change of any record below
+// becomes /rpc/v2 and both are served while peers move.
+inline constexpr int kProtocolVersion = 1;
+
+// Resource: memory in MB, virtual cores.
+struct ResourceRecord {
+  int64_t memory = 0;
+  int64_t vCores = 0;
+  bool operator==(const ResourceRecord&) const = default;
+};
+
+// NodeAction: what the RM tells a node manager to do next.
+enum class NodeAction { NORMAL, RESYNC, SHUTDOWN };
+const char* toString(NodeAction a);
+
+// ContainerState as the NM reports it (YARN's ContainerState: NEW, RUNNING, COMPLETE).
+enum class ContainerState { NEW, RUNNING, COMPLETE };
+const char* toString(ContainerState s);
+
+// ContainerExitStatus.INVALID: no exit status yet.
+inline constexpr int32_t kInvalidExitStatus = -1000;
+
+struct ContainerStatus {
+  std::string containerId;
+  ContainerState state = ContainerState::RUNNING;
+  int32_t exitStatus = kInvalidExitStatus;
+  std::string diagnostics;
+};
+
+struct NodeHealthStatus {
+  bool isNodeHealthy = true;
+  std::string healthReport;
+  int64_t lastHealthReportTime = 0;
+};
+
+// --- ResourceTracker ------------------------------------------------------------------------
+
+struct RegisterNodeManagerRequest {
+  std::string nodeId;  // host:port
+  int32_t httpPort = 0;
+  ResourceRecord resource;
+  std::string nmVersion;
+  std::vector<std::string> nodeLabels;
+  // The containers the NM still runs (a re-registration after RESYNC).
+  std::vector<ContainerStatus> containerStatuses;
+};
+
+struct RegisterNodeManagerResponse {
+  NodeAction nodeAction = NodeAction::NORMAL;
+  int64_t rmIdentifier = 0;
+  std::string diagnosticsMessage;
+  std::string rmVersion;
+  ResourceRecord resource;  // the resource the RM accepted for the node
+};
+
+struct NodeStatus {
+  std::string nodeId;
+  int32_t responseId = 0;
+  std::vector<ContainerStatus> containersStatuses;
+  NodeHealthStatus nodeHealthStatus;
+  std::vector<std::string> keepAliveApplications;
+};
+
+struct NodeHeartbeatRequest {
+  NodeStatus nodeStatus;
+};
+
+struct NodeHeartbeatResponse {
+  int32_t responseId = 0;
+  NodeAction nodeAction = NodeAction::NORMAL;
+  std::vector<std::string> containersToCleanup;
+  std::vector<std::string> applicationsToCleanup;
+  int64_t nextHeartBeatInterval = 1000;
+  std::string diagnosticsMessage;
+};
+
+// --- ApplicationMasterProtocol ----------------------------------------------------------------
+// Every request names its attempt in `applicationAttemptId`, where YARN reads the caller's
+// AMRMToken.
+
+struct RegisterApplicationMasterRequest {
+  std::string applicationAttemptId;
+  std::string host;
+  int32_t rpcPort = -1;
+  std::string trackingUrl;
+};
+
+struct Container {
+  std::string id;
+  std::string nodeId;
+  std::string nodeHttpAddress;
+  ResourceRecord resource;
+  int32_t priority = 0;
+  int64_t allocationRequestId = 0;
+};
+
+struct RegisterApplicationMasterResponse {
+  ResourceRecord maximumCapability;
+  std::string queue;
+  std::vector<Container> containersFromPreviousAttempts;
+};
+
+struct ResourceRequest {
+  int32_t priority = 0;
+  std::string resourceName = "*";
+  ResourceRecord capability;
+  int32_t numContainers = 0;
+  bool relaxLocality = true;
+  std::string nodeLabelExpression;
+  int64_t allocationRequestId = 0;
+};
+
+struct ResourceBlacklistRequest {
+  std::vector<std::string> blacklistAdditions;
+  std::vector<std::string> blacklistRemovals;
+};
+
+struct AllocateRequest {
+  std::string applicationAttemptId;
+  // Must equal the last response's responseId (0 on the first call); the previous id repeats
+  // the last call, which the RM answers again from its copy without applying it twice.
+  int32_t responseId = 0;
+  double progress = 0;
+  std::vector<ResourceRequest> ask;  // absolute: replaces the ask at (priority, name, id)
+  std::vector<std::string> release;
+  ResourceBlacklistRequest blacklistRequest;
+};
+
+// AMCommand: the RM asks the AM to resynchronise or to shut down.
+enum class AMCommand { AM_RESYNC, AM_SHUTDOWN };
+const char* toString(AMCommand c);
+
+struct AllocateResponse {
+  std::optional<AMCommand> amCommand;
+  int32_t responseId = 0;
+  std::vector<Container> allocatedContainers;
+  std::vector<ContainerStatus> completedContainerStatuses;
+  ResourceRecord limit;  // headroom
+  int32_t numClusterNodes = 0;
+  // PreemptionMessage.strictContract's containers (they will be taken).
+  std::vector<std::string> preemptContainers;
+};
+
+// FinalApplicationStatus.
+enum class FinalApplicationStatus { UNDEFINED, SUCCEEDED, FAILED, KILLED };
+const char* toString(FinalApplicationStatus s);
+
+struct FinishApplicationMasterRequest {
+  std::string applicationAttemptId;
+  FinalApplicationStatus finalApplicationStatus = FinalApplicationStatus::UNDEFINED;
+  std::string diagnostics;
+  std::string trackingUrl;
+};
+
+struct FinishApplicationMasterResponse {
+  bool isUnregistered = false;
+};
+
+// --- ContainerManagementProtocol ----------------------------------------------------------------
+
+struct ContainerLaunchContext {
+  std::vector<std::string> commands;  // joined with spaces and run by /bin/sh -c
+  std::map<std::string, std::string> environment;
+};
+
+// YARN's StartContainerRequest carries the container's id and resource inside its container
+// token; here they are plain fields.
+struct StartContainerRequest {
+  std::string containerId;
+  ResourceRecord resource;
+  ContainerLaunchContext containerLaunchContext;
+};
+
+struct StartContainersRequest {
+  std::vector<StartContainerRequest> startContainerRequest;
+};
+
+struct FailedContainer {
+  std::string containerId;
+  std::string message;
+};
+
+struct StartContainersResponse {
+  std::vector<std::string> succeededRequests;
+  std::vector<FailedContainer> failedRequests;
+};
+
+struct StopContainersRequest {
+  std::vector<std::string> containerIds;
+};
+
+struct StopContainersResponse {
+  std::vector<std::string> succeededRequests;
+  std::vector<FailedContainer> failedRequests;
+};
+
+}  // namespace spindle::protocol

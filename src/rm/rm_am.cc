@@ -1,0 +1,137 @@
+// RmCore: the ApplicationMasterProtocol (YARN's ApplicationMasterService).
+#include <algorithm>
+
+#include "protocol/yarn_ids.h"
+#include "rm/rm_core.h"
+#include "rm/rm_core_internal.h"
+
+namespace spindle::rm {
+
+Result<RmCore::RmApp*> RmCore::attemptFor(const std::string& attemptId, bool allowFinished) {
+  auto parsed = protocol::parseAttemptId(attemptId);
+  if (!parsed) return parsed.status();
+  if (parsed->app.clusterTimestamp != sched().settings().clusterTimestamp) {
+    return notFound("application attempt {} is not of this cluster (timestamp {})", attemptId,
+                    sched().settings().clusterTimestamp);
+  }
+  RmApp* app = findApp(AppId(parsed->app.seq));
+  if (app == nullptr) return notFound("application attempt {} does not exist", attemptId);
+  if (!allowFinished && !appLive(app->id)) {
+    return failedPrecondition("application attempt {} has finished: its application is {}",
+                              attemptId, toString(sched().findApp(app->id)->state()));
+  }
+  if (parsed->attempt != app->attempt) {
+    return failedPrecondition("application attempt {} is not the current attempt (attempt {})",
+                              attemptId, app->attempt);
+  }
+  return app;
+}
+
+Result<protocol::RegisterApplicationMasterResponse> RmCore::registerAm(
+    const protocol::RegisterApplicationMasterRequest& r) {
+  SPINDLE_ASSIGN_OR_RETURN(RmApp * app, attemptFor(r.applicationAttemptId));
+  if (app->registered) {
+    return failedPrecondition("Application Master is already registered : {}",
+                              r.applicationAttemptId);
+  }
+  app->registered = true;
+  if (!app->attempts.empty()) app->attempts.back().state = "RUNNING";
+  app->amHost = r.host;
+  app->amRpcPort = r.rpcPort;
+  app->trackingUrl = r.trackingUrl;
+  app->lastAmContact = clock_.nowMs();
+  protocol::RegisterApplicationMasterResponse resp;
+  const Resource& max = sched().settings().bounds.maximum;
+  resp.maximumCapability = {max.memoryMb(), max.vcores()};
+  resp.queue = sched().findApp(app->id)->queue();
+  return resp;
+}
+
+Result<protocol::AllocateResponse> RmCore::allocate(const protocol::AllocateRequest& r) {
+  SPINDLE_ASSIGN_OR_RETURN(RmApp * app, attemptFor(r.applicationAttemptId));
+  if (!app->registered) {
+    return failedPrecondition(
+        "AM is not registered for known application attempt: {} or RM had restarted after AM "
+        "registered. AM should re-register.",
+        r.applicationAttemptId);
+  }
+  app->lastAmContact = clock_.nowMs();
+  // responseId: the previous id repeats the last call (answered again, applied once); any other
+  // mismatch is a stale or forged call (ApplicationMasterService's check).
+  const int32_t expected = app->lastResponse ? app->lastResponse->responseId : 0;
+  if (app->lastResponse && r.responseId + 1 == expected) return *app->lastResponse;
+  if (r.responseId != expected) {
+    return invalidArgument(
+        "Invalid responseId in AllocateRequest from application attempt: {}, expect responseId "
+        "to be {}, but get {}",
+        r.applicationAttemptId, expected, r.responseId);
+  }
+  AppAllocate event;
+  event.app = app->id;
+  for (const protocol::ResourceRequest& a : r.ask) {
+    event.asks.push_back({{a.priority, a.allocationRequestId},
+                          a.resourceName,
+                          Resource::of(a.capability.memory, a.capability.vCores),
+                          a.numContainers,
+                          a.relaxLocality,
+                          a.nodeLabelExpression});
+  }
+  for (size_t i = 0; i < r.release.size(); ++i) {
+    auto id = sched().parseContainerId(r.release[i]);
+    if (!id) return invalidArgument("AllocateRequest.release[{}]: {}", i, id.status().message());
+    if (id->app() != app->id) {
+      return invalidArgument("AllocateRequest.release[{}]: {} is not a container of {}", i,
+                             r.release[i], sched().appIdString(app->id));
+    }
+    event.releases.push_back(*id);
+  }
+  event.blacklistAdd = r.blacklistRequest.blacklistAdditions;
+  event.blacklistRemove = r.blacklistRequest.blacklistRemovals;
+  auto out = driver_->handle(event);
+  if (!out) return out.status();
+  apply(*out);
+  app->progress = r.progress;
+  protocol::AllocateResponse resp;
+  resp.responseId = expected + 1;
+  resp.allocatedContainers.swap(app->newlyAllocated);
+  resp.completedContainerStatuses.swap(app->completed);
+  if (auto h = sched().headroom(app->id)) resp.limit = {h->memoryMb(), h->vcores()};
+  resp.numClusterNodes = static_cast<int32_t>(sched().cluster().numNodes());
+  for (ContainerId c : sched().preemptionMessage(app->id).containers) {
+    resp.preemptContainers.push_back(sched().containerIdString(c));
+  }
+  app->lastResponse = resp;
+  return resp;
+}
+
+Result<protocol::FinishApplicationMasterResponse> RmCore::finishAm(
+    const protocol::FinishApplicationMasterRequest& r) {
+  SPINDLE_ASSIGN_OR_RETURN(RmApp * app, attemptFor(r.applicationAttemptId, true));
+  if (app->unregistered) return protocol::FinishApplicationMasterResponse{true};  // a repeat
+  if (!appLive(app->id)) {
+    return failedPrecondition("application attempt {} has finished: its application is {}",
+                              r.applicationAttemptId, toString(sched().findApp(app->id)->state()));
+  }
+  if (!app->registered) {
+    return failedPrecondition(
+        "Application Master is trying to unregister before registering for: {}",
+        r.applicationAttemptId);
+  }
+  app->unregistered = true;
+  app->finalStatus = r.finalApplicationStatus;
+  app->diagnostics = r.diagnostics;
+  if (!r.trackingUrl.empty()) app->trackingUrl = r.trackingUrl;
+  app->progress = 1;
+  // YARN keeps the app FINISHING until the AM container exits; here it finishes at once and
+  // the AM container is cleaned up on its node (docs/compatibility.md).
+  const AppState state = r.finalApplicationStatus == protocol::FinalApplicationStatus::KILLED
+                             ? AppState::KILLED
+                             : AppState::FINISHED;
+  app->endAttempt(state == AppState::KILLED ? "KILLED" : "FINISHED", clock_.nowMs(), r.diagnostics);
+  auto out = driver_->handle(AppRemoved{app->id, state});
+  if (!out) return out.status();
+  apply(*out);
+  return protocol::FinishApplicationMasterResponse{true};
+}
+
+}  // namespace spindle::rm

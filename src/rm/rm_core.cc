@@ -1,0 +1,368 @@
+#include "rm/rm_core.h"
+
+#include <algorithm>
+
+#include "app/container_state.h"
+#include "base/log.h"
+#include "protocol/yarn_ids.h"
+#include "rm/rm_core_internal.h"
+
+namespace spindle::rm {
+
+using protocol::NodeAction;
+
+const char* toString(RmNodeState s) {
+  switch (s) {
+    case RmNodeState::RUNNING: return "RUNNING";
+    case RmNodeState::LOST: return "LOST";
+  }
+  return "?";
+}
+
+RmCore::RmCore(RmSettings settings, Configuration conf, const Clock& clock, std::string schedAddr)
+    : settings_(std::move(settings)),
+      conf_(std::move(conf)),
+      clock_(clock),
+      schedulerAddress_(std::move(schedAddr)),
+      startedOn_(clock.nowMs()),
+      rng_(static_cast<uint64_t>(clock.nowMs())) {}
+
+RmCore::~RmCore() = default;
+
+Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Configuration conf,
+                                               const Clock& clock, std::string schedulerAddress) {
+  // The cluster timestamp in every id is the RM's start time, as YARN's.
+  if (!conf.contains("spindle.cluster.timestamp")) {
+    conf.set("spindle.cluster.timestamp", std::to_string(clock.nowMs()));
+  }
+  // The scheduler hands the NM heartbeat interval out; the RM's setting is the same key.
+  std::unique_ptr<RmCore> core(new RmCore(settings, conf, clock, std::move(schedulerAddress)));
+  auto driver = Driver::create(core->conf_, clock, core->rng_);
+  if (!driver) return driver.status();
+  core->driver_ = std::move(*driver);
+  return core;
+}
+
+RmCore::RmApp* RmCore::findApp(AppId id) {
+  auto it = apps_.find(id);
+  return it == apps_.end() ? nullptr : it->second.get();
+}
+
+bool RmCore::appLive(AppId id) const {
+  const Application* a = sched().findApp(id);
+  return a != nullptr && !isFinal(a->state());
+}
+
+std::vector<AmLaunch> RmCore::takeLaunches() {
+  std::vector<AmLaunch> out;
+  out.swap(launches_);
+  return out;
+}
+
+void RmCore::addCleanup(NodeId node, const std::string& containerId) {
+  if (!node.valid()) return;
+  auto it = nodes_.find(sched().cluster().nodeName(node));
+  if (it != nodes_.end() && it->second->state == RmNodeState::RUNNING) {
+    it->second->toCleanup.push_back(containerId);
+  }
+}
+
+// --- Outcomes ---------------------------------------------------------------------------------
+
+void RmCore::apply(const Outcome& out) {
+  std::vector<std::pair<AppId, std::string>> failedAttempts;
+  for (const ContainerChange& c : out.containers) {
+    RmApp* app = findApp(c.app());
+    const std::string cid = sched().containerIdString(c.id);
+    switch (c.action) {
+      case ContainerAction::kAllocated: {
+        if (app == nullptr) break;
+        const std::string& nodeName = sched().cluster().nodeName(c.node);
+        auto n = nodes_.find(nodeName);
+        const std::string http = n != nodes_.end() ? n->second->httpAddress : "";
+        if (c.am) {
+          app->amContainer = c.id;
+          app->amNodeHttpAddress = http;
+          if (!app->attempts.empty()) {
+            AttemptRecord& at = app->attempts.back();
+            at.amContainerId = cid;
+            at.nodeId = nodeName;
+            at.nodeHttpAddress = http;
+            at.state = "ALLOCATED";
+          }
+          app->lastAmContact = clock_.nowMs();
+          AmLaunch launch;
+          launch.nodeHttpAddress = http;
+          protocol::StartContainerRequest start;
+          start.containerId = cid;
+          start.resource = {c.resource.memoryMb(), c.resource.vcores()};
+          start.containerLaunchContext = app->ctx.amContainerSpec;
+          auto& env = start.containerLaunchContext.environment;
+          env["SPINDLE_RM_ADDRESS"] = schedulerAddress_;
+          env["APP_SUBMIT_TIME_ENV"] =
+              std::to_string(sched().findApp(c.app()) ? sched().findApp(c.app())->submitTime() : 0);
+          launch.request.startContainerRequest.push_back(std::move(start));
+          launches_.push_back(std::move(launch));
+          SPINDLE_LOG_INFO("AM container {} allocated on {}", cid, nodeName);
+        } else {
+          app->newlyAllocated.push_back({cid,
+                                         nodeName,
+                                         http,
+                                         {c.resource.memoryMb(), c.resource.vcores()},
+                                         c.key.priority,
+                                         c.key.allocationRequestId});
+        }
+        break;
+      }
+      case ContainerAction::kCompleted:
+      case ContainerAction::kReleased:
+      case ContainerAction::kKilled: {
+        if (c.action != ContainerAction::kCompleted) addCleanup(c.node, cid);
+        std::string diag;
+        if (auto d = nodeDiagnostics_.find(c.id); d != nodeDiagnostics_.end()) {
+          diag = std::move(d->second);
+          nodeDiagnostics_.erase(d);
+        } else if (c.exitStatus == ContainerExitStatus::ABORTED) {
+          diag = "Container released on a *lost* node";
+        } else if (c.action == ContainerAction::kReleased) {
+          diag = "Container released by application";
+        } else if (c.action == ContainerAction::kKilled) {
+          diag = "Container killed by the ResourceManager";
+        }
+        if (c.exitStatus == ContainerExitStatus::ABORTED) {
+          SPINDLE_LOG_INFO("container {} on {} ended ABORTED ({})", cid,
+                           sched().cluster().nodeName(c.node), c.exitStatus);
+        }
+        if (app == nullptr) break;
+        if (c.am) {
+          if (app->amContainer == c.id) app->amContainer.reset();
+          if (!app->unregistered && appLive(c.app())) {
+            failedAttempts.emplace_back(
+                c.app(), fmt::format("AM Container for {} exited with exitCode: {}{}",
+                                     sched().attemptIdString(c.id.attempt), c.exitStatus,
+                                     diag.empty() ? "" : ". " + diag));
+          }
+        } else if (c.id.attempt.attempt == app->attempt) {
+          app->completed.push_back(
+              {cid, protocol::ContainerState::COMPLETE, c.exitStatus, std::move(diag)});
+        }
+        break;
+      }
+      case ContainerAction::kPreemptionMarked: break;
+    }
+  }
+  for (const AppChange& a : out.apps) {
+    RmApp* app = findApp(a.app);
+    if (app == nullptr) continue;
+    if (a.action == AppAction::kRejected) app->diagnostics = a.reason;
+    if (a.action == AppAction::kFinished) {
+      SPINDLE_LOG_INFO("{} finished: {}", sched().appIdString(a.app), toString(a.finalState));
+    }
+  }
+  for (const auto& [id, why] : failedAttempts) failAttempt(id, why);
+}
+
+void RmCore::failAttempt(AppId id, const std::string& why) {
+  RmApp* app = findApp(id);
+  const Application* a = sched().findApp(id);
+  if (app == nullptr || a == nullptr || isFinal(a->state())) return;
+  const int32_t max = app->ctx.maxAppAttempts > 0
+                          ? std::min(app->ctx.maxAppAttempts, settings_.maxAppAttempts)
+                          : settings_.maxAppAttempts;
+  SPINDLE_LOG_INFO("{}: {}", sched().attemptIdString(a->attemptId()), why);
+  if (a->amRunning()) {
+    // The AM is still running (an expired attempt): its container ends first.
+    const ContainerId am = *a->amContainer();
+    const Container* c = sched().findContainer(am);
+    if (c != nullptr) addCleanup(c->node, sched().containerIdString(am));
+    auto out =
+        driver_->handle(ContainerFinished{am, ContainerExitStatus::KILLED_BY_RESOURCEMANAGER});
+    app->unregistered = true;  // the container's completion must not fail the attempt twice
+    if (out) apply(*out);
+    app->unregistered = false;
+  }
+  app->endAttempt("FAILED", clock_.nowMs(), why);
+  if (static_cast<int32_t>(a->attempt()) >= max) {
+    app->diagnostics = fmt::format("Application {} failed {} times due to {}",
+                                   sched().appIdString(id), a->attempt(), why);
+    app->finalStatus = protocol::FinalApplicationStatus::FAILED;
+    auto out = driver_->handle(AppRemoved{id, AppState::FAILED});
+    if (out) apply(*out);
+    return;
+  }
+  app->diagnostics = why;
+  auto out = driver_->restartAttempt(id);
+  if (!out) {
+    SPINDLE_LOG_ERROR("{}: cannot start a new attempt: {}", sched().appIdString(id),
+                      out.status().message());
+    return;
+  }
+  const Outcome copy = *out;
+  app->attempt = sched().findApp(id)->attempt();
+  app->attempts.push_back(AttemptRecord::started(app->attempt, clock_.nowMs()));
+  app->registered = false;
+  app->lastResponse.reset();
+  app->newlyAllocated.clear();
+  app->completed.clear();
+  apply(copy);
+}
+
+// --- ResourceTracker --------------------------------------------------------------------------
+
+protocol::RegisterNodeManagerResponse RmCore::registerNode(
+    const protocol::RegisterNodeManagerRequest& r) {
+  protocol::RegisterNodeManagerResponse resp;
+  resp.rmIdentifier = sched().settings().clusterTimestamp;
+  resp.rmVersion = SPINDLE_VERSION;
+  resp.resource = r.resource;
+  auto it = nodes_.find(r.nodeId);
+  if (it != nodes_.end() && it->second->state == RmNodeState::RUNNING) {
+    // A reconnecting node (YARN's RMNodeReconnectEvent without work preservation): what it ran
+    // before is gone.
+    SPINDLE_LOG_INFO("node {} registers again: its previous containers end", r.nodeId);
+    auto out = driver_->handle(NodeRemoved{r.nodeId});
+    if (out) apply(*out);
+  }
+  NodeAdded added{r.nodeId,
+                  "/default-rack",
+                  Resource::of(r.resource.memory, r.resource.vCores),
+                  r.nodeLabels,
+                  {}};
+  auto out = driver_->handle(added);
+  if (!out && !r.nodeLabels.empty()) {
+    // Labels the cluster does not know are refused, the node is not (YARN's
+    // ResourceTrackerService answers areNodeLabelsAcceptedByRM = false and registers it).
+    resp.diagnosticsMessage = "node labels not accepted: " + out.status().message();
+    SPINDLE_LOG_WARN("node {}: {}", r.nodeId, resp.diagnosticsMessage);
+    added.labels.clear();
+    out = driver_->handle(added);
+  }
+  if (!out) {
+    resp.nodeAction = NodeAction::SHUTDOWN;
+    resp.diagnosticsMessage = "node " + r.nodeId + " refused: " + out.status().message();
+    SPINDLE_LOG_WARN("{}", resp.diagnosticsMessage);
+    if (it != nodes_.end()) it->second->state = RmNodeState::LOST;
+    return resp;
+  }
+  const Outcome copy = *out;
+  auto n = std::make_unique<RmNode>();
+  n->nodeId = r.nodeId;
+  n->host = r.nodeId.substr(0, r.nodeId.rfind(':'));
+  n->httpAddress = n->host + ":" + std::to_string(r.httpPort);
+  n->sched = *sched().cluster().findNode(r.nodeId);
+  n->total = r.resource;
+  n->labels = added.labels;
+  n->registeredAt = n->lastHeartbeat = n->lastHealthUpdate = clock_.nowMs();
+  n->lastResponse.responseId = 0;
+  n->lastResponse.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;
+  nodes_[r.nodeId] = std::move(n);
+  apply(copy);
+  SPINDLE_LOG_INFO("node {} registered with <memory:{}, vCores:{}>", r.nodeId, r.resource.memory,
+                   r.resource.vCores);
+  return resp;
+}
+
+Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
+    const protocol::NodeHeartbeatRequest& r) {
+  const protocol::NodeStatus& st = r.nodeStatus;
+  auto it = nodes_.find(st.nodeId);
+  if (it == nodes_.end() || it->second->state != RmNodeState::RUNNING) {
+    protocol::NodeHeartbeatResponse resync;
+    resync.nodeAction = NodeAction::RESYNC;
+    resync.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;
+    resync.diagnosticsMessage =
+        it == nodes_.end() ? "node " + st.nodeId + " is not registered: register again"
+                           : "node " + st.nodeId + " was declared LOST (no heartbeat within " +
+                                 std::to_string(settings_.nmExpiryMs) + " ms): register again";
+    return resync;
+  }
+  RmNode& n = *it->second;
+  if (st.responseId + 1 == n.lastResponse.responseId) return n.lastResponse;  // a repeat
+  if (st.responseId != n.lastResponse.responseId) {
+    protocol::NodeHeartbeatResponse resync;
+    resync.nodeAction = NodeAction::RESYNC;
+    resync.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;
+    resync.diagnosticsMessage = fmt::format("too far behind: responseId {}, the RM expected {}",
+                                            st.responseId, n.lastResponse.responseId);
+    return resync;
+  }
+  // Validate every status before anything changes.
+  std::vector<CompletedContainer> completed;
+  std::vector<std::string> unknownRunning;
+  for (size_t i = 0; i < st.containersStatuses.size(); ++i) {
+    const protocol::ContainerStatus& cs = st.containersStatuses[i];
+    auto id = sched().parseContainerId(cs.containerId);
+    if (!id) {
+      return invalidArgument("NodeHeartbeatRequest.nodeStatus.containersStatuses[{}]: {}", i,
+                             id.status().message());
+    }
+    const Container* c = sched().findContainer(*id);
+    const bool here = c != nullptr && c->node == n.sched;
+    if (cs.state == protocol::ContainerState::COMPLETE) {
+      if (here) {
+        completed.push_back({*id, cs.exitStatus});
+        if (!cs.diagnostics.empty()) nodeDiagnostics_[*id] = cs.diagnostics;
+      }
+    } else if (!here) {
+      unknownRunning.push_back(cs.containerId);  // the RM no longer knows it: stop it
+    }
+  }
+  const TimeMs now = clock_.nowMs();
+  n.lastHeartbeat = now;
+  if (n.healthReport != st.nodeHealthStatus.healthReport) n.lastHealthUpdate = now;
+  n.healthReport = st.nodeHealthStatus.healthReport;
+  if (!completed.empty() || !driver_->emptyHeartbeatIsNoop(n.sched)) {
+    auto out = driver_->heartbeat(n.sched, completed);
+    if (!out) return out.status();
+    apply(*out);
+  }
+  protocol::NodeHeartbeatResponse resp;
+  resp.responseId = n.lastResponse.responseId + 1;
+  resp.nodeAction = NodeAction::NORMAL;
+  resp.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;
+  resp.containersToCleanup.swap(n.toCleanup);
+  for (std::string& c : unknownRunning) resp.containersToCleanup.push_back(std::move(c));
+  n.lastResponse = resp;
+  return resp;
+}
+
+void RmCore::loseNode(RmNode& n, TimeMs silentMs) {
+  SPINDLE_LOG_WARN("node {} LOST: no heartbeat for {} ms (expiry {} ms)", n.nodeId, silentMs,
+                   settings_.nmExpiryMs);
+  n.state = RmNodeState::LOST;
+  n.toCleanup.clear();
+  auto out = driver_->handle(NodeRemoved{n.nodeId});
+  if (out) apply(*out);
+}
+
+void RmCore::tick() {
+  const TimeMs now = clock_.nowMs();
+  for (auto& [id, n] : nodes_) {
+    if (n->state == RmNodeState::RUNNING && now - n->lastHeartbeat > settings_.nmExpiryMs) {
+      loseNode(*n, now - n->lastHeartbeat);
+    }
+  }
+  std::vector<AppId> expired;
+  for (auto& [id, app] : apps_) {
+    if ((app->registered || app->amContainer) && !app->unregistered && appLive(id) &&
+        now - app->lastAmContact > settings_.amExpiryMs) {
+      expired.push_back(id);
+    }
+  }
+  for (AppId id : expired) {
+    failAttempt(id, fmt::format("ApplicationMaster for attempt {} timed out",
+                                sched().attemptIdString(sched().findApp(id)->attemptId())));
+  }
+  auto out = driver_->runDueMonitorTick();
+  if (out) apply(*out);
+}
+
+void RmCore::amLaunchFailed(const std::string& containerId, const std::string& why) {
+  auto id = sched().parseContainerId(containerId);
+  if (!id || sched().findContainer(*id) == nullptr) return;
+  nodeDiagnostics_[*id] = "launch failed: " + why;
+  auto out = driver_->handle(ContainerFinished{*id, protocol::kInvalidExitStatus});
+  if (out) apply(*out);
+}
+
+}  // namespace spindle::rm

@@ -1,0 +1,149 @@
+// The ResourceManager's state machine: what the RM does with each protocol call, on the one
+// scheduler thread, around the Driver that owns the scheduler. No I/O and no threads here:
+// the daemon (resource_manager.h) decodes requests on its I/O thread, runs these methods on
+// its scheduler thread and writes the answers; tests call them directly on a SimulatedClock.
+//
+//   RealClock clock;
+//   auto core = RmCore::create(settings, conf, clock, "127.0.0.1:8088").value();
+//   auto reg = core->registerNode(request);             // ResourceTracker
+//   auto hb = core->nodeHeartbeat(heartbeat);           // allocation happens here
+//   for (AmLaunch& l : core->takeLaunches()) ...        // AM containers to start on their NMs
+//   core->tick();                                       // liveness monitors, scheduler monitors
+//
+// What it keeps beside the scheduler (YARN's RMNodeImpl, RMAppImpl and RMAppAttemptImpl parts
+// the scheduler does not hold):
+//  1. Nodes by node id: HTTP address, last heartbeat and its response (responseId), the
+//     containers the node must clean up, RUNNING or LOST. A LOST node stays listed.
+//  2. Apps by id: the submission context (the AM's launch command), the AM's registration,
+//     progress, final status and diagnostics, the last allocate response (responseId), and the
+//     containers allocated and completed since the AM's last allocate call.
+// Each Driver event's Outcome is applied at once (apply()): AM containers become launches,
+// other allocations wait for the AM's next allocate, completions go to the AM, kills and
+// releases go to their node's cleanup list, and a lost AM container fails its attempt (a new
+// attempt while yarn.resourcemanager.am.max-attempts allows, as RMAppImpl does).
+// Thread-compatible: one thread calls everything.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/clock.h"
+#include "base/rng.h"
+#include "base/status.h"
+#include "config/configuration.h"
+#include "protocol/records.h"
+#include "protocol/rest_records.h"
+#include "rm/rm_settings.h"
+#include "scheduler/driver.h"
+
+namespace spindle::rm {
+
+// An AM container to start on its node (YARN's ApplicationMasterLauncher's job).
+struct AmLaunch {
+  std::string nodeHttpAddress;  // host:port of the node manager
+  protocol::StartContainersRequest request;
+};
+
+enum class RmNodeState { RUNNING, LOST };
+const char* toString(RmNodeState s);
+
+class RmCore {
+ public:
+  // `schedulerAddress` is what AMs are told to call (SPINDLE_RM_ADDRESS in their environment).
+  static Result<std::unique_ptr<RmCore>> create(const RmSettings& settings, Configuration conf,
+                                                const Clock& clock, std::string schedulerAddress);
+  ~RmCore();
+
+  // --- ResourceTracker (NM -> RM) ---
+  // A refused node is an answer (SHUTDOWN with the reason), not an error.
+  protocol::RegisterNodeManagerResponse registerNode(const protocol::RegisterNodeManagerRequest& r);
+  // Errors: a malformed container id. An unknown or LOST node is answered RESYNC.
+  Result<protocol::NodeHeartbeatResponse> nodeHeartbeat(const protocol::NodeHeartbeatRequest& r);
+
+  // --- ApplicationMasterProtocol (AM -> RM) ---
+  Result<protocol::RegisterApplicationMasterResponse> registerAm(
+      const protocol::RegisterApplicationMasterRequest& r);
+  Result<protocol::AllocateResponse> allocate(const protocol::AllocateRequest& r);
+  Result<protocol::FinishApplicationMasterResponse> finishAm(
+      const protocol::FinishApplicationMasterRequest& r);
+
+  // --- Client (REST) ---
+  // POST apps/new-application: {"application-id", "maximum-resource-capability"}.
+  nlohmann::json newApplication();
+  // POST apps: the app id; errors: an id not issued by newApplication, a bad context.
+  Result<std::string> submit(const protocol::SubmissionContext& ctx, const std::string& user);
+  // PUT apps/{id}/state KILLED: {"state": ...} after the kill (a finished app keeps its state).
+  Result<nlohmann::json> killApp(std::string_view appId);
+
+  // --- REST views (YARN's shapes; src/dao renders the scheduler, this adds the RM's part) ---
+  nlohmann::json clusterInfo();
+  nlohmann::json metrics();
+  nlohmann::json scheduler();
+  // GET apps with YARN's filters (states, state, finalStatus, user, queue, limit,
+  // startedTimeBegin/End, finishedTimeBegin/End, applicationTypes, applicationTags).
+  Result<nlohmann::json> apps(const std::map<std::string, std::string>& query);
+  Result<nlohmann::json> app(std::string_view appId);
+  Result<nlohmann::json> appState(std::string_view appId);
+  // GET apps/{id}/appattempts: every attempt (YARN's AppAttemptsInfo).
+  Result<nlohmann::json> appAttempts(std::string_view appId);
+  // GET and PUT apps/{id}/queue (`yarn application -movetoqueue`, Scheduler::moveApp).
+  Result<nlohmann::json> appQueue(std::string_view appId);
+  Result<nlohmann::json> moveApp(std::string_view appId, const std::string& queue);
+  // GET nodes with `states` (default: every state).
+  Result<nlohmann::json> nodes(const std::map<std::string, std::string>& query);
+  Result<nlohmann::json> node(std::string_view nodeId);
+
+  // --- Time and the launcher ---
+  // NM and AM liveness (yarn.nm.liveness-monitor / yarn.am.liveness-monitor expiry) and the
+  // scheduler's due monitor tick.
+  void tick();
+  // The launcher could not start an AM container: its attempt fails with `why`.
+  void amLaunchFailed(const std::string& containerId, const std::string& why);
+  // AM containers allocated since the last call.
+  std::vector<AmLaunch> takeLaunches();
+
+  // Where AMs reach the RM (known once the server has bound its port).
+  void setSchedulerAddress(std::string address) { schedulerAddress_ = std::move(address); }
+  const Driver& driver() const { return *driver_; }
+  const RmSettings& settings() const { return settings_; }
+
+ private:
+  struct RmNode;
+  struct RmApp;
+  RmCore(RmSettings settings, Configuration conf, const Clock& clock, std::string schedAddr);
+
+  const Scheduler& sched() const { return driver_->scheduler(); }
+  RmApp* findApp(AppId id);
+  Result<RmApp*> appFor(std::string_view appId);
+  Result<RmApp*> attemptFor(const std::string& attemptId, bool allowFinished = false);
+  void apply(const Outcome& out);
+  void failAttempt(AppId id, const std::string& why);
+  void addCleanup(NodeId node, const std::string& containerId);
+  void loseNode(RmNode& n, TimeMs silentMs);
+  nlohmann::json appJson(const Application& a);
+  nlohmann::json nodeJson(const RmNode& n);
+  bool appLive(AppId id) const;
+
+  RmSettings settings_;
+  Configuration conf_;
+  const Clock& clock_;
+  std::string schedulerAddress_;
+  TimeMs startedOn_;
+  Rng rng_;
+  std::unique_ptr<Driver> driver_;
+  std::map<std::string, std::unique_ptr<RmNode>, std::less<>> nodes_;
+  std::map<AppId, std::unique_ptr<RmApp>> apps_;
+  std::vector<AmLaunch> launches_;
+  uint32_t nextAppSeq_ = 1;
+  std::vector<uint32_t> issued_;  // ids handed out by newApplication, not yet submitted
+  // Diagnostics a node reported for a completed container, until apply() hands them on.
+  std::map<ContainerId, std::string> nodeDiagnostics_;
+};
+
+}  // namespace spindle::rm

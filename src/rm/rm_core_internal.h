@@ -1,0 +1,84 @@
+// RmCore's records of nodes and apps (rm_core.h), shared by its three source files:
+// rm_core.cc (nodes, outcomes, liveness), rm_am.cc (the AM protocol), rm_client.cc (REST).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rm/rm_core.h"
+
+namespace spindle::rm {
+
+// YARN's RMNodeImpl, the parts the scheduler does not keep.
+struct RmCore::RmNode {
+  std::string nodeId;  // host:port, also the scheduler's node name
+  std::string host;
+  std::string httpAddress;
+  NodeId sched;
+  RmNodeState state = RmNodeState::RUNNING;
+  protocol::ResourceRecord total;
+  std::vector<std::string> labels;
+  TimeMs registeredAt = 0;
+  TimeMs lastHeartbeat = 0;
+  TimeMs lastHealthUpdate = 0;
+  std::string healthReport;
+  // The last heartbeat's answer: a repeated request gets it again (responseId).
+  protocol::NodeHeartbeatResponse lastResponse;
+  // Containers the NM must stop (released, killed), sent with the next response.
+  std::vector<std::string> toCleanup;
+};
+
+// One attempt as the REST API lists it (YARN's AppAttemptInfo).
+struct AttemptRecord {
+  uint32_t attempt = 0;
+  TimeMs startTime = 0;
+  TimeMs finishedTime = 0;
+  std::string amContainerId;
+  std::string nodeId;
+  std::string nodeHttpAddress;
+  // RMAppAttemptState as YARN shows it: SCHEDULED, ALLOCATED, RUNNING, FINISHED, FAILED, KILLED.
+  std::string state = "SCHEDULED";
+  std::string diagnostics;
+
+  static AttemptRecord started(uint32_t attempt, TimeMs at) {
+    AttemptRecord r;
+    r.attempt = attempt;
+    r.startTime = at;
+    return r;
+  }
+};
+
+// YARN's RMAppImpl and the current RMAppAttemptImpl, the parts the scheduler does not keep.
+struct RmCore::RmApp {
+  AppId id;
+  protocol::SubmissionContext ctx;
+  std::string user;
+  protocol::FinalApplicationStatus finalStatus = protocol::FinalApplicationStatus::UNDEFINED;
+  std::string diagnostics;
+  double progress = 0;
+  std::string trackingUrl;
+  std::string amHost;
+  int32_t amRpcPort = -1;
+  // The current attempt.
+  uint32_t attempt = 0;
+  bool registered = false;
+  bool unregistered = false;
+  TimeMs lastAmContact = 0;
+  std::optional<protocol::AllocateResponse> lastResponse;
+  std::vector<protocol::Container> newlyAllocated;
+  std::vector<protocol::ContainerStatus> completed;
+  std::optional<ContainerId> amContainer;
+  std::string amNodeHttpAddress;
+  // Every attempt so far, the current one last.
+  std::vector<AttemptRecord> attempts;
+
+  void endAttempt(const char* state, TimeMs now, const std::string& why) {
+    if (attempts.empty() || attempts.back().finishedTime != 0) return;
+    attempts.back().state = state;
+    attempts.back().finishedTime = now;
+    attempts.back().diagnostics = why;
+  }
+};
+
+}  // namespace spindle::rm

@@ -1,0 +1,167 @@
+#include "rm/rm_service.h"
+
+#include "protocol/codec.h"
+#include "protocol/rest_records.h"
+
+namespace spindle::rm {
+
+using nlohmann::json;
+using protocol::HttpRequest;
+using protocol::HttpResponse;
+using protocol::Respond;
+
+namespace {
+
+constexpr std::string_view kCluster = "/ws/v1/cluster";
+constexpr std::string_view kRpc = "/rpc/v1/";
+
+HttpResponse ok(const json& j, int status = 200) { return {status, j.dump()}; }
+
+HttpResponse error(const Status& s) {
+  return {protocol::httpStatusFor(s), protocol::remoteException(s).dump()};
+}
+
+HttpResponse errorWith(int status, std::string_view exception, const std::string& message) {
+  json j = {{"RemoteException",
+             {{"exception", exception},
+              {"message", message},
+              {"javaClassName", "org.apache.hadoop.yarn.webapp." + std::string(exception)}}}};
+  return {status, j.dump()};
+}
+
+HttpResponse notFoundPath(const HttpRequest& r) {
+  return errorWith(404, "NotFoundException", "no such resource: " + r.path);
+}
+
+HttpResponse wrongMethod(const HttpRequest& r) {
+  return errorWith(405, "WebApplicationException",
+                   "method " + r.method + " is not allowed on " + r.path);
+}
+
+template <typename T>
+HttpResponse answer(const Result<T>& r) {
+  if (!r) return error(r.status());
+  return ok(protocol::toJson(*r));
+}
+
+HttpResponse answerJson(const Result<json>& r) {
+  if (!r) return error(r.status());
+  return ok(*r);
+}
+
+}  // namespace
+
+void RmService::handle(HttpRequest req, Respond respond) {
+  if (req.path.starts_with(kRpc)) {
+    if (req.method != "POST") return respond(wrongMethod(req));
+    return handleRpc(req, respond);
+  }
+  if (req.path.starts_with(kCluster)) return handleRest(req, respond);
+  respond(notFoundPath(req));
+}
+
+// Decodes `T` on this thread, then runs `call` on the scheduler thread with it.
+#define SPINDLE_RPC(T, call)                                                                      \
+  do {                                                                                            \
+    auto decoded = protocol::decode<protocol::T>(req.body);                                       \
+    if (!decoded) return respond(error(decoded.status()));                                        \
+    loop_.post([this, r = std::move(*decoded), respond = std::move(respond)] { respond(call); }); \
+    return;                                                                                       \
+  } while (false)
+
+void RmService::handleRpc(HttpRequest& req, Respond& respond) {
+  const std::string_view what = std::string_view(req.path).substr(kRpc.size());
+  if (what == "resource-tracker/heartbeat") {
+    SPINDLE_RPC(NodeHeartbeatRequest, answer(core_.nodeHeartbeat(r)));
+  }
+  if (what == "resource-tracker/register") {
+    SPINDLE_RPC(RegisterNodeManagerRequest, ok(protocol::toJson(core_.registerNode(r))));
+  }
+  if (what == "am/allocate") SPINDLE_RPC(AllocateRequest, answer(core_.allocate(r)));
+  if (what == "am/register")
+    SPINDLE_RPC(RegisterApplicationMasterRequest, answer(core_.registerAm(r)));
+  if (what == "am/finish") SPINDLE_RPC(FinishApplicationMasterRequest, answer(core_.finishAm(r)));
+  respond(notFoundPath(req));
+}
+
+#undef SPINDLE_RPC
+
+void RmService::handleRest(HttpRequest& req, Respond& respond) {
+  std::string_view rest = std::string_view(req.path).substr(kCluster.size());
+  while (rest.ends_with('/')) rest.remove_suffix(1);
+  const bool get = req.method == "GET";
+  auto onLoop = [this, &respond](auto fn) {
+    loop_.post([fn = std::move(fn), respond = std::move(respond)] { respond(fn()); });
+  };
+  RmCore& core = core_;
+  if (rest.empty() || rest == "/info") {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop([&core] { return ok(core.clusterInfo()); });
+  }
+  if (rest == "/metrics") {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop([&core] { return ok(core.metrics()); });
+  }
+  if (rest == "/scheduler") {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop([&core] { return ok(core.scheduler()); });
+  }
+  if (rest == "/nodes") {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop([&core, q = req.query] { return answerJson(core.nodes(q)); });
+  }
+  if (rest.starts_with("/nodes/")) {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop([&core, id = std::string(rest.substr(7))] { return answerJson(core.node(id)); });
+  }
+  if (rest == "/apps/new-application") {
+    if (req.method != "POST") return respond(wrongMethod(req));
+    return onLoop([&core] { return ok(core.newApplication()); });
+  }
+  if (rest == "/apps") {
+    if (get) return onLoop([&core, q = req.query] { return answerJson(core.apps(q)); });
+    if (req.method != "POST") return respond(wrongMethod(req));
+    auto ctx = protocol::decodeSubmissionContext(req.body);
+    if (!ctx) return respond(error(ctx.status()));
+    // Simple authentication: user.name, else Hadoop's static web user.
+    std::string user = req.query.contains("user.name") ? req.query["user.name"] : "dr.who";
+    return onLoop([&core, c = std::move(*ctx), user] {
+      auto id = core.submit(c, user);
+      if (!id) return error(id.status());
+      HttpResponse r(202, "");
+      r.headers.emplace_back("Location", std::string(kCluster) + "/apps/" + *id);
+      return r;
+    });
+  }
+  if (rest.starts_with("/apps/")) {
+    std::string_view tail = rest.substr(6);
+    const size_t slash = tail.find('/');
+    std::string id(tail.substr(0, slash));
+    const std::string_view sub = slash == std::string_view::npos ? "" : tail.substr(slash);
+    if (sub.empty()) {
+      if (!get) return respond(wrongMethod(req));
+      return onLoop([&core, id] { return answerJson(core.app(id)); });
+    }
+    if (sub == "/appattempts") {
+      if (!get) return respond(wrongMethod(req));
+      return onLoop([&core, id] { return answerJson(core.appAttempts(id)); });
+    }
+    if (sub == "/queue") {
+      if (get) return onLoop([&core, id] { return answerJson(core.appQueue(id)); });
+      if (req.method != "PUT") return respond(wrongMethod(req));
+      auto target = protocol::decodeAppQueueTarget(req.body);
+      if (!target) return respond(error(target.status()));
+      return onLoop([&core, id, q = *target] { return answerJson(core.moveApp(id, q)); });
+    }
+    if (sub == "/state") {
+      if (get) return onLoop([&core, id] { return answerJson(core.appState(id)); });
+      if (req.method != "PUT") return respond(wrongMethod(req));
+      auto target = protocol::decodeAppStateTarget(req.body);
+      if (!target) return respond(error(target.status()));
+      return onLoop([&core, id] { return answerJson(core.killApp(id)); });
+    }
+  }
+  respond(notFoundPath(req));
+}
+
+}  // namespace spindle::rm

@@ -1,0 +1,48 @@
+// The ResourceManager's HTTP front: routes every request (the REST API under /ws/v1/cluster,
+// the ResourceTracker and ApplicationMasterProtocol under /rpc/v1) to the RmCore on the
+// scheduler thread and writes the answer back.
+//
+//   RmService service(*core, loop);
+//   HttpServer server(host, port, [&](HttpRequest r, Respond d) {
+//     service.handle(std::move(r), std::move(d));
+//   });
+//
+// Request bodies are decoded and validated on the I/O thread (a malformed one is answered 400
+// there, without touching the scheduler); only well-formed records reach the scheduler thread.
+// Errors use YARN's RemoteException envelope and status codes (400 bad input, 404 unknown
+// id or path, 405 wrong method).
+//
+// Paths (POST unless noted):
+//   /rpc/v1/resource-tracker/register   RegisterNodeManagerRequest  -> ...Response
+//   /rpc/v1/resource-tracker/heartbeat  NodeHeartbeatRequest        -> ...Response
+//   /rpc/v1/am/register                 RegisterApplicationMasterRequest
+//   /rpc/v1/am/allocate                 AllocateRequest
+//   /rpc/v1/am/finish                   FinishApplicationMasterRequest
+//   /ws/v1/cluster[/info], /metrics, /scheduler, /nodes, /nodes/{id}, /apps, /apps/{id},
+//   /apps/{id}/state (GET)              the REST views
+//   /apps/{id}/appattempts, /apps/{id}/queue (GET)
+//   /ws/v1/cluster/apps/new-application, /apps (POST), /apps/{id}/state (PUT),
+//   /apps/{id}/queue (PUT: move)
+#pragma once
+
+#include "protocol/http_server.h"
+#include "rm/rm_core.h"
+#include "rm/scheduler_loop.h"
+
+namespace spindle::rm {
+
+class RmService {
+ public:
+  RmService(RmCore& core, SchedulerLoop& loop) : core_(core), loop_(loop) {}
+  // On an I/O thread.
+  void handle(protocol::HttpRequest req, protocol::Respond respond);
+
+ private:
+  void handleRpc(protocol::HttpRequest& req, protocol::Respond& respond);
+  void handleRest(protocol::HttpRequest& req, protocol::Respond& respond);
+
+  RmCore& core_;
+  SchedulerLoop& loop_;
+};
+
+}  // namespace spindle::rm

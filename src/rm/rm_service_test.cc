@@ -1,0 +1,115 @@
+#include "rm/rm_service.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "protocol/http_client.h"
+
+namespace spindle::rm {
+namespace {
+
+using nlohmann::json;
+
+// The RM's HTTP front on a real loopback server: routing, methods, and bad input answered in
+// YARN's RemoteException shape without reaching the scheduler.
+class RmServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Configuration conf;
+    conf.set("spindle.cluster.timestamp", "1700000000000");
+    auto s = RmSettings::fromConfiguration(conf);
+    ASSERT_TRUE(s.isOk());
+    core = RmCore::create(*s, conf, clock, "127.0.0.1:0").value();
+    loop = std::make_unique<SchedulerLoop>(50, [this] { core->tick(); });
+    service = std::make_unique<RmService>(*core, *loop);
+    server = std::make_unique<protocol::HttpServer>(
+        "127.0.0.1", 0, [this](protocol::HttpRequest r, protocol::Respond d) {
+          service->handle(std::move(r), std::move(d));
+        });
+    ASSERT_TRUE(server->start().isOk());
+    loop->start();
+    client = std::make_unique<protocol::HttpClient>("127.0.0.1", server->port(), 5000);
+  }
+  void TearDown() override {
+    server->stop();
+    loop->stop();
+  }
+  // {status, parsed body}
+  std::pair<int, json> call(const std::string& method, const std::string& path,
+                            const std::string& body = "") {
+    auto r = client->request(method, path, body);
+    EXPECT_TRUE(r.isOk()) << r.status().toString();
+    if (!r) return {0, json()};
+    return {r->status, r->body.empty() ? json() : json::parse(r->body, nullptr, false)};
+  }
+  std::string message(const json& j) { return j["RemoteException"]["message"]; }
+
+  SimulatedClock clock{1000};
+  std::unique_ptr<RmCore> core;
+  std::unique_ptr<SchedulerLoop> loop;
+  std::unique_ptr<RmService> service;
+  std::unique_ptr<protocol::HttpServer> server;
+  std::unique_ptr<protocol::HttpClient> client;
+};
+
+TEST_F(RmServiceTest, ViewsAndRouting) {
+  auto [s1, info] = call("GET", "/ws/v1/cluster/info");
+  EXPECT_EQ(s1, 200);
+  EXPECT_EQ(info["clusterInfo"]["id"], 1700000000000);
+  EXPECT_EQ(call("GET", "/ws/v1/cluster").first, 200);
+  EXPECT_EQ(call("GET", "/ws/v1/cluster/metrics").second["clusterMetrics"]["activeNodes"], 0);
+  EXPECT_EQ(call("GET", "/ws/v1/cluster/scheduler").second["scheduler"]["schedulerInfo"]["type"],
+            "capacityScheduler");
+  auto [s2, nf] = call("GET", "/ws/v1/cluster/nothing");
+  EXPECT_EQ(s2, 404);
+  EXPECT_EQ(nf["RemoteException"]["exception"], "NotFoundException");
+  EXPECT_EQ(call("DELETE", "/ws/v1/cluster/apps").first, 405);
+  EXPECT_EQ(call("GET", "/rpc/v1/am/allocate").first, 405);
+  EXPECT_EQ(call("GET", "/elsewhere").first, 404);
+}
+
+TEST_F(RmServiceTest, BadInputIsAnswered400WithTheReason) {
+  auto [s1, b1] = call("POST", "/ws/v1/cluster/apps", "{not json");
+  EXPECT_EQ(s1, 400);
+  EXPECT_EQ(message(b1), "application-submission-context: malformed JSON at byte 3");
+  auto [s2, b2] = call("PUT", "/ws/v1/cluster/apps/application_1700000000000_0001/state",
+                       R"({"state": "RUNNING"})");
+  EXPECT_EQ(s2, 400);
+  EXPECT_EQ(message(b2), "Only 'KILLED' is allowed as a target state.");
+  auto [s3, b3] = call("GET", "/ws/v1/cluster/apps?states=RUNNING,NOPE");
+  EXPECT_EQ(s3, 400);
+  EXPECT_NE(message(b3).find("Invalid application-state NOPE"), std::string::npos);
+  auto [s4, b4] = call("POST", "/rpc/v1/resource-tracker/heartbeat", R"({"nodeStatus": 3})");
+  EXPECT_EQ(s4, 400);
+  EXPECT_EQ(message(b4), "NodeHeartbeatRequest.nodeStatus: expected an object, got 3");
+  auto [s5, b5] = call("POST", "/rpc/v1/am/allocate",
+                       R"({"applicationAttemptId": "appattempt_1700000000000_0007_000001",
+                           "responseId": 0})");
+  EXPECT_EQ(s5, 404);
+  EXPECT_EQ(message(b5), "application attempt appattempt_1700000000000_0007_000001 does not exist");
+  auto [s6, b6] = call("GET", "/ws/v1/cluster/nodes/h:1");
+  EXPECT_EQ(s6, 404);
+  EXPECT_EQ(message(b6), "nodeId, h:1, is not found");
+}
+
+TEST_F(RmServiceTest, SubmitAndKillOverHttp) {
+  auto [s1, fresh] = call("POST", "/ws/v1/cluster/apps/new-application");
+  ASSERT_EQ(s1, 200);
+  const std::string id = fresh["application-id"];
+  EXPECT_EQ(id, "application_1700000000000_0001");
+  const json ctx = {{"application-id", id},
+                    {"resource", {{"memory", 1024}, {"vCores", 1}}},
+                    {"am-container-spec", {{"commands", {{"command", "true"}}}}}};
+  EXPECT_EQ(call("POST", "/ws/v1/cluster/apps?user.name=bob", ctx.dump()).first, 202);
+  auto [s2, app] = call("GET", "/ws/v1/cluster/apps/" + id);
+  ASSERT_EQ(s2, 200);
+  EXPECT_EQ(app["app"]["user"], "bob");
+  EXPECT_EQ(app["app"]["state"], "ACCEPTED");
+  auto [s3, killed] = call("PUT", "/ws/v1/cluster/apps/" + id + "/state", R"({"state":"KILLED"})");
+  EXPECT_EQ(s3, 200);
+  EXPECT_EQ(killed["state"], "KILLED");
+  EXPECT_EQ(call("GET", "/ws/v1/cluster/apps?states=KILLED").second["apps"]["app"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace spindle::rm

@@ -1,0 +1,75 @@
+#include "rm/rm_settings.h"
+
+#include <filesystem>
+
+#include "protocol/http_server.h"
+
+namespace spindle::rm {
+
+Result<Address> readAddress(const Configuration& conf, const std::string& key,
+                            const std::string& defaultHost, uint16_t defaultPort) {
+  auto v = conf.get(key);
+  if (!v) return Address{defaultHost, defaultPort};
+  std::string where = conf.where(key);  // "file:line: property 'k': "
+  where.resize(where.size() - 2);
+  auto hp = protocol::parseHostPort(*v, where);
+  if (!hp) return hp.status();
+  return Address{hp->first, hp->second};
+}
+
+Result<RmSettings> RmSettings::fromConfiguration(const Configuration& conf) {
+  RmSettings s;
+  const std::string host = conf.get("yarn.resourcemanager.hostname", "127.0.0.1");
+  SPINDLE_ASSIGN_OR_RETURN(s.webapp,
+                           readAddress(conf, "yarn.resourcemanager.webapp.address", host, 8088));
+  if (conf.contains("yarn.resourcemanager.resource-tracker.address")) {
+    SPINDLE_ASSIGN_OR_RETURN(
+        s.resourceTracker,
+        readAddress(conf, "yarn.resourcemanager.resource-tracker.address", host, 8031));
+  }
+  if (conf.contains("yarn.resourcemanager.scheduler.address")) {
+    SPINDLE_ASSIGN_OR_RETURN(
+        s.scheduler, readAddress(conf, "yarn.resourcemanager.scheduler.address", host, 8030));
+  }
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.nmExpiryMs, conf.getTimeDurationMs("yarn.nm.liveness-monitor.expiry-interval-ms", 600'000));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.amExpiryMs, conf.getTimeDurationMs("yarn.am.liveness-monitor.expiry-interval-ms", 600'000));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.nmHeartbeatIntervalMs,
+      conf.getTimeDurationMs("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000));
+  SPINDLE_ASSIGN_OR_RETURN(s.maxAppAttempts,
+                           conf.getInt("yarn.resourcemanager.am.max-attempts", 2));
+  SPINDLE_ASSIGN_OR_RETURN(s.ioThreads, conf.getInt("spindle.resourcemanager.io-threads", 1));
+  auto positive = [&](const char* key, int64_t v) -> Status {
+    if (v <= 0) return invalidArgument("{}must be positive, got {}", conf.where(key), v);
+    return Status::ok();
+  };
+  SPINDLE_RETURN_IF_ERROR(positive("yarn.nm.liveness-monitor.expiry-interval-ms", s.nmExpiryMs));
+  SPINDLE_RETURN_IF_ERROR(positive("yarn.am.liveness-monitor.expiry-interval-ms", s.amExpiryMs));
+  SPINDLE_RETURN_IF_ERROR(
+      positive("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", s.nmHeartbeatIntervalMs));
+  SPINDLE_RETURN_IF_ERROR(positive("yarn.resourcemanager.am.max-attempts", s.maxAppAttempts));
+  SPINDLE_RETURN_IF_ERROR(positive("spindle.resourcemanager.io-threads", s.ioThreads));
+  return s;
+}
+
+Result<Configuration> loadConfigurationDir(const std::string& dir) {
+  Configuration conf;
+  if (dir.empty()) return conf;
+  if (!std::filesystem::is_directory(dir)) return invalidArgument("--conf {}: not a folder", dir);
+  for (const char* name : {"yarn-site.xml", "capacity-scheduler.xml"}) {
+    const std::string path = dir + "/" + name;
+    if (!std::filesystem::exists(path)) continue;
+    auto part = Configuration::parseFile(path);
+    if (!part) return part.status();
+    conf.merge(*part);
+  }
+  const std::string fair = dir + "/fair-scheduler.xml";
+  if (std::filesystem::exists(fair) && !conf.contains("yarn.scheduler.fair.allocation.file")) {
+    conf.set("yarn.scheduler.fair.allocation.file", fair);
+  }
+  return conf;
+}
+
+}  // namespace spindle::rm
