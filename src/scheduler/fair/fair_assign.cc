@@ -90,6 +90,8 @@ FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId
   // fetchAppsWithDemand: runnable apps with outstanding asks, in the policy's order.
   ensureOrder(leaf);
   const Node& node = cluster().node(nodeId);
+  // The leaf's path, which an allocation's decision record names.
+  prefetchLine(&leaf.path());
   for (size_t i = 0; i < leaf.appOrder.size(); ++i) {
     FsApp& fa = *leaf.appOrder[i].member;
     const Application& a = *fa.app;
