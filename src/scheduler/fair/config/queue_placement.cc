@@ -110,7 +110,14 @@ Status validatePlacementPolicy(const PlacementPolicy& policy) {
                              i);
     }
   }
-  if (!policy.rules.back().isTerminal()) {
+  // Hadoop 3.x (the FS rules rebuilt on the shared placement rules, YARN-8967) accepts a policy
+  // that ends in nestedUserQueue with create="true", where 2.x refused it as non-terminal; an app
+  // the last rule does not place is then rejected. Only the end of the policy changes: in the
+  // middle, nestedUserQueue still lets the rules after it be reached.
+  const PlacementRule& last = policy.rules.back();
+  const bool endsInCreatingNestedUserQueue =
+      last.kind == PlacementRuleKind::kNestedUserQueue && last.create;
+  if (!last.isTerminal() && !endsInCreatingNestedUserQueue) {
     return invalidArgument("Could get past last queue placement rule without assigning");
   }
   return Status::ok();

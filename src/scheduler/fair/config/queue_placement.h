@@ -64,7 +64,8 @@ struct PlacementPolicy {
 
 // The checks of QueuePlacementPolicy's constructor: a terminal rule before the last one is
 // "Rules after rule <i> in queue placement policy can never be reached"; a non-terminal last
-// rule is "Could get past last queue placement rule without assigning". An empty policy is an
+// rule is "Could get past last queue placement rule without assigning", except that a policy may
+// end in nestedUserQueue with create="true" (Hadoop 3.x; 2.x refused it). An empty policy is an
 // error too (YARN would fail with an index error).
 Status validatePlacementPolicy(const PlacementPolicy& policy);
 

@@ -61,6 +61,14 @@ TEST(QueuePlacementTest, QP4_TerminalRuleChecks) {
   Status middle =
       validatePlacementPolicy({{rule(Kind::kSpecified), rule(Kind::kDefault), rule(Kind::kUser)}});
   EXPECT_EQ(middle.message(), "Rules after rule 1 in queue placement policy can never be reached");
+  // Hadoop 3.x: a policy may end in nestedUserQueue with create="true" (2.x refused it); an app
+  // it does not place is refused at submission.
+  PlacementPolicy nestedLast{{rule(Kind::kSpecified, false), nested(rule(Kind::kPrimaryGroup))}};
+  EXPECT_TRUE(validatePlacementPolicy(nestedLast).isOk());
+  PlacementRule nestedNoCreate = nested(rule(Kind::kPrimaryGroup));
+  nestedNoCreate.create = false;
+  EXPECT_EQ(validatePlacementPolicy({{rule(Kind::kSpecified), nestedNoCreate}}).message(),
+            "Could get past last queue placement rule without assigning");
   PlacementPolicy terminals{
       {rule(Kind::kSecondaryGroupExistingQueue, true), defaultRule("root.otherdefault", false)}};
   ASSERT_TRUE(validatePlacementPolicy(terminals).isOk());
