@@ -429,7 +429,10 @@ std::optional<PropertySource> Configuration::source(std::string_view name) const
 std::string Configuration::where(std::string_view name) const {
   auto it = props_.find(name);
   if (it == props_.end()) return fmt::format("property '{}': ", name);
-  return fmt::format("{}: property '{}': ", describe(it->second.source), name);
+  const std::string at = describe(it->second.source);
+  // A scenario's JSON path already ends with the key (configuration.<file>.<key>): name it once.
+  if (std::string_view(at).ends_with(fmt::format(".{}", name))) return at + ": ";
+  return fmt::format("{}: property '{}': ", at, name);
 }
 
 std::vector<std::string> Configuration::namesWithPrefix(std::string_view prefix) const {

@@ -102,6 +102,24 @@ TEST(Scenario, PlaceRefusesMoreThanTheNodeHolds) {
   EXPECT_TRUE(r->failures.empty()) << r->failures[0].message;
 }
 
+TEST(Scenario, ConfigurationErrorsNameTheWrongPropertyOnce) {
+  json doc = base();
+  doc["scheduler"] = "capacity";
+  doc["configuration"] = json::parse(R"({"capacity-scheduler": {
+      "yarn.scheduler.capacity.root.queues": "a,b",
+      "yarn.scheduler.capacity.root.a.capacity": 120,
+      "yarn.scheduler.capacity.root.b.capacity": 0}})");
+  auto r = run(doc);
+  ASSERT_FALSE(r.isOk());
+  const std::string& m = r.status().message();
+  EXPECT_TRUE(
+      m.starts_with("configuration.capacity-scheduler.yarn.scheduler.capacity.root.a."
+                    "capacity: Illegal capacity of 120.0 for queue root.a"))
+      << m;
+  EXPECT_EQ(m.find("yarn.resourcemanager.scheduler.class"), std::string::npos) << m;
+  EXPECT_EQ(m.find("property '"), std::string::npos) << "the key is named once: " << m;
+}
+
 TEST(Scenario, NodeLabelsMustBeDeclared) {
   json doc = base();
   doc["cluster"]["nodeLabels"] = {"x"};

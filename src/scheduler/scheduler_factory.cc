@@ -45,9 +45,9 @@ Result<std::unique_ptr<Scheduler>> createScheduler(const Configuration& conf, co
     trimmed.erase(0, 1);
   for (const Entry& e : kRegistry) {
     if (trimmed == e.shortName || trimmed == e.className) {
-      auto s = e.make(conf, clock, rng);
-      if (!s) return s.status().withContext(conf.where(kSchedulerClassKey) + "scheduler init");
-      return s;
+      // The scheduler's own errors name the file, line and property that are wrong; wrapping
+      // them in the scheduler-class property would point at the wrong one.
+      return e.make(conf, clock, rng);
     }
   }
   return invalidArgument("{}unknown scheduler '{}'; known: {}", conf.where(kSchedulerClassKey),
