@@ -160,7 +160,7 @@ json appView(const Scheduler& s, const Application& a) {
             {"finalStatus", finalStatus(a.state())},
             {"progress", ended ? 100.0 : 0.0},
             {"trackingUI", ended ? "History" : "ApplicationMaster"},
-            {"diagnostics", ""},
+            {"diagnostics", s.amDiagnostics(a)},
             {"clusterId", s.settings().clusterTimestamp},
             {"applicationType", a.submission().applicationType},
             {"priority", a.priority()},

@@ -81,6 +81,14 @@ const Container* Scheduler::findContainer(ContainerId id) const {
   return slot != nullptr ? &containers_.at(*slot) : nullptr;
 }
 
+std::string Scheduler::amDiagnostics(const Application& app) const {
+  if (app.amRunning() || !app.managedAm() || app.state() != AppState::ACCEPTED) return "";
+  const Decision* skip = lastSkip(app.id());
+  if (skip == nullptr) return "[Waiting for resources to be assigned for AM.]";
+  return fmt::format("[Waiting for resources to be assigned for AM. Last skipped: {} ({})]",
+                     skip->reason, toString(skip->skip));
+}
+
 const Decision* Scheduler::lastSkip(AppId id) const {
   auto it = lastSkip_.find(id);
   return it == lastSkip_.end() ? nullptr : &it->second;

@@ -180,6 +180,11 @@ class Scheduler {
   // (YARN's getAppsInQueue returns null).
   virtual std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const = 0;
 
+  // The app's diagnostics while its AM waits (RMAppImpl's diagnostics, as the scheduler sets
+  // them): "" once the AM runs or for an unknown app. The base form names the last reason the AM
+  // was passed over; the Capacity Scheduler writes YARN's activation texts.
+  virtual std::string amDiagnostics(const Application& app) const;
+
   // The headroom the scheduler reports to the app's AM on its next allocate response (YARN's
   // Allocation.getResourceLimit); nullopt for an unknown or finished app.
   virtual std::optional<Resource> headroom(AppId id) const = 0;

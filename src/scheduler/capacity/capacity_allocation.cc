@@ -371,7 +371,15 @@ CapacityAllocator::Outcome CapacityAllocator::allocateKey(CsApp& s, const Schedu
     return Outcome::of(State::kPrioritySkipped);
   }
   const bool waitingForAm = !app.amRunning() && !s.amResource.isZero();
-  if (mode == Mode::kIgnoreExclusivity && waitingForAm) return Outcome::of(State::kAppSkipped);
+  if (mode == Mode::kIgnoreExclusivity && waitingForAm) {
+    // RegularContainerAllocator: an AM is never placed ignoring exclusivity
+    // (SKIP_AM_ALLOCATION_IN_IGNORE_EXCLUSIVE_MODE).
+    skip(s, key, SkipReason::kPartition,
+         fmt::format("Skipping assigning to Node in Ignore Exclusivity mode: the AM is never "
+                     "placed on node {} of non-exclusive partition '{}'",
+                     node_.name(), partition_));
+    return Outcome::of(State::kAppSkipped);
+  }
   // checkHeadroom: headroom (+ the app's reservation when continue-looking) >= the ask.
   const Resource couldUnreserve = continueLooking_ ? s.totalReserved() : Resource();
   if (!rc_.greaterThanOrEqual(cluster_, limits.headroom + couldUnreserve, any->capability)) {

@@ -281,6 +281,39 @@ std::optional<Scheduler::QueueMaximumAllocation> CapacityScheduler::queueMaximum
   return leafMaximumAllocation(*s->leaf);
 }
 
+std::string CapacityScheduler::amDiagnostics(const Application& app) const {
+  const CsApp* s = csAppOrNull(app.id());
+  if (s == nullptr || app.amRunning() || !app.managedAm() || app.state() != AppState::ACCEPTED) {
+    return "";
+  }
+  const Decision* skip = lastSkip(app.id());
+  std::string last;
+  if (skip != nullptr) {
+    last = fmt::format(" {} ({}).", skip->reason, toString(skip->skip));
+    if (skip->node.valid()) {
+      last += fmt::format(" Last Node which was processed for the application : {}",
+                          cluster().nodeName(skip->node));
+    }
+  }
+  // LeafQueue.activateApplications / FiCaSchedulerApp.updateAMContainerDiagnostics.
+  if (s->phase != CsAppPhase::kActive) {
+    return fmt::format("[Application is added to the scheduler and is not yet activated.{}]", last);
+  }
+  const std::string& p = s->amPartition;
+  const CsQueue& leaf = *s->leaf;
+  const Resource partition = partitionResource(p);
+  const ResolvedCapacity& c = leaf.cap(p);
+  const ResourceCalculator& rc = calculator();
+  const double used =
+      rc.isInvalidDivisor(partition) ? 0 : rc.divide(partition, leaf.usage(p).used, partition);
+  return fmt::format(
+      "[Application is Activated, waiting for resources to be assigned for AM. Details : AM "
+      "Partition = {} ; Partition Resource = {} ; Queue's Absolute capacity = {:.1f} % ; Queue's "
+      "Absolute used capacity = {:.1f} % ; Queue's Absolute max capacity = {:.1f} % ;{}]",
+      p.empty() ? "<DEFAULT_PARTITION>" : p, partition.toString(), c.absCapacity * 100, used * 100,
+      c.absMaxCapacity * 100, last);
+}
+
 Status CapacityScheduler::admitApp(Application& app) {
   sync();
   SPINDLE_ASSIGN_OR_RETURN(CsQueue * leaf, placeApp(app));

@@ -135,6 +135,9 @@ class CapacityScheduler final : public Scheduler {
   std::optional<QueueMaximumAllocation> queueMaximumAllocation(
       const Application& app) const override;
   std::optional<QueueMaximumAllocation> leafMaximumAllocation(const CsQueue& leaf) const;
+  // YARN's AM launch diagnostics: "not yet activated" (AM limits) or "Activated, waiting for
+  // resources to be assigned for AM" with the queue's figures and the last reason it was skipped.
+  std::string amDiagnostics(const Application& app) const override;
   void onAppRemoved(Application& app) override;
   void schedule(NodeId node) override;
   void onContainerAllocated(Application& app, const Container& c) override;
