@@ -1,8 +1,8 @@
 // The plan follower's step at 1,000 active reservations (target: under 5 ms), through the
 // Driver on a Capacity Scheduler: a plan queue (80 % of 20 nodes x 100 GB) holding staggered
 // reservations of one 1 GB container for 1,000 plan steps each, the i-th arriving at step i, so
-// that every step one reservation's queue is created and one's removed (the scheduler's queues
-// are rebuilt) while 1,000 are current. BM_PlanFollowerStepPure times the arithmetic alone
+// that every step one reservation's queue is created and one's removed (in place, under the plan
+// queue) while 1,000 are current. BM_PlanFollowerStepPure times the arithmetic alone
 // (planFollowerStep on the same plan); BM_FollowerRunUnchanged a run whose entitlements are
 // those in force (the scheduler is left alone).
 #include <benchmark/benchmark.h>

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reservation/plan_follower_step.h"
+#include "scheduler/fair/fair_scheduler.h"
 
 namespace spindle {
 
@@ -34,8 +35,19 @@ Result<std::unique_ptr<ReservationSystem>> ReservationSystem::create(const Confi
   std::unique_ptr<ReservationSystem> rs(
       new ReservationSystem(sys, scheduler, clock, scheduler.settings().clusterTimestamp));
   for (const std::string& path : scheduler.planQueues()) {
-    SPINDLE_ASSIGN_OR_RETURN(reservation::ReservableQueueSettings q,
-                             reservation::readCapacityQueueReservationSettings(lookup, path));
+    reservation::ReservableQueueSettings q;
+    if (const auto* fs = dynamic_cast<const FairScheduler*>(&scheduler)) {
+      // FairReservationSystem (AllocationConfiguration): the allocation file's classes for
+      // every plan queue, the other reservation values at their defaults.
+      const fair::AllocationConfig& a = fs->queues().config();
+      q.queuePath = path;
+      q.reservable = true;
+      q.agentClass = a.reservationAgent;
+      q.policyClass = a.reservationPolicy;
+      q.plannerClass = a.reservationPlanner;
+    } else {
+      SPINDLE_ASSIGN_OR_RETURN(q, reservation::readCapacityQueueReservationSettings(lookup, path));
+    }
     const std::optional<PlanQueueState> st = scheduler.planQueueState(path);
     SPINDLE_ASSIGN_OR_RETURN(reservation::ReservationPlan rp,
                              reservation::makeReservationPlan(sys, q, scheduler.calculator(), clock,

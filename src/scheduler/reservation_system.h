@@ -1,8 +1,8 @@
 // The reservation system of a running scheduler (YARN's AbstractReservationSystem with
-// CapacityReservationSystem, and AbstractSchedulerPlanFollower): one plan per reservable queue,
-// the client verbs (new id, submit, update, delete, list) and the plan follower that turns the
-// plans into reservation queues. The Driver owns it and runs the follower on its monitor
-// cadence (driver.h), so every front end shares it.
+// CapacityReservationSystem or FairReservationSystem, and AbstractSchedulerPlanFollower): one
+// plan per reservable queue, the client verbs (new id, submit, update, delete, list) and the
+// plan follower that turns the plans into reservation queues. The Driver owns it and runs the
+// follower on its monitor cadence (driver.h), so every front end shares it.
 //
 //   auto rs = ReservationSystem::create(conf, scheduler, clock).value();  // nullptr: disabled
 //   ReservationId id = rs->newReservationId();
@@ -45,7 +45,8 @@ namespace spindle {
 
 class ReservationSystem {
  public:
-  // Reads yarn.resourcemanager.reservation-system.* and each plan queue's reservation keys;
+  // Reads yarn.resourcemanager.reservation-system.* and each plan queue's reservation keys (the
+  // Fair Scheduler: the allocation file's reservation classes);
   // nullptr when the system is not enabled. Errors name the key. `scheduler` must outlive it
   // (the Driver owns both).
   static Result<std::unique_ptr<ReservationSystem>> create(const Configuration& conf,

@@ -1,10 +1,13 @@
 #include "scheduler/reservation_system.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include "scheduler/capacity/capacity_scheduler.h"
 #include "scheduler/capacity/config/test_builder.h"
 #include "scheduler/driver.h"
+#include "scheduler/fair/fair_scheduler.h"
 
 namespace spindle {
 namespace {
@@ -167,6 +170,167 @@ TEST(ReservationSystem, RefusedSubmissionLeavesThePlanUnchanged) {
       "a", p.driver->reservationSystem()->newReservationId(), &tooBig, "bob");
   EXPECT_NE(notPlan.message().find("is not managed by reservation system"), std::string::npos)
       << notPlan.message();
+}
+
+// Everything a refresh derives for the queues (configuration, tree order, capacities, limits,
+// ordering keys, usage), one line per queue in preorder. Not the leaves' current limit: the
+// allocation path sets it at each visit (LeafQueue.updateCurrentResourceLimits), a refresh
+// resets it, and an in-place edit leaves it to the next visit, as YARN's setEntitlement does.
+std::string queueState(const CapacityScheduler& cs) {
+  std::string out;
+  for (const std::string& path : cs.config().preorder) {
+    const QueueConfig& qc = cs.config().queues.at(path);
+    const PartitionConfig& pc = qc.partition("");
+    out += fmt::format("config {} parent {} children {} cap {} max {} abs {} absMax {} rel {}\n",
+                       path, qc.parent, fmt::join(qc.children, ","), pc.capacity.fraction,
+                       pc.maximumCapacity.fraction, pc.absoluteCapacity, pc.absoluteMaximumCapacity,
+                       pc.relativeCapacity);
+  }
+  for (const auto& [name, path] : cs.config().leafByName) out += name + " -> " + path + "\n";
+  for (const CsQueue* q : cs.queues().leaves()) out += "leaf " + q->path() + "\n";
+  for (const CsQueue* q : cs.queues().preorder()) {
+    const ResolvedCapacity& c = q->cap("");
+    const QueueUsage& u = q->usage("");
+    out += fmt::format(
+        "queue {} #{} cap {} max {} abs {} absMax {} min {} maxRes {} maxAlloc {} apps "
+        "{}/{} maxApps {}/{} used {} pending {} am {} noMin {} simple {}\n",
+        q->path(), q->indexInParent, c.capacity, c.maxCapacity, c.absCapacity, c.absMaxCapacity,
+        c.effectiveMin.toString(), c.effectiveMax.toString(), q->maximumAllocation.toString(),
+        q->numApplications, q->numRunnable, q->maxApplications, q->maxApplicationsPerUser,
+        u.used.toString(), u.pending.toString(), u.amUsed.toString(), q->noMinDivisor,
+        q->simpleChildOrder);
+    for (const CsQueue::ChildKey& k : q->childKeys) {
+      out += fmt::format("  key {} abs {} used {} absUsed {} pending {} leaf {}\n", k.queue->name(),
+                         k.absCapacity, k.usedCapacity, k.absUsedCapacity, k.pending, k.leaf);
+    }
+    for (const auto& [p, ratio] : q->usageRatioSum) out += fmt::format("  ratio {}\n", ratio);
+  }
+  return out;
+}
+
+// Staggered reservations (some gangs) with running apps: every follower run creates, resizes
+// and removes reservation queues in place; the scheduler must hold its invariants after each
+// run and be exactly what a refresh (which rebuilds the tree from planChildren_) makes of it.
+TEST(ReservationSystem, FollowerEditsQueuesInPlaceAsARefreshBuildsThem) {
+  Plan p;
+  std::vector<ReservationId> ids;
+  for (int64_t i = 0; i < 12; ++i) {
+    ReservationDefinition def;
+    def.arrival = 1000 * (i + 1);
+    def.deadline = def.arrival + 4000 + 1000 * (i % 3);
+    def.interpreter = Interpreter::kAll;
+    const int64_t n = 2 * (i % 4 + 1);
+    def.stages.push_back(ReservationRequest::of(Resource::of(GB, 1), n, i % 2 == 0 ? n : 1, 3000));
+    ids.push_back(p.driver->reservationSystem()->newReservationId());
+    auto s = p.driver->reservationSystem()->submit("dedicated", ids.back(), &def, "alice");
+    ASSERT_TRUE(s.isOk()) << s.toString();
+  }
+  for (int64_t t = 1000; t <= 20000; t += 1000) {
+    p.clock.setMs(t);
+    auto out = p.driver->monitorTick();
+    ASSERT_TRUE(out.isOk()) << out.status().message();
+    ASSERT_TRUE(p.driver->scheduler().checkInvariants().isOk())
+        << p.driver->scheduler().checkInvariants().message() << " at " << t;
+    // An app in the reservation that became current, with work to place.
+    const size_t arrived = static_cast<size_t>(t / 1000 - 1);
+    if (arrived < ids.size() && arrived % 3 != 2) {
+      const AppChange* job = p.submit("dedicated", ids[arrived].toString());
+      ASSERT_EQ(job->action, AppAction::kAccepted) << job->reason;
+    }
+    ASSERT_TRUE(p.driver->handle(NodeHeartbeat{"h1", {}}).isOk());
+    const std::string inPlace = queueState(p.cs());
+    auto refreshed = p.driver->refreshConfiguration(Configuration());
+    ASSERT_TRUE(refreshed.isOk()) << refreshed.status().message();
+    EXPECT_EQ(inPlace, queueState(p.cs())) << "at " << t;
+    ASSERT_TRUE(p.driver->scheduler().checkInvariants().isOk());
+  }
+  EXPECT_EQ(p.cs().findQueue("root.dedicated")->children().size(), 1u);  // the default queue
+}
+
+// A Fair plan: root.a and root.default weight 1, root.dedicated weight 8 with <reservation>
+// (a steady fair share of 80 % of the one 100 GB / 100 vcore node), DRF everywhere.
+struct FairPlan {
+  FairPlan() {
+    Configuration c;
+    c.set("yarn.resourcemanager.scheduler.class", "fair");
+    c.set("spindle.fair.allocation-xml",
+          "<allocations><defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy>"
+          "<queue name=\"a\"><weight>1</weight></queue>"
+          "<queue name=\"default\"><weight>1</weight></queue>"
+          "<queue name=\"dedicated\"><weight>8</weight><reservation></reservation></queue>"
+          "</allocations>");
+    c.set("yarn.resourcemanager.reservation-system.enable", "true");
+    c.set("yarn.scheduler.minimum-allocation-mb", "1024");
+    auto d = Driver::create(c, clock, rng);
+    EXPECT_TRUE(d.isOk()) << d.status().message();
+    driver = std::move(d).value();
+    EXPECT_TRUE(driver->handle(NodeAdded{"h1", "/r1", Resource::of(100 * GB, 100), {}, {}}).isOk());
+    driver->settle();
+  }
+  const FairScheduler& fs() const { return static_cast<const FairScheduler&>(driver->scheduler()); }
+  SimulatedClock clock{0};
+  Rng rng{1};
+  std::unique_ptr<Driver> driver;
+};
+
+TEST(ReservationSystem, FairPlanQueueWeighsReservationQueuesByTheirShareAndMovesOnExpiry) {
+  FairPlan p;
+  EXPECT_EQ(p.fs().planQueues(), std::vector<std::string>{"root.dedicated"});
+  const auto st = p.fs().planQueueState("dedicated");
+  ASSERT_TRUE(st.has_value());
+  EXPECT_EQ(st->planResources, Resource::of(80 * GB, 80));  // the steady fair share
+  ReservationDefinition def;
+  def.arrival = 1000;
+  def.deadline = 61000;
+  def.interpreter = Interpreter::kAll;
+  def.stages.push_back(ReservationRequest::of(Resource::of(GB, 1), 20, 1, 60000));
+  const ReservationId id = p.driver->reservationSystem()->newReservationId();
+  auto s = p.driver->reservationSystem()->submit("dedicated", id, &def, "alice");
+  ASSERT_TRUE(s.isOk()) << s.toString();
+
+  p.clock.setMs(1000);
+  ASSERT_TRUE(p.driver->monitorTick().isOk());
+  ASSERT_TRUE(p.driver->scheduler().checkInvariants().isOk())
+      << p.driver->scheduler().checkInvariants().message();
+  const fair::FsQueue* rq = p.fs().queues().find("root.dedicated." + id.toString());
+  ASSERT_NE(rq, nullptr);
+  EXPECT_FLOAT_EQ(rq->weight(), 0.25f);  // 20 GB of the plan's 80 GB
+  const fair::FsQueue* dq = p.fs().queues().find("root.dedicated.dedicated-default");
+  ASSERT_NE(dq, nullptr);
+  EXPECT_FLOAT_EQ(dq->weight(), 0.75f);
+
+  AppSubmission job;
+  job.name = "job";
+  job.queue = "dedicated";
+  job.user = "alice";
+  job.amResource = Resource::of(GB, 1);
+  job.reservationId = id.toString();
+  auto in = p.driver->submit(job);
+  ASSERT_TRUE(in.isOk());
+  ASSERT_EQ(in->admission()->action, AppAction::kAccepted) << in->admission()->reason;
+  const AppId app = in->admission()->app;
+  EXPECT_EQ(p.fs().findApp(app)->queue(), rq->path());
+  AppSubmission other;
+  other.name = "besteffort";
+  other.queue = "dedicated";
+  other.user = "carol";
+  other.amResource = Resource::of(GB, 1);
+  auto be = p.driver->submit(other);
+  ASSERT_TRUE(be.isOk());
+  EXPECT_EQ(p.fs().findApp(be->admission()->app)->queue(), "root.dedicated.dedicated-default");
+  ASSERT_TRUE(p.driver->handle(NodeHeartbeat{"h1", {}}).isOk());
+  ASSERT_TRUE(p.driver->scheduler().checkInvariants().isOk());
+
+  p.clock.setMs(61000);
+  auto out = p.driver->monitorTick();
+  ASSERT_TRUE(out.isOk()) << out.status().message();
+  ASSERT_EQ(out->apps.size(), 1u);
+  EXPECT_EQ(out->apps[0].action, AppAction::kMoved);
+  EXPECT_EQ(p.fs().queues().find("root.dedicated." + id.toString()), nullptr);
+  EXPECT_EQ(p.fs().findApp(app)->queue(), "root.dedicated.dedicated-default");
+  EXPECT_FLOAT_EQ(p.fs().queues().find("root.dedicated.dedicated-default")->weight(), 1.0f);
+  EXPECT_TRUE(p.driver->scheduler().checkInvariants().isOk())
+      << p.driver->scheduler().checkInvariants().message();
 }
 
 TEST(ReservationSystem, DisabledSystemLeavesTheDriverWithoutFollower) {

@@ -1,6 +1,6 @@
 // Plan queues at run time (YARN's PlanQueue / ReservationQueue, CapacitySchedulerPlanFollower's
 // side of the scheduler): the plan's state the follower reads, replacing its reservation queues
-// (created, resized, removed through the refresh path, with the expiry move or kill), and
+// (created, resized and removed in place, with the expiry move or kill), and
 // routing apps submitted to a plan queue (CapacityScheduler.resolveReservationQueueName).
 #include <algorithm>
 #include <cmath>
@@ -130,24 +130,119 @@ Status CapacityScheduler::setPlanQueues(std::string_view planName,
       SPINDLE_RETURN_IF_ERROR(handle(AppRemoved{id, AppState::KILLED}));
     }
   }
-  // Nothing to rebuild when the entitlements are those in force (most follower steps).
+  // Nothing to change when the entitlements are those in force (most follower steps).
   if (auto it = planChildren_.find(path); it != planChildren_.end() && it->second == queues) {
     return Status::ok();
   }
-  auto previous = planChildren_.find(path) == planChildren_.end()
-                      ? std::optional<std::vector<QueueEntitlement>>()
-                      : std::optional(planChildren_[path]);
+  SPINDLE_RETURN_IF_ERROR(editPlanQueues(*plan, queues));
   planChildren_[path] = queues;
-  CapacityConfig next = config_;
-  Status s = refreshWithConfig(std::move(next));
-  if (!s.isOk()) {
-    if (previous) {
-      planChildren_[path] = *previous;
-    } else {
-      planChildren_.erase(path);
+  return Status::ok();
+}
+
+// PlanQueue / ReservationQueue.setEntitlement: the reservation queues are created, resized and
+// removed in place, and only what they feed is recomputed: their capacities (resolved against
+// the plan queue, which does not change), their ordering keys in the plan queue, its child
+// order, the user usage ratios and their apps' activation. The result is the configuration,
+// tree and state a refresh with expandPlanQueues(planChildren_) builds, children in the order
+// of `queues`.
+Status CapacityScheduler::editPlanQueues(CsQueue& plan,
+                                         const std::vector<QueueEntitlement>& queues) {
+  const std::string& path = plan.path();
+  // Expired queues must be empty by now (their apps were moved or killed), as the refresh
+  // requires of a removed queue.
+  std::vector<CsQueue*> order;
+  order.reserve(queues.size());
+  for (const QueueEntitlement& e : queues) order.push_back(tree_->child(plan, e.queue));
+  std::vector<uint8_t> kept(plan.children().size(), 0);
+  for (CsQueue* c : order) {
+    if (c != nullptr) kept[static_cast<size_t>(c->indexInParent)] = 1;
+  }
+  std::vector<CsQueue*> expired;
+  for (CsQueue* c : plan.children()) {
+    if (kept[static_cast<size_t>(c->indexInParent)]) continue;
+    if (c->numApplications > 0) {
+      return failedPrecondition("refreshQueues: queue {} is removed but has {} applications",
+                                c->path(), c->numApplications);
+    }
+    expired.push_back(c);
+  }
+  const size_t before = plan.children().size();
+  QueueConfig& planConfig = config_.queues.at(path);
+  std::vector<uint8_t> touched;  // parallel to `order`
+  touched.reserve(queues.size());
+  for (size_t i = 0; i < queues.size(); ++i) {
+    const QueueEntitlement& e = queues[i];
+    CsQueue*& c = order[i];
+    if (c == nullptr) {
+      QueueConfig qc = reservationQueueConfig(planConfig, e);
+      const std::string queuePath = qc.path;
+      config_.leafByName[qc.name] = queuePath;
+      c = tree_->addLeaf(config_.queues.insert_or_assign(queuePath, std::move(qc)).first->second,
+                         &plan);
+      touched.push_back(1);
+      continue;
+    }
+    const PartitionConfig& now = c->config().partition(kDefaultPartition);
+    if (now.capacity.fraction == e.capacity && now.maximumCapacity.fraction == e.maxCapacity) {
+      touched.push_back(0);
+      continue;
+    }
+    const PartitionConfig pc = reservationEntitlement(planConfig, e);
+    c->setEntitlement(pc);
+    config_.queues.at(c->path()).partitions[kDefaultPartition] = pc;
+    touched.push_back(1);
+  }
+  for (CsQueue* c : expired) {
+    if (auto n = config_.leafByName.find(c->name());
+        n != config_.leafByName.end() && n->second == c->path()) {
+      config_.leafByName.erase(n);
+    }
+    config_.queues.erase(c->path());
+    tree_->removeLeaf(c);
+  }
+  tree_->reorderLeafChildren(&plan, order);
+  // The configuration's order: the plan's children follow it in preorder (they are leaves).
+  auto segment = std::find(config_.preorder.begin(), config_.preorder.end(), path) + 1;
+  const auto at = segment - config_.preorder.begin();
+  if (order.size() < before) {
+    config_.preorder.erase(segment, segment + static_cast<std::ptrdiff_t>(before - order.size()));
+  } else if (order.size() > before) {
+    config_.preorder.insert(segment, order.size() - before, std::string());
+  }
+  planConfig.children.resize(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    config_.preorder[static_cast<size_t>(at) + i] = order[i]->path();
+    planConfig.children[i] = order[i]->path();
+  }
+  // What syncNow derives, for the queues that changed (the others' inputs did not).
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (!touched[i]) continue;
+    CsQueue& q = *order[i];
+    QueueTree::resolveQueue(q, calculator(), partitions_, settings().bounds.minimum,
+                            settings().bounds.maximum);
+    const Resource& min = q.cap(kDefaultPartition).effectiveMin;
+    q.noMinDivisor = calculator().isInvalidDivisor(min) || min.isZero();
+    updateMaximumApplications(q);
+    q.simpleChildOrder = !q.priorityUtilization;  // a leaf: no children to order
+    CsQueue::ChildKey& k = plan.childKeys[static_cast<size_t>(q.indexInParent)];
+    k.leaf = true;
+    k.priority = q.config().priority;
+    k.configuredMin = nullptr;  // reservation queues are in percent mode
+    updateChildKey(q);
+  }
+  plan.simpleChildOrder = !plan.priorityUtilization;
+  for (const CsQueue::ChildKey& k : plan.childKeys) {
+    if (!(k.absCapacity > 0) || (k.configuredMin != nullptr && !k.configuredMin->isZero())) {
+      plan.simpleChildOrder = false;
     }
   }
-  return s;
+  // The refresh recomputes every user ratio from scratch (its float sums are kept identical).
+  recomputeUserRatios();
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (touched[i]) activateApplications(*order[i]);
+  }
+  promoteNonRunnable();
+  return Status::ok();
 }
 
 void CapacityScheduler::moveWithinPlan(CsApp& s, CsQueue& to) {

@@ -196,6 +196,10 @@ class CapacityScheduler final : public Scheduler {
   // default queue) for an app submitted to a plan queue.
   Result<CsQueue*> reservationQueueFor(const Application& app, CsQueue& plan) const;
   Status checkPlanQueues(const CsQueue& plan, const std::vector<QueueEntitlement>& queues) const;
+  // Applies a changed set of entitlements to the plan's reservation queues in place (the
+  // configuration, the tree and the derived state of the queues it touches), as a refresh
+  // would leave them; the expired queues must be empty.
+  Status editPlanQueues(CsQueue& plan, const std::vector<QueueEntitlement>& queues);
   // Moves an app between two reservation queues of one plan with its usage (the expiry move).
   void moveWithinPlan(CsApp& s, CsQueue& to);
 

@@ -1,5 +1,7 @@
 #include "scheduler/capacity/cs_queue.h"
 
+#include <algorithm>
+
 #include "scheduler/capacity/cs_math.h"
 
 namespace spindle {
@@ -37,6 +39,25 @@ double CsQueue::userWeight(const std::string& user) const {
   return it == cfg_.userWeights.end() ? 1.0 : it->second;
 }
 
+void CsQueue::removeChild(CsQueue* c) {
+  const auto i = static_cast<size_t>(c->indexInParent);
+  children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(i));
+  childKeys.erase(childKeys.begin() + static_cast<std::ptrdiff_t>(i));
+  for (size_t j = i; j < children_.size(); ++j) children_[j]->indexInParent = static_cast<int>(j);
+  c->indexInParent = -1;
+}
+
+void CsQueue::reorderChildren(const std::vector<CsQueue*>& order) {
+  std::vector<ChildKey> keys;
+  keys.reserve(order.size());
+  for (CsQueue* c : order) keys.push_back(childKeys[static_cast<size_t>(c->indexInParent)]);
+  children_ = order;
+  childKeys = std::move(keys);
+  for (size_t i = 0; i < children_.size(); ++i) {
+    children_[i]->indexInParent = static_cast<int>(i);
+  }
+}
+
 std::unique_ptr<QueueTree> QueueTree::build(const CapacityConfig& cfg) {
   auto tree = std::make_unique<QueueTree>();
   for (const std::string& path : cfg.preorder) {
@@ -56,6 +77,51 @@ std::unique_ptr<QueueTree> QueueTree::build(const CapacityConfig& cfg) {
     if (q->isLeaf()) tree->leaves_.push_back(q);
   }
   return tree;
+}
+
+CsQueue* QueueTree::addLeaf(const QueueConfig& cfg, CsQueue* parent) {
+  CsQueue* last = parent->children().back();
+  owned_.push_back(std::make_unique<CsQueue>(cfg, parent));
+  CsQueue* q = owned_.back().get();
+  parent->addChild(q);
+  q->state =
+      cfg.state == QueueStateConfig::kStopped ? QueueRunState::kStopped : QueueRunState::kRunning;
+  byPath_[cfg.path] = q;
+  byName_[cfg.name].push_back(q);
+  // The siblings are leaves: the new one follows the last of them in both orders.
+  preorder_.insert(std::find(preorder_.begin(), preorder_.end(), last) + 1, q);
+  leaves_.insert(std::find(leaves_.begin(), leaves_.end(), last) + 1, q);
+  return q;
+}
+
+void QueueTree::removeLeaf(CsQueue* leaf) {
+  leaf->parent()->removeChild(leaf);
+  preorder_.erase(std::find(preorder_.begin(), preorder_.end(), leaf));
+  leaves_.erase(std::find(leaves_.begin(), leaves_.end(), leaf));
+  byPath_.erase(leaf->path());
+  auto n = byName_.find(leaf->name());
+  std::erase(n->second, leaf);
+  if (n->second.empty()) byName_.erase(n);
+  std::erase_if(owned_, [leaf](const std::unique_ptr<CsQueue>& q) { return q.get() == leaf; });
+}
+
+void QueueTree::reorderLeafChildren(CsQueue* parent, const std::vector<CsQueue*>& order) {
+  if (order.empty()) return;
+  auto inLeaves = std::find_if(leaves_.begin(), leaves_.end(),
+                               [parent](const CsQueue* q) { return q->parent() == parent; });
+  auto inPreorder = std::find(preorder_.begin(), preorder_.end(), parent) + 1;
+  parent->reorderChildren(order);
+  std::copy(order.begin(), order.end(), inPreorder);
+  std::copy(order.begin(), order.end(), inLeaves);
+}
+
+CsQueue* QueueTree::child(const CsQueue& parent, const std::string& name) const {
+  auto n = byName_.find(name);
+  if (n == byName_.end()) return nullptr;
+  for (CsQueue* q : n->second) {
+    if (q->parent() == &parent) return q;
+  }
+  return nullptr;
 }
 
 CsQueue* QueueTree::find(const std::string& nameOrPath) const {
@@ -150,33 +216,38 @@ ResolvedCapacity resolveChild(const ResourceCalculator& rc, const CsQueue& q,
 void QueueTree::resolve(const ResourceCalculator& rc,
                         const std::map<std::string, Resource>& partitions, const Resource& minAlloc,
                         const Resource& clusterMaxAlloc) {
-  for (CsQueue* q : preorder_) {
-    q->caps.clear();
-    for (const auto& [p, R] : partitions) {
-      if (!q->parent()) {
-        ResolvedCapacity root{1, 1, 1, 1, 0.1, -1, R, R};
-        auto def = q->config().partitions.find(kDefaultPartition);
-        if (def != q->config().partitions.end()) {
-          root.maxAmPercent = def->second.maximumAmResourcePercent;
-        }
-        q->caps[p] = root;
-      } else {
-        q->caps[p] = resolveChild(rc, *q, q->parent()->cap(p), p, R);
+  for (CsQueue* q : preorder_) resolveQueue(*q, rc, partitions, minAlloc, clusterMaxAlloc);
+}
+
+void QueueTree::resolveQueue(CsQueue& queue, const ResourceCalculator& rc,
+                             const std::map<std::string, Resource>& partitions,
+                             const Resource& minAlloc, const Resource& clusterMaxAlloc) {
+  CsQueue* q = &queue;
+  q->caps.clear();
+  for (const auto& [p, R] : partitions) {
+    if (!q->parent()) {
+      ResolvedCapacity root{1, 1, 1, 1, 0.1, -1, R, R};
+      auto def = q->config().partitions.find(kDefaultPartition);
+      if (def != q->config().partitions.end()) {
+        root.maxAmPercent = def->second.maximumAmResourcePercent;
       }
-      q->usage(p);  // every known partition has a usage entry
+      q->caps[p] = root;
+    } else {
+      q->caps[p] = resolveChild(rc, *q, q->parent()->cap(p), p, R);
     }
-    const Resource maxDown = rc.roundDown(q->cap(kDefaultPartition).effectiveMax, minAlloc);
-    q->currentLimit = q->parent() ? rc.roundDown(rc.min(partitions.at(kDefaultPartition), maxDown,
-                                                        q->parent()->currentLimit),
-                                                 minAlloc)
-                                  : partitions.at(kDefaultPartition);
-    const ResourceLimit& ml = q->config().maximumAllocation;
-    Resource maxAlloc = clusterMaxAlloc;
-    for (int i = 0; i < kMaxResourceTypes; ++i) {
-      if (ml.isBounded(i) && ml.get(i) >= 0) maxAlloc.set(i, std::min(ml.get(i), maxAlloc.get(i)));
-    }
-    q->maximumAllocation = maxAlloc;
+    q->usage(p);  // every known partition has a usage entry
   }
+  const Resource maxDown = rc.roundDown(q->cap(kDefaultPartition).effectiveMax, minAlloc);
+  q->currentLimit = q->parent() ? rc.roundDown(rc.min(partitions.at(kDefaultPartition), maxDown,
+                                                      q->parent()->currentLimit),
+                                               minAlloc)
+                                : partitions.at(kDefaultPartition);
+  const ResourceLimit& ml = q->config().maximumAllocation;
+  Resource maxAlloc = clusterMaxAlloc;
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    if (ml.isBounded(i) && ml.get(i) >= 0) maxAlloc.set(i, std::min(ml.get(i), maxAlloc.get(i)));
+  }
+  q->maximumAllocation = maxAlloc;
 }
 
 Status QueueTree::check() const {

@@ -219,6 +219,13 @@ class CsQueue {
     childKeys.emplace_back();
     childKeys.back().queue = c;
   }
+  // Drops child `c` with its ordering key (the tree's removeLeaf).
+  void removeChild(CsQueue* c);
+  // Puts the children in `order`, a permutation of children(), their keys with them.
+  void reorderChildren(const std::vector<CsQueue*>& order);
+  // A reservation queue's new entitlement: its default partition's configuration
+  // (ReservationQueue.setEntitlement); the only configuration change a queue sees in place.
+  void setEntitlement(const PartitionConfig& pc) { cfg_.partitions[kDefaultPartition] = pc; }
   int depth() const { return depth_; }
 
   // The default partition's ordering data of each child (parallel to children()), kept in step
@@ -347,6 +354,23 @@ class QueueTree {
   // allocation.
   void resolve(const ResourceCalculator& rc, const std::map<std::string, Resource>& partitions,
                const Resource& minAlloc, const Resource& clusterMaxAlloc);
+  // The same for one queue whose parent is resolved (a reservation queue created or resized).
+  static void resolveQueue(CsQueue& q, const ResourceCalculator& rc,
+                           const std::map<std::string, Resource>& partitions,
+                           const Resource& minAlloc, const Resource& clusterMaxAlloc);
+
+  // In-place edits of a parent whose children are all leaves (a plan queue's reservation
+  // queues; PlanQueue.addChildQueue / removeChildQueue), keeping preorder() and leaves() in
+  // step. The caller resolves a new leaf and keeps the scheduler's caches.
+  //  addLeaf: a new last child of `parent` (which has at least one child), with a copy of
+  //    `cfg`;
+  //  removeLeaf: deletes `leaf` (empty: no apps, no usage);
+  //  reorderLeafChildren: `order` must be a permutation of parent->children().
+  CsQueue* addLeaf(const QueueConfig& cfg, CsQueue* parent);
+  void removeLeaf(CsQueue* leaf);
+  void reorderLeafChildren(CsQueue* parent, const std::vector<CsQueue*>& order);
+  // The child of `parent` named `name`, or nullptr.
+  CsQueue* child(const CsQueue& parent, const std::string& name) const;
 
   // Invariants 1, 3 and 4 (the app-level parts of 2 are checked by the scheduler).
   Status check() const;

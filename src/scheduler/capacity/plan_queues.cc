@@ -3,7 +3,18 @@
 #include <algorithm>
 
 namespace spindle {
-namespace {
+PartitionConfig reservationEntitlement(const QueueConfig& plan, const QueueEntitlement& e) {
+  PartitionConfig pc = plan.partition(kDefaultPartition);
+  pc.capacity = CapacityValue{CapacityMode::kPercent, e.capacity, -1, {}};
+  pc.maximumCapacity = CapacityValue{CapacityMode::kPercent, e.maxCapacity, -1, {}};
+  pc.relativeCapacity = e.capacity;
+  // ReservationQueue.setEntitlement: parent's absolute capacity x capacity, in float.
+  pc.absoluteCapacity =
+      static_cast<float>(plan.partition(kDefaultPartition).absoluteCapacity) * e.capacity;
+  pc.absoluteMaximumCapacity =
+      static_cast<float>(plan.partition(kDefaultPartition).absoluteMaximumCapacity) * e.maxCapacity;
+  return pc;
+}
 
 QueueConfig reservationQueueConfig(const QueueConfig& plan, const QueueEntitlement& e) {
   QueueConfig q = plan;
@@ -15,21 +26,10 @@ QueueConfig reservationQueueConfig(const QueueConfig& plan, const QueueEntitleme
   q.reservationQueue = true;
   // PlanQueue: maxAppsForReservation, and maxAppsPerUserForReservation derived from it.
   q.configuredMaximumApplications = plan.maximumApplications;
-  PartitionConfig pc = plan.partition(kDefaultPartition);
-  pc.capacity = CapacityValue{CapacityMode::kPercent, e.capacity, -1, {}};
-  pc.maximumCapacity = CapacityValue{CapacityMode::kPercent, e.maxCapacity, -1, {}};
-  pc.relativeCapacity = e.capacity;
-  // ReservationQueue.setEntitlement: parent's absolute capacity x capacity, in float.
-  pc.absoluteCapacity =
-      static_cast<float>(plan.partition(kDefaultPartition).absoluteCapacity) * e.capacity;
-  pc.absoluteMaximumCapacity =
-      static_cast<float>(plan.partition(kDefaultPartition).absoluteMaximumCapacity) * e.maxCapacity;
   q.partitions.clear();
-  q.partitions[kDefaultPartition] = pc;
+  q.partitions[kDefaultPartition] = reservationEntitlement(plan, e);
   return q;
 }
-
-}  // namespace
 
 void expandPlanQueues(CapacityConfig& cfg,
                       const std::map<std::string, std::vector<QueueEntitlement>>& children) {

@@ -34,4 +34,9 @@ inline constexpr const char* kDefaultReservationQueueSuffix = "-default";
 void expandPlanQueues(CapacityConfig& cfg,
                       const std::map<std::string, std::vector<QueueEntitlement>>& children);
 
+// Rule 2: the configuration of the reservation queue `e` of `plan`, and its default partition's
+// entitlement alone (what a resize changes).
+QueueConfig reservationQueueConfig(const QueueConfig& plan, const QueueEntitlement& e);
+PartitionConfig reservationEntitlement(const QueueConfig& plan, const QueueEntitlement& e);
+
 }  // namespace spindle

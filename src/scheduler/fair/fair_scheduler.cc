@@ -145,7 +145,11 @@ Result<FsQueue*> FairScheduler::placeApp(const Application& app,
   if (p.rejected) {
     return failedPrecondition("application {} rejected by the queue placement policy", id);
   }
-  Result<FsQueue*> leaf = tree_.leafForPlacement(p.queue);
+  std::string queue = p.queue;
+  if (const FsQueue* plan = tree_.find(p.queue); plan != nullptr && plan->config().reservation) {
+    SPINDLE_ASSIGN_OR_RETURN(queue, reservationQueueFor(app, *plan));
+  }
+  Result<FsQueue*> leaf = tree_.leafForPlacement(queue);
   if (!leaf.isOk()) {
     return leaf.status().withContext(
         fmt::format("application {} submitted by user {}", id, app.user()));
@@ -377,6 +381,7 @@ Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
   fair::FsQueueTree next =
       fair::FsQueueTree::build(std::make_shared<const fair::AllocationConfig>(cfg.allocation));
   next.resolveShares(cluster().total(), settings().types.count());
+  restorePlanQueues(next);
   std::map<AppId, FsQueue*> leaves;
   std::vector<std::string> errors;
   for (const auto& [id, fa] : fsApps_) {

@@ -100,6 +100,14 @@ class FairScheduler final : public Scheduler {
   // every queue below the lowest common ancestor of the two leaves. Usage and AM usage move
   // with the app; runnability is recomputed (MaxRunningApps rule 3).
   Status moveApp(AppId id, std::string_view queue) override;
+
+  // Reservable queues (fair_reservation.cc): a queue with <reservation> in the allocation file.
+  std::vector<std::string> planQueues() const override;
+  std::optional<PlanQueueState> planQueueState(std::string_view plan) const override;
+  // Reservation queues get weights equal to their entitlement's capacity (the maximum is not
+  // used: a Fair queue has no such cap).
+  Status setPlanQueues(std::string_view plan, const std::vector<QueueEntitlement>& queues,
+                       bool moveOnExpiry) override;
   // Reload of the allocation file at run time (fair_reload.cc; AllocationFileLoaderService):
   // every MonitorTick polls the watcher, which reads the file when it changed and has been
   // quiet for ALLOC_RELOAD_WAIT_MS; the text is validated and installed like a refresh, and on
@@ -320,11 +328,18 @@ class FairScheduler final : public Scheduler {
   void syncPendingAsks(fair::FsApp& fa, const Application& app);
   bool holdsPreemptedRoom() const;
   Result<fair::FsQueue*> placeApp(const Application& app, const std::vector<std::string>& groups);
+  // Plan queues (fair_reservation.cc).
+  fair::FsQueue* planQueue(std::string_view name) const;
+  Result<std::string> reservationQueueFor(const Application& app, const fair::FsQueue& plan) const;
+  void restorePlanQueues(fair::FsQueueTree& next) const;
   Status installConfig(fair::FairSchedulerConfig config);
   void keepPoliciesOfExistingQueues(fair::AllocationConfig& next) const;
 
   fair::FairSchedulerConfig config_;
   fair::FsQueueTree tree_;
+  // Each plan queue's reservation queues with their entitlements as the follower last set them
+  // (plan path -> queues), re-applied to the tree a reload builds.
+  std::map<std::string, std::vector<QueueEntitlement>> planChildren_;
   fair::MaxRunningApps maxRunning_;
   std::map<AppId, fair::FsApp> fsApps_;  // live apps, by id
   std::vector<fair::FsApp*> appIndex_;   // fsApps_ by AppId value (null once removed)

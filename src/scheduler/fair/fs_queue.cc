@@ -65,10 +65,14 @@ FsQueueTree FsQueueTree::build(std::shared_ptr<const AllocationConfig> config) {
     for (const std::string& child : q.config().children) {
       const FairQueueConfig& c = t.config_->queue(child);
       if (!c.policyAllowed) continue;  // YARN does not create it (nor its subtree)
-      FsQueue& added = q.addChild(c, /*dynamic=*/false);
+      FairQueueConfig runs = c;
+      // AllocationFileQueueParser: a reservable queue is configured as a PARENT.
+      runs.isParent = runs.isParent || runs.reservation;
+      FsQueue& added = q.addChild(std::move(runs), /*dynamic=*/false);
       t.byPath_[child] = &added;
       t.noteCreated(added);
       addChildren(added);
+      if (c.reservation) t.addReservationQueue(added, added.name() + "-default");
     }
   };
   addChildren(*t.root_);
@@ -201,6 +205,21 @@ bool FsQueueTree::removeEmptyDynamicQueues() {
   };
   prune(*root_);
   return removed;
+}
+
+FsQueue& FsQueueTree::addReservationQueue(FsQueue& plan, const std::string& name) {
+  FsQueue& q = plan.addChild(dynamicConfig(plan, name, /*leaf=*/true), /*dynamic=*/false);
+  byPath_[q.path()] = &q;
+  noteCreated(q);
+  if (resolved_) resolveOne(q);
+  return q;
+}
+
+void FsQueueTree::removeReservationQueue(FsQueue& q) {
+  byPath_.erase(q.path());
+  followCluster_.erase(std::remove(followCluster_.begin(), followCluster_.end(), &q),
+                       followCluster_.end());
+  q.parent()->removeChild(&q);
 }
 
 const FsQueue* FsQueueTree::nearestConfigured(const FsQueue* q) const {

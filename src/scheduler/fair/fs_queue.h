@@ -106,6 +106,12 @@ class FsQueue {
 
   PolicyKind policy() const { return policy_; }
   float weight() const { return cfg_.weight; }
+  // A reservation queue's weight from its entitlement (the plan follower); leaves the orders
+  // of this queue and its ancestors stale.
+  void setWeight(float w) {
+    cfg_.weight = w;
+    ordersChanged();
+  }
   int32_t maxRunningApps() const { return cfg_.maxRunningApps; }
   float maxAMShare() const { return cfg_.maxAMShare; }
 
@@ -195,6 +201,14 @@ class FsQueueTree {
   bool removeEmptyDynamicQueues();
   // The nearest queue on the path that the allocation file configures (for ACLs).
   const FsQueue* nearestConfigured(const FsQueue* q) const;
+
+  // Reservation queues (FairSchedulerPlanFollower's QueueManager calls): a plan queue (a leaf
+  // with <reservation> in the file) runs as a parent holding `<plan>-default` from the start
+  // (build); the follower adds and removes its other children, leaves configured as the file's
+  // ad hoc queues under the plan but never removed as empty dynamic queues.
+  FsQueue& addReservationQueue(FsQueue& plan, const std::string& name);
+  // `q` must hold no app.
+  void removeReservationQueue(FsQueue& q);
 
  private:
   FairQueueConfig dynamicConfig(const FsQueue& parent, const std::string& name, bool leaf) const;
