@@ -61,6 +61,8 @@ cat >"$work/rm/yarn-site.xml" <<EOF
   <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>1.0</value></property>
 </configuration>
 EOF
+# Containers never run as root unless configured; this test may run as root.
+allow_root=$([ "$(id -u)" = 0 ] && echo true || echo false)
 for n in 1 2; do
   mem=$([ $n = 1 ] && echo 256 || echo 1024)
   cat >"$work/nm$n/yarn-site.xml" <<EOF
@@ -71,6 +73,7 @@ for n in 1 2; do
   <property><name>yarn.nodemanager.log-dirs</name><value>$work/nm$n/logs</value></property>
   <property><name>yarn.nodemanager.local-dirs</name><value>$work/nm$n/local</value></property>
   <property><name>yarn.nodemanager.sleep-delay-before-sigkill.ms</name><value>100</value></property>
+  <property><name>spindle.nodemanager.allow-root</name><value>$allow_root</value></property>
 </configuration>
 EOF
 done

@@ -10,6 +10,15 @@ spindle=${1:-build/spindle}
 work=${2:-/tmp/spindle-minicluster}
 port=${3:-8088}
 mkdir -p "$work/rm" "$work/nm1" "$work/nm2"
+# The NMs register with a shared secret (spindle.nodemanager.registration.secret), made once.
+[ -f "$work/registration-secret" ] || od -An -tx1 -N16 /dev/urandom | tr -d ' \n' >"$work/registration-secret"
+secret=$(cat "$work/registration-secret")
+# Containers never run as root unless configured: as root, say so explicitly.
+allow_root=false
+if [ "$(id -u)" = 0 ]; then
+  allow_root=true
+  echo "minicluster: running as root, so containers run as root (spindle.nodemanager.allow-root=true)"
+fi
 [ -f "$work/rm/yarn-site.xml" ] || cat >"$work/rm/yarn-site.xml" <<EOF
 <configuration>
   <property><name>yarn.resourcemanager.webapp.address</name><value>127.0.0.1:$port</value></property>
@@ -17,6 +26,7 @@ mkdir -p "$work/rm" "$work/nm1" "$work/nm2"
   <property><name>yarn.resourcemanager.nodemanagers.heartbeat-interval-ms</name><value>200</value></property>
   <property><name>yarn.nm.liveness-monitor.expiry-interval-ms</name><value>10000</value></property>
   <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>0.5</value></property>
+  <property><name>spindle.nodemanager.registration.secret</name><value>$secret</value></property>
 </configuration>
 EOF
 for n in 1 2; do
@@ -28,6 +38,8 @@ for n in 1 2; do
   <property><name>yarn.nodemanager.resource.cpu-vcores</name><value>4</value></property>
   <property><name>yarn.nodemanager.log-dirs</name><value>$work/nm$n/logs</value></property>
   <property><name>yarn.nodemanager.local-dirs</name><value>$work/nm$n/local</value></property>
+  <property><name>spindle.nodemanager.registration.secret</name><value>$secret</value></property>
+  <property><name>spindle.nodemanager.allow-root</name><value>$allow_root</value></property>
 </configuration>
 EOF
 done

@@ -1,5 +1,10 @@
 #include "client/rm_client.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 
 #include "config/configuration.h"
@@ -29,9 +34,31 @@ Result<std::pair<std::string, uint16_t>> resolveRmAddress(const std::string& ove
   return std::pair<std::string, uint16_t>("127.0.0.1", 8088);
 }
 
+std::string loginUser() {
+  if (const char* u = std::getenv("HADOOP_USER_NAME"); u != nullptr && *u != '\0') return u;
+  if (const passwd* pw = getpwuid(geteuid()); pw != nullptr && pw->pw_name != nullptr) {
+    return pw->pw_name;
+  }
+  if (const char* u = std::getenv("USER"); u != nullptr && *u != '\0') return u;
+  return "dr.who";
+}
+
 Result<json> RmRestClient::call(const std::string& method, const std::string& path,
                                 const std::string& body) {
-  auto r = http_.request(method, path, body);
+  std::string target = path;
+  if (method != "GET") {
+    // Hadoop's simple authentication: writes name their user.
+    std::string user;
+    for (unsigned char c : loginUser()) {
+      if (std::isalnum(c) || c == '.' || c == '_' || c == '-' || c == '@') {
+        user += static_cast<char>(c);
+      } else {
+        user += fmt::format("%{:02X}", c);
+      }
+    }
+    target += (path.find('?') == std::string::npos ? "?" : "&") + std::string("user.name=") + user;
+  }
+  auto r = http_.request(method, target, body);
   if (!r) return r.status();
   json j = r->body.empty() ? json::object() : json::parse(r->body, nullptr, false);
   if (r->status >= 200 && r->status < 300) {

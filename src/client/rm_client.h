@@ -29,10 +29,15 @@ namespace spindle::client {
 Result<std::pair<std::string, uint16_t>> resolveRmAddress(const std::string& override,
                                                           const std::string& confDir);
 
+// The user a write names (user.name): HADOOP_USER_NAME, else the effective user's login name,
+// as Hadoop's UserGroupInformation finds the current user under simple authentication.
+std::string loginUser();
+
 class RmRestClient {
  public:
   RmRestClient(std::string host, uint16_t port) : http_(std::move(host), port, 30'000) {}
   // 2xx with a JSON body (or none) -> the body; otherwise an error with the server's message.
+  // POST and PUT carry user.name=loginUser().
   Result<nlohmann::json> get(const std::string& path);
   Result<nlohmann::json> post(const std::string& path, const nlohmann::json& body);
   Result<nlohmann::json> put(const std::string& path, const nlohmann::json& body);

@@ -16,6 +16,14 @@
 
 namespace spindle::nm {
 
+Status launchUserAllowed(const std::string& containerId, uid_t euid, bool allowRoot) {
+  if (euid != 0 || allowRoot) return Status::ok();
+  return failedPrecondition(
+      "Container {} refused: the NodeManager runs as root and containers never run as root "
+      "unless spindle.nodemanager.allow-root is true",
+      containerId);
+}
+
 namespace {
 
 int64_t steadyMs() {

@@ -47,6 +47,12 @@ struct LaunchSpec {
   protocol::ResourceRecord resource;
 };
 
+// A container never runs as root unless configured: with an effective user id of 0 the
+// container is refused unless `allowRoot` (spindle.nodemanager.allow-root). YARN's
+// LinuxContainerExecutor refuses root the same way (banned.users, min.user.id); its
+// DefaultContainerExecutor would run the container as the NM's user.
+Status launchUserAllowed(const std::string& containerId, uid_t euid, bool allowRoot);
+
 struct LauncherDirs {
   std::string logDir;
   std::string localDir;

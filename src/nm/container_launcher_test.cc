@@ -112,5 +112,15 @@ TEST_F(LauncherTest, StopKillsTheWholeProcessTree) {
   EXPECT_FALSE(launcher->stop("nope", -105, "x").isOk());
 }
 
+TEST(LaunchUser, RootOnlyWhenAllowed) {
+  EXPECT_TRUE(launchUserAllowed("container_1_0001_01_000001", 1000, false).isOk());
+  EXPECT_TRUE(launchUserAllowed("container_1_0001_01_000001", 0, true).isOk());
+  Status refused = launchUserAllowed("container_1_0001_01_000001", 0, false);
+  ASSERT_FALSE(refused.isOk());
+  EXPECT_EQ(refused.message(),
+            "Container container_1_0001_01_000001 refused: the NodeManager runs as root and "
+            "containers never run as root unless spindle.nodemanager.allow-root is true");
+}
+
 }  // namespace
 }  // namespace spindle::nm

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <time.h>
+#include <unistd.h>
 #include <atomic>
 
 #include <chrono>
@@ -42,6 +43,8 @@ struct NmSettings {
   int64_t killGraceMs = 250;
   int64_t connectMaxWaitMs = 900'000;
   int64_t connectRetryMs = 30'000;
+  std::string registrationSecret;  // spindle.nodemanager.registration.secret
+  bool allowRoot = false;          // spindle.nodemanager.allow-root
 };
 
 Result<std::pair<std::string, uint16_t>> address(const Configuration& conf, const char* key,
@@ -93,6 +96,8 @@ Result<NmSettings> readSettings(const std::string& dir) {
   SPINDLE_ASSIGN_OR_RETURN(
       s.connectRetryMs,
       conf.getTimeDurationMs("yarn.resourcemanager.connect.retry-interval.ms", 30'000));
+  s.registrationSecret = conf.get("spindle.nodemanager.registration.secret", "");
+  SPINDLE_ASSIGN_OR_RETURN(s.allowRoot, conf.getBool("spindle.nodemanager.allow-root", false));
   return s;
 }
 
@@ -109,8 +114,8 @@ HttpResponse error(const Status& s) {
 // The NM's HTTP endpoints (on the I/O thread).
 class NmService {
  public:
-  NmService(ContainerLauncher& launcher, std::string nodeId)
-      : launcher_(launcher), nodeId_(std::move(nodeId)) {}
+  NmService(ContainerLauncher& launcher, std::string nodeId, bool allowRoot)
+      : launcher_(launcher), nodeId_(std::move(nodeId)), allowRoot_(allowRoot) {}
 
   HttpResponse handle(const HttpRequest& r) {
     if (r.method == "POST" && r.path == "/rpc/v1/containers/start") return start(r.body);
@@ -146,6 +151,7 @@ class NmService {
     for (const protocol::StartContainerRequest& s : req->startContainerRequest) {
       auto attempt = protocol::attemptOfContainer(s.containerId);
       Status st = attempt.status();
+      if (st.isOk()) st = launchUserAllowed(s.containerId, geteuid(), allowRoot_);
       if (st.isOk()) {
         st = launcher_.start({s.containerId, protocol::toString(attempt->app),
                               s.containerLaunchContext.commands,
@@ -178,6 +184,7 @@ class NmService {
 
   ContainerLauncher& launcher_;
   std::string nodeId_;
+  bool allowRoot_;
 };
 
 // Waits up to `ms` for SIGTERM or SIGINT; true when one came.
@@ -226,7 +233,13 @@ int runNodeManager(const std::string& confDir) {
                                          {"NM_HTTP_PORT", std::to_string(server.port())},
                                          {"SPINDLE_RM_ADDRESS", rmAddress}},
       s.killGraceMs);
-  service = std::make_unique<NmService>(*launcher, nodeId);
+  service = std::make_unique<NmService>(*launcher, nodeId, s.allowRoot);
+  if (geteuid() == 0) {
+    SPINDLE_LOG_WARN(
+        "NodeManager {} runs as root: containers {}", nodeId,
+        s.allowRoot ? "run as root (spindle.nodemanager.allow-root=true)"
+                    : "are refused (set spindle.nodemanager.allow-root=true to run them as root)");
+  }
   ready.store(service.get(), std::memory_order_release);
   std::cout << "spindle nm: " << nodeId << " serving on http://" << nodeId << std::endl;
 
@@ -263,7 +276,15 @@ int runNodeManager(const std::string& confDir) {
       req.resource = s.resource;
       req.nmVersion = SPINDLE_VERSION;
       req.nodeLabels = s.labels;
+      req.registrationSecret = s.registrationSecret;
       auto r = rm.post("/rpc/v1/resource-tracker/register", protocol::toJson(req).dump());
+      if (r && r->status == 403) {
+        // A refused secret is a configuration error: retrying cannot help.
+        std::cerr << "spindle nm: the ResourceManager at " << rmAddress
+                  << " refused the registration: " << protocol::remoteExceptionMessage(r->body)
+                  << "\n";
+        return shutdown(2, "registration refused");
+      }
       auto resp = r && r->status == 200
                       ? protocol::decode<protocol::RegisterNodeManagerResponse>(r->body)
                       : Result<protocol::RegisterNodeManagerResponse>(

@@ -155,7 +155,8 @@ json toJson(const RegisterNodeManagerRequest& r) {
           {"resource", toJson(r.resource)},
           {"nmVersion", r.nmVersion},
           {"nodeLabels", r.nodeLabels},
-          {"containerStatuses", list(r.containerStatuses)}};
+          {"containerStatuses", list(r.containerStatuses)},
+          {"registrationSecret", r.registrationSecret}};
 }
 void read(JsonFields& f, RegisterNodeManagerRequest& r) {
   r.nodeId = f.str("nodeId");
@@ -174,6 +175,7 @@ void read(JsonFields& f, RegisterNodeManagerRequest& r) {
   r.nmVersion = f.str("nmVersion", "");
   r.nodeLabels = f.strings("nodeLabels");
   r.containerStatuses = readList<ContainerStatus>(f, "containerStatuses");
+  r.registrationSecret = f.str("registrationSecret", "");
 }
 
 json toJson(const RegisterNodeManagerResponse& r) {

@@ -35,6 +35,9 @@ TEST(Codec, RegisterNodeManagerRoundTrip) {
   EXPECT_EQ(back.nodeLabels, std::vector<std::string>{"gpu"});
   ASSERT_EQ(back.containerStatuses.size(), 1u);
   EXPECT_EQ(back.containerStatuses[0].state, ContainerState::RUNNING);
+  EXPECT_EQ(back.registrationSecret, "");
+  r.registrationSecret = "s3cret";
+  EXPECT_EQ(roundTrip(r).registrationSecret, "s3cret");
 }
 
 TEST(Codec, HeartbeatRoundTripKeepsStatusesAndActions) {
@@ -179,6 +182,9 @@ TEST(RestRecords, RemoteExceptionShape) {
   EXPECT_EQ(j["RemoteException"]["javaClassName"],
             "org.apache.hadoop.yarn.webapp.NotFoundException");
   EXPECT_EQ(httpStatusFor(invalidArgument("x")), 400);
+  EXPECT_EQ(remoteExceptionMessage(j.dump()), "app application_1_0009 not found");
+  EXPECT_EQ(remoteExceptionMessage("plain text"), "plain text");
+  EXPECT_EQ(remoteExceptionMessage(R"({"RemoteException": 3})"), R"({"RemoteException": 3})");
 }
 
 }  // namespace

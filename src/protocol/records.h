@@ -67,6 +67,9 @@ struct RegisterNodeManagerRequest {
   std::vector<std::string> nodeLabels;
   // The containers the NM still runs (a re-registration after RESYNC).
   std::vector<ContainerStatus> containerStatuses;
+  // spindle.nodemanager.registration.secret of the NM's configuration (where YARN relies on
+  // Kerberos); empty when it has none.
+  std::string registrationSecret;
 };
 
 struct RegisterNodeManagerResponse {

@@ -114,4 +114,13 @@ json remoteException(const Status& s) {
       {"RemoteException", {{"exception", name}, {"message", s.message()}, {"javaClassName", cls}}}};
 }
 
+std::string remoteExceptionMessage(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_object() && j.contains("RemoteException") && j["RemoteException"].is_object()) {
+    const json& e = j["RemoteException"];
+    if (e.contains("message") && e["message"].is_string()) return e["message"].get<std::string>();
+  }
+  return std::string(body);
+}
+
 }  // namespace spindle::protocol

@@ -50,5 +50,7 @@ Result<std::string> decodeAppQueueTarget(std::string_view body);
 nlohmann::json remoteException(const Status& s);
 // The HTTP status YARN's web services answer for a Status code.
 int httpStatusFor(const Status& s);
+// The message of a RemoteException body; the body itself when it is not one.
+std::string remoteExceptionMessage(std::string_view body);
 
 }  // namespace spindle::protocol

@@ -40,10 +40,18 @@ Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Confi
   auto driver = Driver::create(core->conf_, clock, core->rng_);
   if (!driver) return driver.status();
   core->driver_ = std::move(*driver);
+  auto groups = GroupsProvider::fromConfig(core->conf_);
+  if (!groups) return groups.status();
+  core->groups_ = std::move(*groups);
   return core;
 }
 
 RmCore::RmApp* RmCore::findApp(AppId id) {
+  auto it = apps_.find(id);
+  return it == apps_.end() ? nullptr : it->second.get();
+}
+
+const RmCore::RmApp* RmCore::findApp(AppId id) const {
   auto it = apps_.find(id);
   return it == apps_.end() ? nullptr : it->second.get();
 }

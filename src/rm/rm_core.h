@@ -41,6 +41,7 @@
 #include "protocol/rest_records.h"
 #include "rm/rm_settings.h"
 #include "scheduler/driver.h"
+#include "scheduler/groups.h"
 
 namespace spindle::rm {
 
@@ -80,6 +81,23 @@ class RmCore {
   Result<std::string> submit(const protocol::SubmissionContext& ctx, const std::string& user);
   // PUT apps/{id}/state KILLED: {"state": ...} after the kill (a finished app keeps its state).
   Result<nlohmann::json> killApp(std::string_view appId);
+
+  // --- Access (rm_access.cc) ---
+  // With yarn.acl.enable, YARN's checks before a write: each answers the AccessControlException
+  // message when `user` may not do it, nullopt when allowed (also for an unknown app or queue:
+  // the call itself then answers 404 or 400). Without yarn.acl.enable, always nullopt.
+  // Submitting: RMAppManager's check, the queue's acl_submit_applications or
+  // acl_administer_queue (or an ancestor's).
+  std::optional<std::string> denySubmit(const std::string& user,
+                                        const protocol::SubmissionContext& ctx) const;
+  // Killing, moving, changing priority (ClientRMService.checkAccess with MODIFY_APP): the app's
+  // owner, a yarn.admin.acl administrator, or the app queue's acl_administer_queue.
+  std::optional<std::string> denyModify(std::string_view appId, const std::string& user) const;
+  // Moving additionally needs submit access to the target (moveApplicationAcrossQueues).
+  std::optional<std::string> denyMove(std::string_view appId, const std::string& user,
+                                      const std::string& target) const;
+  // yarn.admin.acl (AdminService.checkAcls).
+  bool isAdmin(const std::string& user) const;
 
   // --- REST views (YARN's shapes; src/dao renders the scheduler, this adds the RM's part) ---
   nlohmann::json clusterInfo();
@@ -129,6 +147,11 @@ class RmCore {
   nlohmann::json appJson(const Application& a);
   nlohmann::json nodeJson(const RmNode& n);
   bool appLive(AppId id) const;
+  const RmApp* findApp(AppId id) const;
+  // The scheduler's queue ACL (or an ancestor's) allows `user`; false for an unknown queue,
+  // true under FIFO (its one queue is open to everyone).
+  bool queueAllows(const std::string& queue, QueueAcl acl, const std::string& user) const;
+  bool queueKnown(const std::string& queue) const;
 
   RmSettings settings_;
   Configuration conf_;
@@ -137,6 +160,7 @@ class RmCore {
   TimeMs startedOn_;
   Rng rng_;
   std::unique_ptr<Driver> driver_;
+  GroupsProvider groups_;  // for the ACLs
   std::map<std::string, std::unique_ptr<RmNode>, std::less<>> nodes_;
   std::map<AppId, std::unique_ptr<RmApp>> apps_;
   std::vector<AmLaunch> launches_;

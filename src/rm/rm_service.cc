@@ -1,5 +1,7 @@
 #include "rm/rm_service.h"
 
+#include <cctype>
+
 #include "protocol/codec.h"
 #include "protocol/rest_records.h"
 
@@ -27,6 +29,39 @@ HttpResponse errorWith(int status, std::string_view exception, const std::string
               {"message", message},
               {"javaClassName", "org.apache.hadoop.yarn.webapp." + std::string(exception)}}}};
   return {status, j.dump()};
+}
+
+// Hadoop's AccessControlException, as YARN's web services answer a refused write.
+HttpResponse forbidden(const std::string& message) {
+  json j = {{"RemoteException",
+             {{"exception", "AccessControlException"},
+              {"message", message},
+              {"javaClassName", "org.apache.hadoop.security.AccessControlException"}}}};
+  return {403, j.dump()};
+}
+
+// Hadoop's simple authentication (PseudoAuthenticationHandler): the caller is the user.name
+// parameter, else hadoop.http.staticuser.user (StaticUserWebFilter).
+Result<std::string> caller(const HttpRequest& r, const RmSettings& s) {
+  auto it = r.query.find("user.name");
+  if (it == r.query.end()) return s.staticUser;
+  const std::string& user = it->second;
+  if (user.empty()) return invalidArgument("user.name: empty user name");
+  for (char c : user) {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == '*') {
+      return invalidArgument("user.name: '{}' is not a user name", user);
+    }
+  }
+  return user;
+}
+
+// Compares in time independent of where the strings differ.
+bool sameSecret(std::string_view a, std::string_view b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < a.size(); ++i) {
+    diff |= static_cast<unsigned char>(a[i] ^ (i < b.size() ? b[i] : 0));
+  }
+  return diff == 0;
 }
 
 HttpResponse notFoundPath(const HttpRequest& r) {
@@ -75,7 +110,21 @@ void RmService::handleRpc(HttpRequest& req, Respond& respond) {
     SPINDLE_RPC(NodeHeartbeatRequest, answer(core_.nodeHeartbeat(r)));
   }
   if (what == "resource-tracker/register") {
-    SPINDLE_RPC(RegisterNodeManagerRequest, ok(protocol::toJson(core_.registerNode(r))));
+    auto decoded = protocol::decode<protocol::RegisterNodeManagerRequest>(req.body);
+    if (!decoded) return respond(error(decoded.status()));
+    // spindle.nodemanager.registration.secret: checked here, on the I/O thread.
+    const std::string& secret = core_.settings().nmRegistrationSecret;
+    if (!secret.empty() && !sameSecret(decoded->registrationSecret, secret)) {
+      return respond(forbidden("NodeManager " + decoded->nodeId + " is not allowed to register: " +
+                               (decoded->registrationSecret.empty()
+                                    ? "its request carries no registration secret"
+                                    : "its registration secret is wrong") +
+                               " (spindle.nodemanager.registration.secret)"));
+    }
+    loop_.post([this, r = std::move(*decoded), respond = std::move(respond)] {
+      respond(ok(protocol::toJson(core_.registerNode(r))));
+    });
+    return;
   }
   if (what == "am/allocate") SPINDLE_RPC(AllocateRequest, answer(core_.allocate(r)));
   if (what == "am/register")
@@ -94,6 +143,13 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
     loop_.post([fn = std::move(fn), respond = std::move(respond)] { respond(fn()); });
   };
   RmCore& core = core_;
+  // The caller of a write; a GET needs none.
+  std::string user;
+  if (!get) {
+    auto who = caller(req, core_.settings());
+    if (!who) return respond(error(who.status()));
+    user = std::move(*who);
+  }
   if (rest.empty() || rest == "/info") {
     if (!get) return respond(wrongMethod(req));
     return onLoop([&core] { return ok(core.clusterInfo()); });
@@ -123,9 +179,8 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
     if (req.method != "POST") return respond(wrongMethod(req));
     auto ctx = protocol::decodeSubmissionContext(req.body);
     if (!ctx) return respond(error(ctx.status()));
-    // Simple authentication: user.name, else Hadoop's static web user.
-    std::string user = req.query.contains("user.name") ? req.query["user.name"] : "dr.who";
     return onLoop([&core, c = std::move(*ctx), user] {
+      if (auto denied = core.denySubmit(user, c)) return forbidden(*denied);
       auto id = core.submit(c, user);
       if (!id) return error(id.status());
       HttpResponse r(202, "");
@@ -151,14 +206,20 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
       if (req.method != "PUT") return respond(wrongMethod(req));
       auto target = protocol::decodeAppQueueTarget(req.body);
       if (!target) return respond(error(target.status()));
-      return onLoop([&core, id, q = *target] { return answerJson(core.moveApp(id, q)); });
+      return onLoop([&core, id, q = *target, user] {
+        if (auto denied = core.denyMove(id, user, q)) return forbidden(*denied);
+        return answerJson(core.moveApp(id, q));
+      });
     }
     if (sub == "/state") {
       if (get) return onLoop([&core, id] { return answerJson(core.appState(id)); });
       if (req.method != "PUT") return respond(wrongMethod(req));
       auto target = protocol::decodeAppStateTarget(req.body);
       if (!target) return respond(error(target.status()));
-      return onLoop([&core, id] { return answerJson(core.killApp(id)); });
+      return onLoop([&core, id, user] {
+        if (auto denied = core.denyModify(id, user)) return forbidden(*denied);
+        return answerJson(core.killApp(id));
+      });
     }
   }
   respond(notFoundPath(req));

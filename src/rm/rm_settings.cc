@@ -41,6 +41,19 @@ Result<RmSettings> RmSettings::fromConfiguration(const Configuration& conf) {
   SPINDLE_ASSIGN_OR_RETURN(s.maxAppAttempts,
                            conf.getInt("yarn.resourcemanager.am.max-attempts", 2));
   SPINDLE_ASSIGN_OR_RETURN(s.ioThreads, conf.getInt("spindle.resourcemanager.io-threads", 1));
+  SPINDLE_ASSIGN_OR_RETURN(s.aclEnabled, conf.getBool("yarn.acl.enable", false));
+  {
+    auto acl = parseAccessControlList(conf.get("yarn.admin.acl", "*"));
+    if (!acl) {
+      return invalidArgument("{}{}", conf.where("yarn.admin.acl"), acl.status().message());
+    }
+    s.adminAcl = *acl;
+  }
+  s.staticUser = conf.get("hadoop.http.staticuser.user", "dr.who");
+  if (s.staticUser.empty()) {
+    return invalidArgument("{}must name a user", conf.where("hadoop.http.staticuser.user"));
+  }
+  s.nmRegistrationSecret = conf.get("spindle.nodemanager.registration.secret", "");
   auto positive = [&](const char* key, int64_t v) -> Status {
     if (v <= 0) return invalidArgument("{}must be positive, got {}", conf.where(key), v);
     return Status::ok();

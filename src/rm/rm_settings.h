@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "config/access_control_list.h"
 #include "config/configuration.h"
 
 namespace spindle::rm {
@@ -43,6 +44,18 @@ struct RmSettings {
   int32_t maxAppAttempts = 2;
   // spindle.resourcemanager.io-threads: HTTP I/O threads.
   int32_t ioThreads = 1;
+
+  // Security (rm_access.cc). yarn.acl.enable: queue ACLs and yarn.admin.acl are checked on
+  // every write call.
+  bool aclEnabled = false;
+  // yarn.admin.acl (Hadoop's default "*": everyone is an administrator).
+  AccessControlList adminAcl{.everyone = true, .users = {}, .groups = {}};
+  // hadoop.http.staticuser.user: the caller of a REST call without user.name (Hadoop's
+  // StaticUserWebFilter).
+  std::string staticUser = "dr.who";
+  // spindle.nodemanager.registration.secret: a NodeManager registers only when its request
+  // carries this value; empty = any NodeManager may register.
+  std::string nmRegistrationSecret;
 
   static Result<RmSettings> fromConfiguration(const Configuration& conf);
 };
