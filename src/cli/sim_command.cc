@@ -190,6 +190,21 @@ void printSummary(const sim::Engine& e, const Trace& trace) {
   std::cout << fmt::format("containers:      {} allocated, {} completed, {} killed\n",
                            s.allocations, s.containersCompleted, s.containersKilled);
   std::cout << fmt::format("AM restarts:     {}\n", s.amRestarts);
+  if (const sim::PlacementTracker* p = e.placement()) {
+    std::map<std::string, int64_t> reasons;
+    int64_t rejected = 0;
+    for (const sim::JobResult& j : e.jobs()) {
+      for (const auto& [reason, n] : j.rejections) {
+        reasons[reason] += n;
+        rejected += n;
+      }
+    }
+    std::string byReason;
+    for (const auto& [reason, n] : reasons) byReason += fmt::format(", {} {}", reason, n);
+    std::cout << fmt::format("placement:       {} tagged containers placed, {} rejected{}\n",
+                             p->placed(), rejected,
+                             byReason.empty() ? "" : " (" + byReason.substr(2) + ")");
+  }
   std::cout << fmt::format("events:          {} timed, {} NM heartbeats processed, {} skipped\n",
                            s.heapEvents, s.heartbeats, s.heartbeatsSkipped);
   std::cout << fmt::format("wall time:       {:.3f} s\n", s.wallSeconds);
@@ -280,7 +295,16 @@ int runSimCommand(const SimOptions& o) {
         (*engine)->stats().endMs, waiting);
   }
   Status w = sim::writeJobRuntimeCsv(o.outputDir + "/jobruntime.csv", (*engine)->jobs());
-  if (w.isOk()) w = sim::writeJobsCsv(o.outputDir + "/jobs.csv", (*engine)->jobs());
+  const sim::PlacementTracker* placement = (*engine)->placement();
+  if (w.isOk()) {
+    w = sim::writeJobsCsv(o.outputDir + "/jobs.csv", (*engine)->jobs(), placement != nullptr);
+  }
+  // The spread of tagged containers, when the trace has placement keys.
+  if (w.isOk() && placement != nullptr) {
+    std::vector<std::string> ids;
+    for (const sim::JobResult& j : (*engine)->jobs()) ids.push_back(j.id);
+    w = placement->writeCsv(o.outputDir + "/placement.csv", ids);
+  }
   // The Rayon metrics, when the run had a reservation system and jobs that asked for one.
   const bool reserved = std::any_of((*engine)->jobs().begin(), (*engine)->jobs().end(),
                                     [](const sim::JobResult& j) { return j.reservationAsked; });

@@ -278,6 +278,7 @@ std::string renderReportPage(const ReportPage& p) {
       "samples. See docs/report.md.</p>\n");
   out += "</section>\n";
   if (p.reservations != nullptr) out += reservationSection(*p.reservations);
+  if (p.placement != nullptr) out += *p.placement;
   for (const ChartSection& s : p.sections) out += sectionHtml(s);
   out += jobList;
   out += other;

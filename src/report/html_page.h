@@ -27,6 +27,8 @@ struct ReportPage {
   const JobSet& jobs;
   // reservation-metrics.json of a run with reservations (the Rayon metrics), or nullptr.
   const nlohmann::json* reservations = nullptr;
+  // The Placement section (placement_section.h) of a run with placement keys, or nullptr.
+  const std::string* placement = nullptr;
 };
 
 std::string renderReportPage(const ReportPage& page);

@@ -6,6 +6,7 @@
 
 #include "report/html_page.h"
 #include "report/jobs.h"
+#include "report/placement_section.h"
 #include "report/summary.h"
 #include "report/track.h"
 
@@ -31,8 +32,10 @@ Result<std::string> renderHtmlReport(const std::string& outputDir,
       return invalidArgument("{}: not a JSON object", rm.string());
     reservations = std::move(j);
   }
-  return renderReportPage(
-      ReportPage{summary, sections, track, jobs, reservations ? &*reservations : nullptr});
+  SPINDLE_ASSIGN_OR_RETURN(std::optional<std::string> placement, placementSection(dir));
+  return renderReportPage(ReportPage{summary, sections, track, jobs,
+                                     reservations ? &*reservations : nullptr,
+                                     placement ? &*placement : nullptr});
 }
 
 Status writeHtmlReport(const std::string& outputDir, const report::ReportOptions& options) {

@@ -388,6 +388,33 @@ TEST(HtmlReport, ReservationMetricsGetTheirSection) {
   EXPECT_FALSE(renderHtmlReport(d.str(), {}).isOk());
 }
 
+TEST(HtmlReport, PlacementCsvGetsAPlacementSection) {
+  OutputDir d;
+  writeFixture(d);
+  EXPECT_THAT(writeAndRead(d), Not(HasSubstr("id=\"placement\"")));
+  d.write("jobs.csv",
+          "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state,"
+          "rejected,rejection_reasons\n"
+          "job_1,root.a,alice,mapreduce,0,1000,11000,1000,10000,4,FINISHED,2,"
+          "COULD_NOT_PLACE_ON_NODE=2\n"
+          "job_2,root.a,alice,mapreduce,500,2500,8500,2000,6000,2,FINISHED,0,\n"
+          "job_3,root.b,bob,mapreduce,1000,1000,21000,0,20000,8,FINISHED,0,\n"
+          "job_4,root.b,bob,mapreduce,2000,4000,,2000,,3,RUNNING,0,\n"
+          "job_5,root.b,bob,mapreduce,3000,,,,,1,ACCEPTED,0,\n")
+      .write("placement.csv",
+             "job,tag,rack,placed,peak_live,peak_per_node\n"
+             "job_1,web,/r0,2,2,1\njob_1,web,/r1,2,1,1\n");
+  std::string html = writeAndRead(d);
+  EXPECT_THAT(html, HasSubstr("<section id=\"placement\">"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>job_1</td><td>web</td><td>/r0</td><td>2</td><td>2</td>"
+                              "<td>1</td></tr>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>job_1</td><td>2</td><td>COULD_NOT_PLACE_ON_NODE=2</td>"));
+  d.write("placement.csv", "job,tag,rack,placed,peak_live,peak_per_node\njob_1,web,/r0,x,1,1\n");
+  Result<std::string> bad = renderHtmlReport(d.str(), {});
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_THAT(bad.status().message(), HasSubstr("placement.csv"));
+}
+
 TEST(HtmlReport, ManyQueuesGetANoteInsteadOfPerQueueDetail) {
   OutputDir d;
   std::string sample = "{\"time\":0";

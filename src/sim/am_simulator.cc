@@ -38,8 +38,9 @@ Result<AmKind> amKindFor(const std::string& amType, const SlsSettings& sls) {
   return invalidArgument("unknown am.type '{}'; known: mapreduce, stream, dag", amType);
 }
 
-AmSimulator::AmSimulator(const TraceJob& job, AmKind kind, bool workPreserving)
-    : job_(job), kind_(kind), workPreserving_(workPreserving) {
+AmSimulator::AmSimulator(const TraceJob& job, AmKind kind, bool workPreserving,
+                         const PlacementAsks* placement)
+    : job_(job), kind_(kind), workPreserving_(workPreserving), placement_(placement) {
   tasks_.resize(job.tasks.size());
   buildGroups();
   for (const TraceTask& t : job.tasks) maps_ += t.type == TaskType::kMap ? 1 : 0;
@@ -57,24 +58,44 @@ void AmSimulator::buildGroups() {
     int32_t priority;
     int64_t allocationId;
     Resource resource;
-    bool operator==(const Shape&) const = default;
+    const std::vector<std::string>* tags;
+    const std::string* spec;
+    bool operator==(const Shape& o) const {
+      return priority == o.priority && allocationId == o.allocationId && resource == o.resource &&
+             *tags == *o.tags && *spec == *o.spec;
+    }
   };
   std::vector<Shape> shapes;
   std::map<int32_t, int64_t> perPriority;
   for (size_t i = 0; i < job_.tasks.size(); ++i) {
     const TraceTask& t = job_.tasks[i];
-    Shape s{t.priority, t.allocationId, t.resource};
+    Shape s{t.priority, t.allocationId, t.resource, &t.allocationTags, &t.placementSpec};
     auto it = std::find(shapes.begin(), shapes.end(), s);
     if (it == shapes.end()) {
       shapes.push_back(s);
       Group g;
       g.key = SchedulerKey{t.priority, perPriority[t.priority]++};
       g.resource = t.resource;
+      if (t.usesPlacement() && placement_ != nullptr) {
+        g.scheduling = true;
+        g.tags = t.allocationTags;
+        if (!t.placementSpec.empty()) {
+          auto c = placement_->constraints.find(t.placementSpec);
+          if (c != placement_->constraints.end()) g.constraint = &c->second;
+        }
+      }
       groups_.push_back(std::move(g));
       it = shapes.end() - 1;
     }
     tasks_[i].group = static_cast<uint32_t>(it - shapes.begin());
   }
+}
+
+const std::vector<std::string>* AmSimulator::tagsOf(const SchedulerKey& key) const {
+  for (const Group& g : groups_) {
+    if (g.key == key) return g.tags.empty() ? nullptr : &g.tags;
+  }
+  return nullptr;
 }
 
 AmSimulator::Group* AmSimulator::groupFor(const SchedulerKey& key) {
@@ -97,6 +118,7 @@ void AmSimulator::ask(uint32_t task) {
   t.state = TaskState::kWaiting;
   changeWant(g, kAny, 1);
   g.any.push_back(task);
+  if (g.scheduling) return;  // a SchedulingRequest has no host or rack preference
   if (!tt.host.empty()) {
     changeWant(g, tt.host, 1);
     g.byHost[tt.host].push_back(task);
@@ -111,8 +133,10 @@ bool AmSimulator::take(Group& g, uint32_t task) {
   if (tasks_[task].state != TaskState::kWaiting) return false;
   const TraceTask& tt = job_.tasks[task];
   changeWant(g, kAny, -1);
-  changeWant(g, tt.host, -1);
-  changeWant(g, tt.rack, -1);
+  if (!g.scheduling) {
+    changeWant(g, tt.host, -1);
+    changeWant(g, tt.rack, -1);
+  }
   tasks_[task].state = TaskState::kRunning;
   return true;
 }
@@ -145,6 +169,7 @@ void AmSimulator::mirrorSchedulerDecrement(Group& g, const InboxItem& c) {
     g.dirty.push_back(name);
   };
   dec(kAny);
+  if (g.scheduling) return;
   if (c.locality != Locality::kOffSwitch) dec(c.rack);
   if (c.locality == Locality::kNodeLocal) dec(c.host);
 }
@@ -161,12 +186,35 @@ std::optional<TimeMs> AmSimulator::dueTime() const {
 
 void AmSimulator::notifyAllocated(const AllocatedContainer& c) {
   inbox_.push_back(InboxItem{true, c.id, c.node, std::string(c.host), std::string(c.rack),
-                             c.locality, c.key, c.am, 0, 0});
+                             c.locality, c.key, c.am, 0, 0, 0});
 }
 
 void AmSimulator::notifyCompleted(ContainerId id, int32_t exitStatus, TimeMs at) {
   inbox_.push_back(
-      InboxItem{false, id, NodeId(), {}, {}, Locality::kOffSwitch, {}, false, exitStatus, at});
+      InboxItem{false, id, NodeId(), {}, {}, Locality::kOffSwitch, {}, false, exitStatus, at, 0});
+}
+
+void AmSimulator::notifyRejected(const SchedulerKey& key, int32_t count) {
+  if (count <= 0) return;
+  inbox_.push_back(InboxItem{
+      false, ContainerId(), NodeId(), {}, {}, Locality::kOffSwitch, key, false, 0, 0, count});
+}
+
+void AmSimulator::onRejected(const SchedulerKey& key, int32_t count) {
+  Group* g = groupFor(key);
+  if (g == nullptr) return;
+  for (int32_t i = 0; i < count && !g->any.empty();) {
+    const uint32_t task = g->any.back();
+    g->any.pop_back();
+    if (tasks_[task].state != TaskState::kWaiting) continue;  // lazily kept (pickTask)
+    tasks_[task].state = TaskState::kDone;
+    ++done_;
+    ++rejected_;
+    if (job_.tasks[task].type == TaskType::kMap) ++mapsDone_;
+    changeWant(*g, kAny, -1);
+    if (auto s = g->sent.find(kAny); s != g->sent.end() && s->second > 0) --s->second;
+    ++i;
+  }
 }
 
 void AmSimulator::onAllocated(const InboxItem& c, TimeMs now, AmActions& out) {
@@ -266,9 +314,31 @@ bool AmSimulator::allDone(TimeMs now) const {
   return done_ == numTasks();
 }
 
+void AmSimulator::emitSchedulingRequest(Group& g, AmActions& out) {
+  g.dirty.clear();
+  auto w = g.want.find(kAny);
+  const int32_t want = w == g.want.end() ? 0 : w->second;
+  int32_t& sent = g.sent[kAny];
+  const bool absolute = placement_->absoluteCounts;
+  if (absolute ? want != sent : want > sent) {
+    SchedulingRequest r;
+    r.allocationRequestId = g.key.allocationRequestId;
+    r.priority = g.key.priority;
+    r.allocationTags = g.tags;
+    r.sizing = ResourceSizing{absolute ? want : want - sent, g.resource};
+    if (g.constraint != nullptr) r.constraint = *g.constraint;
+    out.schedulingRequests.push_back(std::move(r));
+  }
+  sent = want;
+}
+
 void AmSimulator::emitAsks(AmActions& out) {
   for (Group& g : groups_) {
     if (g.dirty.empty()) continue;
+    if (g.scheduling) {
+      emitSchedulingRequest(g, out);
+      continue;
+    }
     std::sort(g.dirty.begin(), g.dirty.end());
     g.dirty.erase(std::unique(g.dirty.begin(), g.dirty.end()), g.dirty.end());
     for (const std::string& name : g.dirty) {
@@ -297,7 +367,9 @@ AmActions AmSimulator::heartbeat(TimeMs now, const PreemptionMessage& preemption
   std::vector<InboxItem> inbox;
   inbox.swap(inbox_);
   for (const InboxItem& c : inbox) {
-    if (c.allocated) {
+    if (c.rejected > 0) {
+      onRejected(c.key, c.rejected);
+    } else if (c.allocated) {
       onAllocated(c, now, out);
     } else {
       onCompleted(c, now);

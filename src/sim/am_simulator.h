@@ -23,8 +23,16 @@
 //  5. Send asks as YARN's AM-RM protocol wants them: absolute counts per (key, resource name)
 //     for the names whose count changed, mirroring the scheduler's own decrements (node-local
 //     takes host, rack and ANY; rack-local rack and ANY; off-switch ANY), so both sides agree.
-// Asks are grouped by (priority, trace allocation id, resource): each group is one scheduler key
-// (allocationRequestId = the group's ordinal among groups of the same priority).
+// Asks are grouped by (priority, trace allocation id, resource, allocation tags, placement spec):
+// each group is one scheduler key (allocationRequestId = the group's ordinal among groups of the
+// same priority).
+// Placement (tasks with allocation tags or a placement spec, `placement` given): such a group is
+// asked for with one SchedulingRequest at its key instead of ResourceRequests, without host or
+// rack preference. Under the scheduler handler it carries the absolute number of waiting tasks
+// (SingleConstraintAppPlacementAllocator keeps one request per key and takes updates of
+// numAllocations); under the placement processor only the tasks not asked for yet (each request
+// the processor receives is placed or rejected on its own). A rejected request (notifyRejected)
+// gives its tasks up: they count as done without running, as an AM that does not retry.
 // Work-preserving preemption (`workPreserving`, spindle.sls.am.preemption.work-preserving):
 // a task that loses its container to preemption -- given back in step 2, or completed with exit
 // status PREEMPTED -- keeps the time it ran as a checkpoint, and its next run lasts only the
@@ -47,7 +55,9 @@
 #include "base/clock.h"
 #include "base/ids.h"
 #include "base/status.h"
+#include "placement/constraint.h"
 #include "scheduler/scheduler.h"
+#include "scheduler/scheduling_request.h"
 #include "trace/sls_settings.h"
 #include "trace/trace.h"
 
@@ -58,6 +68,13 @@ const char* toString(AmKind k);  // "mapreduce", "stream", "dag"
 // am.type -> kind: the three built-in names, or a yarn.sls.am.type.<name> entry whose class is
 // one of SLS's simulators (MRAMSimulator, StreamAMSimulator, DAGAMSimulator) or a built-in name.
 Result<AmKind> amKindFor(const std::string& amType, const SlsSettings& sls);
+
+// How the AM asks for tagged tasks: the parsed constraint of every placement spec text in the
+// trace, and the handler's counting rule (see the header comment).
+struct PlacementAsks {
+  std::map<std::string, placement::PlacementConstraint, std::less<>> constraints;
+  bool absoluteCounts = true;  // the scheduler handler; false: the placement processor
+};
 
 struct AllocatedContainer {
   ContainerId id;
@@ -77,6 +94,7 @@ struct TaskStart {
 
 struct AmActions {
   std::vector<ResourceRequest> asks;
+  std::vector<SchedulingRequest> schedulingRequests;
   std::vector<ContainerId> releases;
   std::vector<TaskStart> starts;  // task containers received this beat: they run from now
   bool amStarted = false;         // the AM container was received this beat
@@ -87,7 +105,9 @@ struct AmActions {
 class AmSimulator {
  public:
   // `workPreserving`: preempted tasks resume where they stopped (see the header comment).
-  AmSimulator(const TraceJob& job, AmKind kind, bool workPreserving = false);
+  // `placement` (outliving the AM): required when the job has tagged tasks.
+  AmSimulator(const TraceJob& job, AmKind kind, bool workPreserving = false,
+              const PlacementAsks* placement = nullptr);
 
   AmKind kind() const { return kind_; }
   bool amRunning() const { return amContainer_.has_value(); }
@@ -95,6 +115,9 @@ class AmSimulator {
   int tasksDone() const { return done_; }
   int numTasks() const { return static_cast<int>(tasks_.size()); }
   int64_t restarts() const { return restarts_; }
+  int64_t rejectedTasks() const { return rejected_; }
+  // The allocation tags of the task group at `key`; nullptr when it has none.
+  const std::vector<std::string>* tagsOf(const SchedulerKey& key) const;
 
   // The earliest time at which a heartbeat has work that no notification will bring: a DAG
   // task's request delay running out, a stream job's end time; nullopt when there is none.
@@ -105,6 +128,9 @@ class AmSimulator {
   void notifyAllocated(const AllocatedContainer& c);
   // The container ended at `at` (what the task ran until; the AM sees it on its next beat).
   void notifyCompleted(ContainerId id, int32_t exitStatus, TimeMs at);
+  // `count` allocations of the SchedulingRequest at `key` were rejected: on the next heartbeat
+  // (the allocate response that returns them) that many waiting tasks of its group are given up.
+  void notifyRejected(const SchedulerKey& key, int32_t count);
   AmActions heartbeat(TimeMs now, const PreemptionMessage& preemption, bool honourPreemption);
   // After the engine started a new attempt: every task is to be done again.
   void resetForNewAttempt();
@@ -125,6 +151,9 @@ class AmSimulator {
     std::vector<std::string> dirty;
     std::unordered_map<std::string, std::vector<uint32_t>> byHost, byRack;
     std::vector<uint32_t> any;
+    bool scheduling = false;  // asked with a SchedulingRequest (tags or a constraint)
+    std::vector<std::string> tags;
+    const placement::PlacementConstraint* constraint = nullptr;
   };
   struct InboxItem {
     bool allocated;
@@ -135,7 +164,8 @@ class AmSimulator {
     SchedulerKey key;
     bool am;
     int32_t exitStatus;
-    TimeMs at;  // completions: when the container ended
+    TimeMs at;             // completions: when the container ended
+    int32_t rejected = 0;  // > 0: a rejection of that many allocations at `key`
   };
 
   void buildGroups();
@@ -146,17 +176,20 @@ class AmSimulator {
   int64_t pickTask(Group& g, const InboxItem& c);
   void onAllocated(const InboxItem& c, TimeMs now, AmActions& out);
   void onCompleted(const InboxItem& c, TimeMs now);
+  void onRejected(const SchedulerKey& key, int32_t count);
   void checkpoint(uint32_t task, TimeMs stoppedAt);
   void taskFinished(uint32_t task, TimeMs now);
   void requeue(uint32_t task);
   void releaseWork(TimeMs now);
   void emitAsks(AmActions& out);
+  void emitSchedulingRequest(Group& g, AmActions& out);
   bool allDone(TimeMs now) const;
   Group* groupFor(const SchedulerKey& key);
 
   const TraceJob& job_;
   AmKind kind_;
   bool workPreserving_;
+  const PlacementAsks* placement_;
   std::vector<Task> tasks_;
   std::vector<Group> groups_;
   std::vector<InboxItem> inbox_;
@@ -170,6 +203,7 @@ class AmSimulator {
   std::vector<uint32_t> dagOrder_;  // tasks by request delay
   size_t dagNext_ = 0;
   int64_t restarts_ = 0;
+  int64_t rejected_ = 0;  // tasks given up after a rejection
 };
 
 }  // namespace spindle::sim

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/container_state.h"
+#include "placement/spec_parser.h"
 
 namespace spindle::sim {
 
@@ -128,12 +129,37 @@ Result<std::unique_ptr<Engine>> Engine::create(const Trace& trace, EngineOptions
     tracked.emplace(id, it->second);
   }
   e->tracked_ = std::move(tracked);
+  SPINDLE_RETURN_IF_ERROR(e->setUpPlacement());
   SPINDLE_RETURN_IF_ERROR(e->setUpNodes());
   if (!e->opt_.outputDir.empty() && e->opt_.sls.metricsOn) {
     e->metrics_ = std::make_unique<MetricsWriter>();
     SPINDLE_RETURN_IF_ERROR(e->metrics_->open(e->opt_.outputDir, {.timings = e->opt_.timings}));
   }
   return e;
+}
+
+// Parses every placement spec of the trace once (the AMs share the constraints) and reads the
+// handler's counting rule; nothing when no task uses placement.
+Status Engine::setUpPlacement() {
+  for (const TraceJob& job : trace_.jobs) {
+    for (const TraceTask& t : job.tasks) {
+      if (!t.usesPlacement()) continue;
+      if (!placementAsks_) {
+        SPINDLE_ASSIGN_OR_RETURN(PlacementSettings ps, placementSettingsFromConfig(opt_.conf));
+        placementAsks_ = std::make_unique<PlacementAsks>();
+        placementAsks_->absoluteCounts = ps.handler != PlacementHandler::kPlacementProcessor;
+        placementTracker_ = std::make_unique<PlacementTracker>();
+      }
+      if (t.placementSpec.empty() || placementAsks_->constraints.count(t.placementSpec)) continue;
+      Result<placement::PlacementConstraint> c = placement::parseExpression(t.placementSpec);
+      if (!c) {
+        return invalidArgument("job '{}': placement spec '{}': {}", job.id, t.placementSpec,
+                               c.status().message());
+      }
+      placementAsks_->constraints.emplace(t.placementSpec, *c);
+    }
+  }
+  return Status::ok();
 }
 
 Status Engine::setUpNodes() {
@@ -153,7 +179,7 @@ Status Engine::setUpNodes() {
   nodeTotalMb_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const TraceNode& tn = trace_.nodes[i];
-    NodeAdded added{tn.name, tn.rack, tn.resource, {}, {}};
+    NodeAdded added{tn.name, tn.rack, tn.resource, {}, tn.attributes};
     for (const NodeLabelSpec& l : tn.labels) added.labels.push_back(l.name);
     SPINDLE_RETURN_IF_ERROR(
         deliver(driver_->handle(added)).withContext(fmt::format("node '{}'", tn.name)));
@@ -351,8 +377,8 @@ Status Engine::submit(uint32_t job) {
   }
   results_[job].state = "ACCEPTED";
   results_[job].queue = scheduler().findApp(id)->queue();  // where the scheduler placed it
-  runs_[job].am =
-      std::make_unique<AmSimulator>(tj, runs_[job].kind, opt_.sls.amWorkPreservingPreemption);
+  runs_[job].am = std::make_unique<AmSimulator>(
+      tj, runs_[job].kind, opt_.sls.amWorkPreservingPreemption, placementAsks_.get());
   scheduleBeat(job, clock_.nowMs() + opt_.sls.amHeartbeatMs);
   return Status::ok();
 }
@@ -429,9 +455,10 @@ Status Engine::amHeartbeat(uint32_t job) {
     events_.push(now + s.durationMs, EventType::kTaskEnd, s.container.app().value(),
                  packContainer(s.container));
   }
-  if (!act.asks.empty() || !act.releases.empty()) {
+  if (!act.asks.empty() || !act.releases.empty() || !act.schedulingRequests.empty()) {
     Result<const Outcome&> out = timed(&allocateTimer_, [&] {
-      return driver_->handle(AppAllocate{app, std::move(act.asks), act.releases, {}, {}});
+      return driver_->handle(AppAllocate{
+          app, std::move(act.asks), act.releases, {}, {}, std::move(act.schedulingRequests)});
     });
     if (!out) {
       // An ask the scheduler refuses (e.g. above the maximum allocation) can never be served:
@@ -586,6 +613,7 @@ void Engine::apply(const Outcome& out) {
         break;
     }
   }
+  for (const RejectedSchedulingRequest& r : out.rejectedSchedulingRequests) rejected(r);
   for (const AppChange& a : out.apps) {
     if (a.action != AppAction::kFinished) continue;
     ++completedApps_;
@@ -606,13 +634,30 @@ void Engine::allocated(const ContainerChange& c) {
     running_[c.id] = nodeIndexOf_[c.node.value()];  // the AM launches at once
   }
   const Node& n = scheduler().cluster().node(c.node);
+  if (placementTracker_ && !c.am) {
+    if (const std::vector<std::string>* tags = run->am->tagsOf(c.key)) {
+      placementTracker_->allocated(c.id, job, *tags, nodeIndexOf_[c.node.value()], n.rack());
+    }
+  }
   run->am->notifyAllocated(
       AllocatedContainer{c.id, c.node, n.name(), n.rack(), c.locality, c.key, c.am});
   wakeAm(job);
 }
 
+void Engine::rejected(const RejectedSchedulingRequest& r) {
+  if (!r.app.valid() || r.app.value() >= appToJob_.size() || !r.request.sizing) return;
+  const uint32_t job = appToJob_[r.app.value()];
+  const int32_t count = r.request.sizing->numAllocations;
+  results_[job].rejections[toString(r.reason)] += count;
+  JobRun& run = runs_[job];
+  if (run.terminal || !run.am) return;
+  run.am->notifyRejected(r.request.key(), count);
+  wakeAm(job);
+}
+
 void Engine::finished(const ContainerChange& c) {
   nodeMemoryChanged(c.node, -c.resource.memoryMb());
+  if (placementTracker_) placementTracker_->finished(c.id);
   if (c.action == ContainerAction::kCompleted) ++stats_.containersCompleted;
   auto it = running_.find(c.id);
   if (it != running_.end()) {

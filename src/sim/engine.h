@@ -44,6 +44,9 @@
 //     plan steps and two AM heartbeats, up to the deadline.
 //     Accepted, the job is submitted with the reservation id; refused, it runs without one. A
 //     job starting within the first plan step does not reserve (no follower run precedes it).
+//  5c. Placement (tasks with allocation tags or a placement spec): their AMs ask with
+//     SchedulingRequests (am_simulator.h); a rejected request's tasks are given up and counted
+//     in JobResult::rejections; the spread of tagged containers is kept (placement_tracker.h).
 //  6. The run ends when every job has finished (or was rejected), or at `untilMs`, or when it
 //     stalls: no submission, task end or action is left, every AM is idle (empty inbox, no
 //     timed work), no node has anything to report, and either no app asks for anything or 100
@@ -76,6 +79,7 @@
 #include "sim/event_queue.h"
 #include "sim/heartbeat_sweep.h"
 #include "sim/metrics_writer.h"
+#include "sim/placement_tracker.h"
 #include "trace/sls_settings.h"
 #include "trace/trace.h"
 
@@ -118,6 +122,8 @@ struct JobResult {
   std::string reservationId;  // "" unless accepted
   std::string reservationNote;
   std::optional<TimeMs> deadlineMs;
+  // Placement: allocations of the job's SchedulingRequests rejected, by RejectionReason name.
+  std::map<std::string, int64_t> rejections;
 };
 
 struct RunStats {
@@ -147,6 +153,8 @@ class Engine final {
   const RunStats& stats() const { return stats_; }
   const Scheduler& scheduler() const { return driver_->scheduler(); }
   const HeartbeatSweep& sweep() const { return *sweep_; }
+  // The spread of tagged containers; null unless the trace has placement keys.
+  const PlacementTracker* placement() const { return placementTracker_.get(); }
 
   // At simulated time `t` (before heartbeats at `t`), delivers the event `action` returns for
   // the scheduler's state then: injected faults such as a lost node (NodeRemoved). An error
@@ -176,6 +184,8 @@ class Engine final {
 
   Engine(const Trace& trace, EngineOptions options);
   Status setUpNodes();
+  Status setUpPlacement();
+  void rejected(const RejectedSchedulingRequest& r);
   Status onEvent(const SimEvent& e);
   Status submit(uint32_t job);
   Status reserve(uint32_t job);
@@ -243,6 +253,10 @@ class Engine final {
   std::vector<std::function<Result<SchedulerEvent>(const Scheduler&)>> actions_;
   std::optional<TimeMs> lastRoundMs_;           // time of the last preemption round recorded
   std::optional<PreemptionSample> preemption_;  // totals and the last round's leaf figures
+
+  // Placement (a trace with tags or placement specs only).
+  std::unique_ptr<PlacementAsks> placementAsks_;
+  std::unique_ptr<PlacementTracker> placementTracker_;
 
   RunStats stats_;
 };

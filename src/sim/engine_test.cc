@@ -359,5 +359,112 @@ TEST(Engine, JobsWithADeadlineReserveAndRunInTheirReservationQueue) {
   EXPECT_EQ(m.bestEffortJobs, 2);
 }
 
+// Placement: 6 nodes on 3 racks; a service of tagged web servers with anti-affinity
+// (notin,node,web) beside a batch job. `webs` more than nodes cannot all be placed.
+Trace placementTrace(int webs) {
+  Trace t = TraceBuilder()
+                .job(JobBuilder("svc").maps(webs, 20000))
+                .job(JobBuilder("batch").maps(12, 3000))
+                .build();
+  for (int i = 0; i < 6; ++i) {
+    t.nodes.push_back(
+        TraceNode{fmt::format("n{}", i), fmt::format("/r{}", i / 2), Resource::of(10240, 10), {}});
+  }
+  for (TraceTask& task : t.jobs[0].tasks) {
+    task.allocationTags = {"web"};
+    task.placementSpec = "notin,node,web";
+  }
+  return t;
+}
+
+EngineOptions placementOpts(const char* handler) {
+  EngineOptions o = opts(3);
+  o.conf.set("yarn.resourcemanager.scheduler.class", "capacity");
+  o.conf.set("yarn.resourcemanager.placement-constraints.handler", handler);
+  return o;
+}
+
+// Every allocation of the service's SchedulingRequest (priority 20) lands on a node without a
+// live web server; returns how many there were.
+int checkAntiAffinity(const Run& r) {
+  std::unordered_map<ContainerId, NodeId> live;
+  int placed = 0;
+  for (const Decision& d : r.log.decisions()) {
+    if (d.kind == DecisionKind::kAllocate && d.app == r.engine->jobs()[0].app && !d.am) {
+      for (const auto& [c, n] : live) EXPECT_NE(n, d.node) << "two web servers on one node";
+      live[d.container] = d.node;
+      ++placed;
+    } else if (d.kind == DecisionKind::kComplete || d.kind == DecisionKind::kKill ||
+               d.kind == DecisionKind::kRelease) {
+      live.erase(d.container);
+    }
+  }
+  return placed;
+}
+
+TEST(Engine, TaggedTasksAreSchedulingRequestsUnderTheSchedulerHandler) {
+  auto r = runTrace(placementTrace(6), placementOpts("scheduler"));
+  const JobResult& svc = r->engine->jobs()[0];
+  EXPECT_EQ(svc.state, "FINISHED");
+  EXPECT_TRUE(svc.rejections.empty());
+  EXPECT_EQ(r->engine->jobs()[1].state, "FINISHED");
+  EXPECT_EQ(checkAntiAffinity(*r), 6);
+  const PlacementTracker* p = r->engine->placement();
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->placed(), 6);
+  ASSERT_EQ(p->table().size(), 3u);  // one row per rack, tag web of job 0
+  for (const auto& [key, spread] : p->table()) {
+    EXPECT_EQ(std::get<0>(key), 0u);
+    EXPECT_EQ(std::get<1>(key), "web");
+    EXPECT_EQ(spread.placed, 2);
+    EXPECT_EQ(spread.peakNode, 1);
+    EXPECT_EQ(spread.live, 0);
+  }
+}
+
+TEST(Engine, ProcessorRejectionsGiveTasksUpAndAreCounted) {
+  auto r = runTrace(placementTrace(8), placementOpts("placement-processor"));
+  const JobResult& svc = r->engine->jobs()[0];
+  EXPECT_EQ(svc.state, "FINISHED");
+  EXPECT_EQ(checkAntiAffinity(*r), 6);
+  ASSERT_EQ(svc.rejections.size(), 1u);
+  EXPECT_EQ(svc.rejections.at("COULD_NOT_PLACE_ON_NODE"), 2);
+  EXPECT_EQ(r->engine->jobs()[1].state, "FINISHED");
+
+  const std::string dir = ::testing::TempDir() + "/engine_placement";
+  std::filesystem::create_directories(dir);
+  ASSERT_TRUE(writeJobsCsv(dir + "/jobs.csv", r->engine->jobs(), true).isOk());
+  std::ifstream in(dir + "/jobs.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find(",rejected,rejection_reasons\n"), std::string::npos);
+  EXPECT_NE(text.str().find(",FINISHED,2,COULD_NOT_PLACE_ON_NODE=2\n"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find(",FINISHED,0,\n"), std::string::npos) << text.str();
+}
+
+TEST(Engine, HeartbeatSkipLeavesPlacementRunsIdentical) {
+  for (const char* handler : {"scheduler", "placement-processor"}) {
+    EngineOptions naiveOpts = placementOpts(handler);
+    naiveOpts.heartbeatSkip = false;
+    auto fast = runTrace(placementTrace(8), placementOpts(handler));
+    auto naive = runTrace(placementTrace(8), naiveOpts);
+    EXPECT_EQ(fast->logText, naive->logText) << handler;
+  }
+}
+
+TEST(Engine, TraceWithoutPlacementKeysHasNoTracker) {
+  auto r = runTrace(TraceBuilder().nodes(1).job(JobBuilder("j").maps(1, 100)).build());
+  EXPECT_EQ(r->engine->placement(), nullptr);
+}
+
+TEST(Engine, DisabledHandlerKillsTheTaggedJobWithTheReason) {
+  auto r = runTrace(placementTrace(2), placementOpts("disabled"));
+  const JobResult& svc = r->engine->jobs()[0];
+  EXPECT_EQ(svc.state, "KILLED");
+  EXPECT_NE(svc.note.find("placement-constraints.handler"), std::string::npos) << svc.note;
+  EXPECT_EQ(r->engine->jobs()[1].state, "FINISHED");
+}
+
 }  // namespace
 }  // namespace spindle::sim

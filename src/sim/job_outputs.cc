@@ -44,9 +44,11 @@ Status writeJobRuntimeCsv(const std::string& path, const std::vector<JobResult>&
   return writeFile(path, out);
 }
 
-Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs) {
-  std::string out =
-      "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state\n";
+Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs, bool placement) {
+  std::string out = placement ? "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,"
+                                "runtime_ms,tasks,state,rejected,rejection_reasons\n"
+                              : "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,"
+                                "runtime_ms,tasks,state\n";
   for (const JobResult& j : jobs) {
     const bool ended = j.state == "FINISHED" || j.state == "KILLED" || j.state == "FAILED" ||
                        j.state == "REJECTED";
@@ -54,9 +56,19 @@ Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs)
     std::optional<int64_t> wait, runtime;
     if (j.startMs) wait = *j.startMs - j.submitMs;
     if (j.startMs && end) runtime = *end - *j.startMs;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", field(j.id), field(j.queue),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", field(j.id), field(j.queue),
                        field(j.user), field(j.amType), j.submitMs, opt(j.startMs), opt(end),
                        opt(wait), opt(runtime), j.tasks, j.state);
+    if (placement) {
+      int64_t rejected = 0;
+      std::string reasons;
+      for (const auto& [reason, n] : j.rejections) {
+        rejected += n;
+        reasons += fmt::format("{}{}={}", reasons.empty() ? "" : ";", reason, n);
+      }
+      out += fmt::format(",{},{}", rejected, reasons);
+    }
+    out += '\n';
   }
   return writeFile(path, out);
 }

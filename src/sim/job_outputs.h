@@ -16,8 +16,11 @@ namespace spindle::sim {
 // JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time: the trace's
 // start/end and the simulated submission/finish (simulated ms); unknown values are empty.
 Status writeJobRuntimeCsv(const std::string& path, const std::vector<JobResult>& jobs);
-// JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state.
-Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs);
+// JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state; with
+// `placement` (a trace with placement keys) also rejected,rejection_reasons: the allocations of
+// the job's SchedulingRequests rejected, and per reason "REASON=n" joined with ';'.
+Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs,
+                    bool placement = false);
 
 // What the Rayon paper measures, over one run (docs/simulator.md, "Reservations").
 struct ReservationMetrics {

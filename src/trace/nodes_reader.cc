@@ -45,6 +45,22 @@ Result<TraceNode> parseNodeEntry(const JsonFields& f, const std::string& rack,
     if (!parsed) return f.error("labels", "{}", parsed.status().message());
     node.labels = *parsed;
   }
+  // Spindle's key: {"rm.yarn.io/java": "1.8", ...}, string values (NodeAttributeType STRING).
+  if (f.has("attributes")) {
+    const nlohmann::json& attrs = f.at("attributes");
+    if (!attrs.is_object()) {
+      return f.error("attributes", "expected an object of name: value strings, got {}",
+                     briefJson(attrs));
+    }
+    for (const auto& [name, value] : attrs.items()) {
+      if (trim(name).empty()) return f.error("attributes", "empty attribute name");
+      if (!value.is_string()) {
+        return f.error("attributes", "attribute '{}': expected a string value, got {}", name,
+                       briefJson(value));
+      }
+      node.attributes[name] = value.get<std::string>();
+    }
+  }
   return node;
 }
 

@@ -11,7 +11,9 @@
 // 2. Each entry needs "node"; an empty entry `{}` is skipped (SLS's own nodes.json ends with one).
 // 3. "memory-mb", "vcores" and any configured extra type name override `defaultResource`.
 // 4. "labels" is a comma-separated list; "name(exclusive=false)" marks a non-exclusive label.
-// 5. A host listed twice is an error (SLS's set would silently keep one).
+// 5. "attributes" (Spindle's key) is an object of node attributes, name -> string value, e.g.
+//    {"rm.yarn.io/java": "1.8"}; the scheduler checks the prefixes when the node registers.
+// 6. A host listed twice is an error (SLS's set would silently keep one).
 #pragma once
 
 #include <string>

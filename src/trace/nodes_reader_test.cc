@@ -100,5 +100,31 @@ TEST(NodesReader, GenerateNodesRoundRobinsRacks) {
   EXPECT_EQ(generateNodes(2, 9, kDefault)[1].rack, "/rack1");  // racks clamped to nodes
 }
 
+TEST(NodesReader, AttributesObjectOfStrings) {
+  ResourceTypes types;
+  Result<std::vector<TraceNode>> nodes = parseNodesFile(
+      R"({"rack": "r1", "nodes": [{"node": "a", "attributes": {"rm.yarn.io/java": "1.8",
+          "os": "linux"}}, {"node": "b"}]})",
+      "n.json", types, kDefault);
+  ASSERT_TRUE(nodes) << nodes.status().toString();
+  EXPECT_EQ((*nodes)[0].attributes,
+            (std::map<std::string, std::string>{{"os", "linux"}, {"rm.yarn.io/java", "1.8"}}));
+  EXPECT_TRUE((*nodes)[1].attributes.empty());
+
+  Result<std::vector<TraceNode>> bad =
+      parseNodesFile(R"({"rack": "r1", "nodes": [{"node": "a", "attributes": {"java": 1.8}}]})",
+                     "n.json", types, kDefault);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.status().message().find(
+                "field nodes[0].attributes: attribute 'java': expected a string value"),
+            std::string::npos)
+      << bad.status().message();
+  bad = parseNodesFile(R"({"rack": "r1", "nodes": [{"node": "a", "attributes": "java=1.8"}]})",
+                       "n.json", types, kDefault);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.status().message().find("n.json: rack entry #1"), std::string::npos)
+      << bad.status().message();
+}
+
 }  // namespace
 }  // namespace spindle

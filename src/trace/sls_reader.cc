@@ -6,6 +6,8 @@
 #include <set>
 #include <unordered_set>
 
+#include "placement/evaluator.h"
+#include "placement/spec_parser.h"
 #include "trace/job_policy.h"
 #include "trace/json_fields.h"
 #include "trace/json_stream.h"
@@ -18,12 +20,12 @@ using nlohmann::json;
 
 // Keys AMDefinitionSLS reads (plus "am.<type>" for configured resource types).
 const std::set<std::string, std::less<>> kJobKeys = {
-    "am.type",        "yarn.sls.am.type", "job.start.ms",
-    "job.end.ms",     "job.queue.name",   "job.id",
-    "job.user",       "job.count",        "job.label.expression",
-    "job.tasks",      "am.memory-mb",     "am.memory",
-    "am.vcores",      "num.nodes",        "num.racks",
-    "job.deadline.ms"};
+    "am.type",         "yarn.sls.am.type", "job.start.ms",
+    "job.end.ms",      "job.queue.name",   "job.id",
+    "job.user",        "job.count",        "job.label.expression",
+    "job.tasks",       "am.memory-mb",     "am.memory",
+    "am.vcores",       "num.nodes",        "num.racks",
+    "job.deadline.ms", "job.tags",         "job.placement.spec"};
 // Keys TaskContainerDefinition reads (plus "container.<type>").
 const std::set<std::string, std::less<>> kTaskKeys = {"count",
                                                       "container.host",
@@ -38,7 +40,9 @@ const std::set<std::string, std::less<>> kTaskKeys = {"count",
                                                       "container.request.delay",
                                                       "container.memory-mb",
                                                       "container.memory",
-                                                      "container.vcores"};
+                                                      "container.vcores",
+                                                      "container.tags",
+                                                      "container.placement.spec"};
 
 struct ReadState {
   const TraceReadOptions& options;
@@ -135,8 +139,65 @@ void warnUnknownKeys(const json& obj, const std::set<std::string, std::less<>>& 
   }
 }
 
-Result<std::vector<TraceTask>> parseTaskGroup(const JsonFields& f, const TraceReadOptions& o) {
+// Spindle's placement keys (SLS has none): allocation tags as an array of strings or one
+// comma-separated string; each tag non-empty, without whitespace, ',' or ':' (the PlacementSpec
+// grammar's separators).
+Status readTags(const JsonFields& f, std::string_view key, std::vector<std::string>& out) {
+  if (!f.has(key)) return Status::ok();
+  const json& v = f.at(key);
+  std::vector<std::string> raw;
+  if (v.is_string()) {
+    const std::string text = v.get<std::string>();
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t comma = std::min(text.find(',', start), text.size());
+      std::string item = text.substr(start, comma - start);
+      const size_t b = item.find_first_not_of(' ');
+      const size_t e = item.find_last_not_of(' ');
+      raw.push_back(b == std::string::npos ? "" : item.substr(b, e - b + 1));
+      start = comma + 1;
+    }
+  } else if (v.is_array()) {
+    for (const json& t : v) {
+      if (!t.is_string()) return f.error(key, "expected tag strings, got {}", briefJson(t));
+      raw.push_back(t.get<std::string>());
+    }
+  } else {
+    return f.error(key, "expected an array of tags or a comma-separated string, got {}",
+                   briefJson(v));
+  }
+  out.clear();
+  for (const std::string& t : raw) {
+    if (t.empty()) return f.error(key, "empty allocation tag");
+    if (t.find_first_of(" \t,:") != std::string::npos) {
+      return f.error(key, "allocation tag '{}' contains whitespace, ',' or ':'", t);
+    }
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
+  return Status::ok();
+}
+
+// A constraint expression (placement/spec_parser.h parseExpression) that the evaluator accepts
+// (known namespaces, cardinality bounds), kept as written.
+Status readPlacementSpec(const JsonFields& f, std::string_view key, std::string& out) {
+  SPINDLE_ASSIGN_OR_RETURN(std::optional<std::string> spec, f.optString(key));
+  if (!spec) return Status::ok();
+  Result<placement::PlacementConstraint> c = placement::parseExpression(*spec);
+  if (!c) return f.error(key, "unparsable placement spec '{}': {}", *spec, c.status().message());
+  if (Status valid = placement::validateConstraint(*c); !valid.isOk()) {
+    return f.error(key, "invalid placement spec '{}': {}", *spec, valid.message());
+  }
+  out = *spec;
+  return Status::ok();
+}
+
+Result<std::vector<TraceTask>> parseTaskGroup(const JsonFields& f, const TraceReadOptions& o,
+                                              const TraceTask& jobPlacement) {
   TraceTask task;
+  task.allocationTags = jobPlacement.allocationTags;
+  task.placementSpec = jobPlacement.placementSpec;
+  SPINDLE_RETURN_IF_ERROR(readTags(f, "container.tags", task.allocationTags));
+  SPINDLE_RETURN_IF_ERROR(readPlacementSpec(f, "container.placement.spec", task.placementSpec));
   SPINDLE_ASSIGN_OR_RETURN(int64_t count, f.intOr("count", 1));
   if (count < 1) return f.error("count", "must be >= 1, got {}", count);
   SPINDLE_ASSIGN_OR_RETURN(std::optional<std::string> host, f.optString("container.host"));
@@ -222,6 +283,9 @@ Result<std::vector<TraceJob>> parseJob(const JsonFields& f, const std::string& i
   SPINDLE_RETURN_IF_ERROR(parseJobFields(f, o, job));
   SPINDLE_ASSIGN_OR_RETURN(int64_t copies, f.intOr("job.count", 1));
   if (copies < 1) return f.error("job.count", "must be >= 1, got {}", copies);
+  TraceTask jobPlacement;  // job.tags / job.placement.spec: every task group's default
+  SPINDLE_RETURN_IF_ERROR(readTags(f, "job.tags", jobPlacement.allocationTags));
+  SPINDLE_RETURN_IF_ERROR(readPlacementSpec(f, "job.placement.spec", jobPlacement.placementSpec));
   if (f.has("job.tasks")) {
     const json& tasks = f.at("job.tasks");
     if (!tasks.is_array())
@@ -233,7 +297,7 @@ Result<std::vector<TraceJob>> parseJob(const JsonFields& f, const std::string& i
                                briefJson(tasks[i]));
       }
       JsonFields tf(tasks[i], prefix);
-      SPINDLE_ASSIGN_OR_RETURN(std::vector<TraceTask> group, parseTaskGroup(tf, o));
+      SPINDLE_ASSIGN_OR_RETURN(std::vector<TraceTask> group, parseTaskGroup(tf, o, jobPlacement));
       job.tasks.insert(job.tasks.end(), group.begin(), group.end());
       warnUnknownKeys(tasks[i], kTaskKeys, "container.", o.types, where, st);
     }

@@ -279,5 +279,58 @@ TEST(SlsReader, UnreadableFileIsAnError) {
   EXPECT_EQ(t.status().message(), "/nonexistent/jobs.json: cannot read file");
 }
 
+TEST(SlsReader, PlacementKeysPerJobAndPerTaskGroup) {
+  const char* text = R"({"job.id": "svc", "job.start.ms": 0, "job.queue.name": "q",
+    "job.tags": ["svc", "web"], "job.placement.spec": "notin,node,web",
+    "job.tasks": [
+      {"count": 2, "container.duration.ms": 10},
+      {"container.duration.ms": 10, "container.tags": "cache, svc",
+       "container.placement.spec": "cardinality,rack,cache,0,2"},
+      {"container.duration.ms": 10, "container.tags": [], "container.placement.spec": "java=1.8"}]}
+{"job.id": "batch", "job.start.ms": 0, "job.queue.name": "q",
+ "job.tasks": [{"container.duration.ms": 10}]})";
+  Result<Trace> t = parseSlsTrace(text, "p.json", defaultOptions());
+  ASSERT_TRUE(t) << t.status().toString();
+  EXPECT_TRUE(t->warnings.empty());
+  const TraceJob& svc = t->jobs.at(0);
+  ASSERT_EQ(svc.tasks.size(), 4u);
+  EXPECT_EQ(svc.tasks[0].allocationTags, (std::vector<std::string>{"svc", "web"}));
+  EXPECT_EQ(svc.tasks[1].placementSpec, "notin,node,web");
+  EXPECT_EQ(svc.tasks[2].allocationTags, (std::vector<std::string>{"cache", "svc"}));
+  EXPECT_EQ(svc.tasks[2].placementSpec, "cardinality,rack,cache,0,2");
+  EXPECT_TRUE(svc.tasks[3].allocationTags.empty());  // [] overrides the job's tags
+  EXPECT_EQ(svc.tasks[3].placementSpec, "java=1.8");
+  EXPECT_TRUE(svc.tasks[3].usesPlacement());
+  EXPECT_FALSE(t->jobs.at(1).tasks.at(0).usesPlacement());
+}
+
+TEST(SlsReader, PlacementKeyRejectionsNameFileJobAndField) {
+  auto error = [](const std::string& job) {
+    Result<Trace> t = parseSlsTrace(job, "bad.json", defaultOptions());
+    return t ? std::string("parsed") : t.status().message();
+  };
+  const std::string head = R"({"job.id": "s", "job.start.ms": 0, "job.queue.name": "q", )";
+  std::string m = error(head + R"("job.placement.spec": "notin,nod,web"})");
+  EXPECT_NE(m.find("bad.json: job #1 (id s)"), std::string::npos) << m;
+  EXPECT_NE(m.find("field job.placement.spec: unparsable placement spec 'notin,nod,web'"),
+            std::string::npos)
+      << m;
+  m = error(head + R"("job.tasks": [{"container.duration.ms": 1,
+      "container.placement.spec": "cardinality,rack,web,-1,2"}]})");
+  EXPECT_NE(m.find("field job.tasks[0].container.placement.spec"), std::string::npos) << m;
+  m = error(head + R"("job.tasks": [{"container.duration.ms": 1,
+      "container.placement.spec": "in,node,bogus-ns/web"}]})");
+  EXPECT_NE(m.find("field job.tasks[0].container.placement.spec"), std::string::npos) << m;
+  m = error(head + R"("job.tags": "a,,b"})");
+  EXPECT_NE(m.find("field job.tags: empty allocation tag"), std::string::npos) << m;
+  m = error(head + R"("job.tags": [1]})");
+  EXPECT_NE(m.find("field job.tags: expected tag strings"), std::string::npos) << m;
+  m = error(head + R"("job.tags": {"a": 1}})");
+  EXPECT_NE(m.find("field job.tags: expected an array of tags"), std::string::npos) << m;
+  m = error(head + R"("job.tasks": [{"container.duration.ms": 1, "container.tags": ["a:b"]}]})");
+  EXPECT_NE(m.find("field job.tasks[0].container.tags: allocation tag 'a:b'"), std::string::npos)
+      << m;
+}
+
 }  // namespace
 }  // namespace spindle

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,14 @@ struct TraceTask {
   int64_t allocationId = -1;   // container.allocation.id (-1 = not set)
   int64_t requestDelayMs = 0;  // container.request.delay: the DAG AM asks this long after start
   Resource resource{};
+  // Placement (container.tags / job.tags, container.placement.spec / job.placement.spec): the
+  // container's allocation tags and its constraint expression in the PlacementSpec grammar
+  // (placement/spec_parser.h, parseExpression; checked by the reader). A task with either is
+  // asked for with a SchedulingRequest instead of ResourceRequests.
+  std::vector<std::string> allocationTags{};
+  std::string placementSpec{};
+
+  bool usesPlacement() const { return !allocationTags.empty() || !placementSpec.empty(); }
 };
 
 struct TraceJob {
@@ -68,6 +77,7 @@ struct TraceNode {
   std::string rack{};   // "/default-rack" form
   Resource resource{};  // resolved: per-node sizes from the nodes file, else yarn.sls.nm.*
   std::vector<NodeLabelSpec> labels{};
+  std::map<std::string, std::string> attributes{};  // node attributes (name -> value)
 };
 
 struct Trace {
