@@ -7,6 +7,7 @@
 #include "base/ids.h"
 #include "base/rng.h"
 #include "base/status.h"
+#include "base/strings.h"
 
 namespace spindle {
 namespace {
@@ -67,6 +68,12 @@ TEST(Rng, SameSeedSameSequenceAndBoundsHold) {
     ASSERT_GE(u, 0.0);
     ASSERT_LT(u, 1.0);
   }
+}
+
+TEST(Strings, SplitTrimmedAndUpper) {
+  EXPECT_EQ(splitTrimmed(" running, ,accepted ", ",", " "),
+            (std::vector<std::string>{"running", "accepted"}));
+  EXPECT_EQ(toUpper("Finished_1"), "FINISHED_1");
 }
 
 }  // namespace

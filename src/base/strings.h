@@ -1,4 +1,4 @@
-// Small string helpers shared by the config and trace parsers.
+// Small string helpers shared by the config and trace parsers and the daemon's clients.
 //
 //   std::string_view name = trimView("  DominantResourceCalculator\n");
 //   // name == "DominantResourceCalculator"
@@ -40,6 +40,14 @@ inline std::vector<std::string> splitTrimmed(std::string_view s, std::string_vie
     start = stop + 1;
   }
   return items;
+}
+
+// `s` with ASCII letters in upper case (Java's toUpperCase for the enum names YARN parses).
+inline std::string toUpper(std::string s) {
+  for (char& c : s) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return s;
 }
 
 // The non-empty parts of `s` between `separator`s, as views into `s` (untrimmed): "a,,b" gives

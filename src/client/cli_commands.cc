@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/strings.h"
 #include "client/commands.h"
 #include "client/rm_client.h"
 
@@ -21,26 +22,6 @@ namespace {
 constexpr const char* kAppsPattern =
     "{:>30}\t{:>20}\t{:>20}\t{:>10}\t{:>10}\t{:>18}\t{:>18}\t{:>15}\t{:>35}\n";
 constexpr const char* kNodesPattern = "{:>16}\t{:>15}\t{:>17}\t{:>28}\n";
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::vector<std::string> commaList(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    std::string item = s.substr(start, comma - start);
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) out.push_back(item);
-    start = comma + 1;
-  }
-  return out;
-}
 
 std::string bracketList(const std::vector<std::string>& v) {
   std::string s = "[";
@@ -278,9 +259,9 @@ int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& er
   }
   std::vector<std::string> states;
   bool all = false;
-  for (const std::string& s : commaList(a.appStates)) {
-    if (upper(s) == "ALL") all = true;
-    states.push_back(upper(s));
+  for (const std::string& s : splitTrimmed(a.appStates, ",", " ")) {
+    if (toUpper(s) == "ALL") all = true;
+    states.push_back(toUpper(s));
   }
   if (all) {
     states = {"NEW",     "NEW_SAVING", "SUBMITTED", "ACCEPTED",
@@ -289,7 +270,7 @@ int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& er
     states = {"SUBMITTED", "ACCEPTED", "RUNNING"};
   }
   std::vector<std::string> types;
-  for (const std::string& t : commaList(a.appTypes)) types.push_back(upper(t));
+  for (const std::string& t : splitTrimmed(a.appTypes, ",", " ")) types.push_back(toUpper(t));
   std::string path = "/ws/v1/cluster/apps?states=";
   for (size_t i = 0; i < states.size(); ++i) path += (i ? "," : "") + states[i];
   if (!types.empty()) {
@@ -360,7 +341,7 @@ int runNode(const NodeArgs& a, std::ostream& out, std::ostream& err) {
     return 2;
   }
   std::string path = "/ws/v1/cluster/nodes";
-  if (!a.all) path += "?states=" + (a.states.empty() ? std::string("RUNNING") : upper(a.states));
+  if (!a.all) path += "?states=" + (a.states.empty() ? std::string("RUNNING") : toUpper(a.states));
   auto r = (*rm)->get(path);
   if (!r) {
     err << r.status().message() << "\n";

@@ -6,6 +6,7 @@
 
 #include <fmt/ranges.h>
 
+#include "base/strings.h"
 #include "dao/rest_views.h"
 #include "protocol/yarn_ids.h"
 #include "rm/rm_core.h"
@@ -22,26 +23,6 @@ const std::vector<std::string>& yarnAppStates() {
   static const std::vector<std::string> kStates = {"NEW",     "NEW_SAVING", "SUBMITTED", "ACCEPTED",
                                                    "RUNNING", "FINISHED",   "FAILED",    "KILLED"};
   return kStates;
-}
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::vector<std::string> commaList(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    std::string item = s.substr(start, comma - start);
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) out.push_back(item);
-    start = comma + 1;
-  }
-  return out;
 }
 
 Result<int64_t> timeParam(const std::map<std::string, std::string>& q, const std::string& key,
@@ -198,8 +179,8 @@ json RmCore::appJson(const Application& a) {
 Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
   std::set<std::string> states;
   auto addStates = [&](const std::string& list) -> Status {
-    for (const std::string& s : commaList(list)) {
-      const std::string u = upper(s);
+    for (const std::string& s : splitTrimmed(list, ",", " ")) {
+      const std::string u = toUpper(s);
       if (std::find(yarnAppStates().begin(), yarnAppStates().end(), u) == yarnAppStates().end()) {
         return invalidArgument("Invalid application-state {} specified. It should be one of {}", s,
                                fmt::join(yarnAppStates(), ", "));
@@ -212,7 +193,7 @@ Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
   if (auto it = q.find("state"); it != q.end()) SPINDLE_RETURN_IF_ERROR(addStates(it->second));
   std::string finalStatus;
   if (auto it = q.find("finalStatus"); it != q.end()) {
-    finalStatus = upper(it->second);
+    finalStatus = toUpper(it->second);
     if (finalStatus != "UNDEFINED" && finalStatus != "SUCCEEDED" && finalStatus != "FAILED" &&
         finalStatus != "KILLED") {
       return invalidArgument(
@@ -235,10 +216,10 @@ Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
   const bool finishFilter = q.contains("finishedTimeBegin") || q.contains("finishedTimeEnd");
   std::set<std::string> types, tags;
   if (auto it = q.find("applicationTypes"); it != q.end()) {
-    for (const std::string& t : commaList(it->second)) types.insert(upper(t));
+    for (const std::string& t : splitTrimmed(it->second, ",", " ")) types.insert(toUpper(t));
   }
   if (auto it = q.find("applicationTags"); it != q.end()) {
-    for (const std::string& t : commaList(it->second)) tags.insert(t);
+    for (const std::string& t : splitTrimmed(it->second, ",", " ")) tags.insert(t);
   }
   const std::string user = q.contains("user") ? q.at("user") : "";
   const std::string queue = q.contains("queue") ? q.at("queue") : "";
@@ -256,7 +237,7 @@ Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
     if (finishFilter &&
         (a->finishTime() == 0 || a->finishTime() < fBegin || a->finishTime() > fEnd))
       continue;
-    if (!types.empty() && !types.contains(upper(a->submission().applicationType))) continue;
+    if (!types.empty() && !types.contains(toUpper(a->submission().applicationType))) continue;
     if (!tags.empty()) {
       bool any = false;
       for (const std::string& t : rm->ctx.applicationTags) any = any || tags.contains(t);
@@ -355,8 +336,8 @@ Result<json> RmCore::nodes(const std::map<std::string, std::string>& q) {
     static const std::vector<std::string> kNodeStates = {
         "NEW",  "RUNNING",  "UNHEALTHY",       "DECOMMISSIONED",
         "LOST", "REBOOTED", "DECOMMISSIONING", "SHUTDOWN"};
-    for (const std::string& s : commaList(it->second)) {
-      const std::string u = upper(s);
+    for (const std::string& s : splitTrimmed(it->second, ",", " ")) {
+      const std::string u = toUpper(s);
       if (std::find(kNodeStates.begin(), kNodeStates.end(), u) == kNodeStates.end()) {
         return invalidArgument("Invalid node state {} specified. It should be one of {}", s,
                                fmt::join(kNodeStates, ", "));
