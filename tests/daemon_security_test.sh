@@ -11,39 +11,7 @@ spindle=$1
 work=$2
 rm -rf "$work"
 mkdir -p "$work/rm" "$work/nm-bad" "$work/nm"
-fails=0
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
-  sleep 0.3
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-}
-trap cleanup EXIT
-
-check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
-waitfor() {
-  local end=$((SECONDS + $1))
-  while ! eval "$2" >/dev/null 2>&1; do
-    [ $SECONDS -ge $end ] && return 1
-    sleep 0.1
-  done
-}
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# rest PATH [METHOD BODY]: the HTTP status, then the body.
-rest() {
-  python3 - "$rm_url$1" "${2:-GET}" "${3:-}" <<'EOF'
-import sys, urllib.request, urllib.error
-url, method, body = sys.argv[1], sys.argv[2], sys.argv[3]
-req = urllib.request.Request(url, method=method, data=body.encode() if body else None,
-                             headers={"Content-Type": "application/json"})
-try:
-    with urllib.request.urlopen(req, timeout=10) as r:
-        print(r.status); print(r.read().decode())
-except urllib.error.HTTPError as e:
-    print(e.code); print(e.read().decode())
-EOF
-}
-field() { rest "/ws/v1/cluster$1" | tail -n +2 | python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"; }
+source "$(dirname "$0")/daemon_lib.sh"
 # submit USER QUEUE: prints the new app id, then the HTTP status of the submission.
 submit() {
   local id

@@ -1,0 +1,43 @@
+# Shared by the daemon end-to-end tests (sourced after `work` and `rm_url`'s port are chosen):
+# the PIDs to stop, bounded waits, free loopback ports and plain HTTP calls to the RM.
+#   source "$(dirname "$0")/daemon_lib.sh"; pids+=($!); waitfor 10 'cmd'; check "name" 'cond'
+fails=0
+pids=()
+# Stops every started process by PID (TERM, then KILL); containers orphaned by a killed
+# NodeManager recorded their PIDs in $work/task.pids.
+cleanup() {
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  if [ -f "$work/task.pids" ]; then
+    while read -r p; do kill -KILL "$p" 2>/dev/null; done <"$work/task.pids"
+  fi
+  sleep 0.3
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
+
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
+# waitfor SECONDS COMMAND: polls COMMAND every 0.1 s until it succeeds or the time is up.
+waitfor() {
+  local end=$((SECONDS + $1))
+  while ! eval "$2" >/dev/null 2>&1; do
+    [ $SECONDS -ge $end ] && return 1
+    sleep 0.1
+  done
+}
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# rest PATH [METHOD BODY]: the HTTP status, then the body, of one call to $rm_url.
+rest() {
+  python3 - "$rm_url$1" "${2:-GET}" "${3:-}" <<'EOF'
+import sys, urllib.request, urllib.error
+url, method, body = sys.argv[1], sys.argv[2], sys.argv[3]
+req = urllib.request.Request(url, method=method, data=body.encode() if body else None,
+                             headers={"Content-Type": "application/json"})
+try:
+    with urllib.request.urlopen(req, timeout=10) as r:
+        print(r.status); print(r.read().decode())
+except urllib.error.HTTPError as e:
+    print(e.code); print(e.read().decode())
+EOF
+}
+# field PATH EXPR: a value from a REST view, e.g. field /apps/x 'd["app"]["state"]'.
+field() { rest "/ws/v1/cluster$1" | tail -n +2 | python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"; }
