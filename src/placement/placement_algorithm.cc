@@ -153,7 +153,9 @@ BatchResult placeBatch(std::span<const BatchRequest> batch, const CandidateNodes
   }
   BatchResult out;
   for (const Placed& p : placed) {
-    if (p.valid) out.placed.push_back({p.request, nodes.at(p.node).context.node});
+    if (!p.valid) continue;
+    out.placed.push_back({p.request, nodes.at(p.node).context.node});
+    out.lastPlacedIndex = p.node;
   }
   for (const auto& [r, count] : pending) out.rejected.push_back({r, count});
   return out;

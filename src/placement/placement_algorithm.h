@@ -142,6 +142,8 @@ struct BatchRejection {
 struct BatchResult {
   std::vector<BatchPlacement> placed;  // one per allocation, in placement order
   std::vector<BatchRejection> rejected;
+  // The candidate index of the last placement kept (none when nothing was placed).
+  std::optional<size_t> lastPlacedIndex;
 };
 
 BatchResult placeBatch(std::span<const BatchRequest> batch, const CandidateNodes& nodes,

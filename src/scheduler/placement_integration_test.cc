@@ -173,6 +173,20 @@ TEST(PlacementHandlers, ProcessorPlacesAntiAffinityOnDistinctNodes) {
   EXPECT_EQ(nodes.size(), 4u);
 }
 
+// Each call's walk starts one past the node of the previous call's last placement (next fit), so
+// unconstrained one-container calls go round the nodes instead of filling the first one.
+TEST(PlacementHandlers, ProcessorBatchesStartWhereThePreviousOneStopped) {
+  Cluster c("capacity", "placement-processor", 3, 8 * GB);
+  std::vector<std::string> where;
+  for (int64_t id = 1; id <= 4; ++id) {
+    auto out = c.ask({request(id, {"foo"}, 1, "cardinality,node,foo,0,100")});
+    ASSERT_TRUE(out.isOk()) << out.status().message();
+    ASSERT_EQ(out->containers.size(), 1u);
+    where.push_back(c.driver->scheduler().cluster().nodeName(out->containers[0].node));
+  }
+  EXPECT_EQ(where, (std::vector<std::string>{"h1", "h2", "h3", "h1"}));
+}
+
 TEST(PlacementHandlers, InvalidNamespaceComesBackRejected) {
   for (const char* handler : {"scheduler", "placement-processor"}) {
     Cluster c("capacity", handler, 2, 10 * GB);

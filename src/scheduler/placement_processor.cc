@@ -7,7 +7,10 @@
 //
 // Algorithm (per allocate call, attempt = 1):
 //  1. The batch's requests, with what each still needs and the nodes it may not use, run through
-//     the algorithm over every node in the cluster's order.
+//     the algorithm over every node in the cluster's order, starting one past the node of the
+//     previous call's last placement (YARN restarts every batch at the first node of its node
+//     list, a hash map's order: first fit, so a batch walks across every full node at the start
+//     of that order and its cost grows with the cluster; Spindle's walk rotates, next fit).
 //  2. Each placement, in order: the constraints are checked again on the real tags (YARN's
 //     CapacityScheduler.attemptAllocationOnNode does), then the scheduler commits one container
 //     there (queue and user limits, room on the node). A refusal retries with that node
@@ -51,20 +54,27 @@ void addPending(std::vector<Pending>& list, const SchedulerKey& key, int32_t cou
   }
 }
 
-// Every live node in the cluster's order, read when the algorithm visits it.
+// Every live node in the cluster's order rotated to start at `origin`, read when the algorithm
+// visits it.
 class SchedulerCandidates final : public placement::CandidateNodes {
  public:
-  SchedulerCandidates(const Cluster& cluster, const SchedulerPlacement& p)
-      : cluster_(cluster), p_(p) {}
+  SchedulerCandidates(const Cluster& cluster, const SchedulerPlacement& p, size_t origin)
+      : cluster_(cluster), p_(p), origin_(p.nodes().empty() ? 0 : origin % p.nodes().size()) {}
   size_t size() const override { return p_.nodes().size(); }
   placement::CandidateNode at(size_t i) const override {
-    const Node& n = cluster_.node(p_.nodes()[i]);
+    const Node& n = cluster_.node(p_.nodes()[position(i)]);
     return {p_.context(n), n.unallocated()};
+  }
+  // The cluster-order position of candidate i.
+  size_t position(size_t i) const {
+    const size_t j = origin_ + i;
+    return j < size() ? j : j - size();
   }
 
  private:
   const Cluster& cluster_;
   const SchedulerPlacement& p_;
+  size_t origin_;
 };
 
 }  // namespace
@@ -76,7 +86,8 @@ void Scheduler::runPlacementProcessor(Application& app, const std::vector<Schedu
   for (const SchedulerKey& k : keys) {
     addPending(batch, k, p.request(app.id(), k)->request.sizing->numAllocations, std::nullopt);
   }
-  const SchedulerCandidates nodes(cluster_, p);
+  const SchedulerCandidates nodes(cluster_, p, p.processorOrigin());
+  std::optional<size_t> lastPlaced;
   for (int32_t attempt = 1; !batch.empty(); ++attempt) {
     const bool retry = attempt < maxAttempts;
     std::vector<placement::BatchRequest> requests;
@@ -88,6 +99,7 @@ void Scheduler::runPlacementProcessor(Application& app, const std::vector<Schedu
     }
     const placement::BatchResult result = placement::placeBatch(
         requests, nodes, settings_.placement.order, calculator(), p.mutableTags(), p.attributes());
+    if (result.lastPlacedIndex) lastPlaced = nodes.position(*result.lastPlacedIndex);
     std::vector<Pending> next;
     for (const placement::BatchPlacement& placed : result.placed) {
       const SchedulerKey key = batch[placed.request].key;
@@ -134,6 +146,7 @@ void Scheduler::runPlacementProcessor(Application& app, const std::vector<Schedu
     }
     batch = std::move(next);
   }
+  if (lastPlaced) p.setProcessorOrigin(*lastPlaced + 1);
 }
 
 }  // namespace spindle

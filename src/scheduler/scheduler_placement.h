@@ -72,6 +72,10 @@ class SchedulerPlacement final : public PlacementCheck {
   // Live nodes in id order (the cluster's order), kept here so that the placement processor
   // reads one node at a time instead of copying the list per batch.
   const std::vector<NodeId>& nodes() const { return nodes_; }
+  // Where the placement processor's next batch starts its walk over nodes(): one past the node of
+  // the previous batch's last placement (taken modulo the number of nodes when read).
+  size_t processorOrigin() const { return processorOrigin_; }
+  void setProcessorOrigin(size_t position) { processorOrigin_ = position; }
   // The rack's id in the tag store; invalid for a rack no node was added on.
   RackId rackId(std::string_view rack) const;
 
@@ -132,6 +136,7 @@ class SchedulerPlacement final : public PlacementCheck {
   std::unordered_map<ContainerId, TaggedContainer> containerTags_;  // tagged, live
   std::vector<RackId> rackOfNode_;                                  // by NodeId value
   std::vector<NodeId> nodes_;                                       // live, ascending
+  size_t processorOrigin_ = 0;
   std::unordered_map<std::string, RackId> rackIds_;
 };
 
