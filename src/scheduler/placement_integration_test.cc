@@ -187,6 +187,39 @@ TEST(PlacementHandlers, ProcessorBatchesStartWhereThePreviousOneStopped) {
   EXPECT_EQ(where, (std::vector<std::string>{"h1", "h2", "h3", "h1"}));
 }
 
+// A configured global constraint is ANDed with the request's own (the multi-level rule): the
+// request allows 100 per node, the global one for its tag only one.
+TEST(PlacementHandlers, GlobalConstraintFromConfigurationApplies) {
+  for (const char* handler : {"scheduler", "placement-processor"}) {
+    Cluster c("capacity", handler, 3, 8 * GB,
+              {{"yarn.resourcemanager.placement-constraints.retry-attempts", "1"},
+               {"spindle.placement-constraints.global.foo", "notin,node,foo"}});
+    ASSERT_TRUE(c.ask({request(1, {"foo"}, 4, "cardinality,node,foo,0,100")}).isOk());
+    c.heartbeatAll();
+    c.heartbeatAll();
+    EXPECT_EQ(c.perNode(), (std::map<std::string, int>{{"h1", 1}, {"h2", 1}, {"h3", 1}}))
+        << handler;
+  }
+}
+
+TEST(PlacementHandlers, BadGlobalConstraintNamesTheKey) {
+  SimulatedClock clock{0};
+  Rng rng{1};
+  for (const auto& [key, value, text] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"spindle.placement-constraints.global.foo", "notin,nowhere,foo", "nowhere"},
+           {"spindle.placement-constraints.global.foo", "cardinality,node,foo,3,1", "min"},
+           {"spindle.placement-constraints.global.a,b", "notin,node,foo", "one allocation tag"}}) {
+    Configuration conf;
+    conf.set("yarn.resourcemanager.scheduler.class", "capacity");
+    conf.set(key, value);
+    auto d = Driver::create(conf, clock, rng);
+    ASSERT_FALSE(d.isOk()) << value;
+    EXPECT_NE(d.status().message().find(text), std::string::npos) << d.status().message();
+    EXPECT_NE(d.status().message().find(key), std::string::npos) << d.status().message();
+  }
+}
+
 TEST(PlacementHandlers, InvalidNamespaceComesBackRejected) {
   for (const char* handler : {"scheduler", "placement-processor"}) {
     Cluster c("capacity", handler, 2, 10 * GB);

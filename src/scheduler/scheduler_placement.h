@@ -95,6 +95,10 @@ class SchedulerPlacement final : public PlacementCheck {
   // one tag). A second registration keeps the first (YARN).
   size_t registerApplication(AppId app,
                              const placement::PlacementConstraintManager::SourceTagConstraints& c);
+  // The cluster's global constraint for requests whose only tag is `tag` (configuration).
+  void addGlobalConstraint(const std::string& tag, placement::PlacementConstraint c) {
+    constraints_.addGlobalConstraint(tag, std::move(c), true);
+  }
   // The app finished: its requests, registration and application tags go.
   void appRemoved(AppId app);
   // The attempt ended: its requests go (the asks are dropped with them).

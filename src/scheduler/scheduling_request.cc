@@ -1,5 +1,8 @@
 #include "scheduler/scheduling_request.h"
 
+#include "placement/evaluator.h"
+#include "placement/spec_parser.h"
+
 namespace spindle {
 
 const char* toString(RequestExecutionType t) {
@@ -39,6 +42,20 @@ Result<PlacementSettings> placementSettingsFromConfig(const Configuration& conf)
   SPINDLE_ASSIGN_OR_RETURN(s.retryAttempts, conf.getInt(kRetries, 3));
   if (s.retryAttempts < 1) {
     return invalidArgument("{}must be at least 1, got {}", conf.where(kRetries), s.retryAttempts);
+  }
+  constexpr std::string_view kGlobal = "spindle.placement-constraints.global.";
+  for (const std::string& name : conf.namesWithPrefix(kGlobal)) {
+    const std::string tag = name.substr(kGlobal.size());
+    if (tag.empty() || tag.find_first_of(" \t,=:") != std::string::npos) {
+      return invalidArgument(
+          "{}the source tag after the prefix must be one allocation tag, got '{}'",
+          conf.where(name), tag);
+    }
+    Result<placement::PlacementConstraint> c = placement::parseExpression(conf.get(name, ""));
+    if (!c) return invalidArgument("{}{}", conf.where(name), c.status().message());
+    Status valid = placement::validateConstraint(*c);
+    if (!valid.isOk()) return invalidArgument("{}{}", conf.where(name), valid.message());
+    s.globalConstraints.emplace(tag, std::move(*c));
   }
   return s;
 }

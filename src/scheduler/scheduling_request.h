@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,6 +72,11 @@ struct PlacementSettings {
   PlacementHandler handler = PlacementHandler::kDisabled;
   placement::RequestOrder order = placement::RequestOrder::kSerial;  // algorithm.iterator
   int32_t retryAttempts = 3;                                         // retry-attempts, >= 1
+  // spindle.placement-constraints.global.<source tag> = a constraint expression: the cluster's
+  // global constraint for requests whose only allocation tag is that tag (YARN keeps global
+  // constraints in PlacementConstraintManager.addGlobalConstraint with no key or command to set
+  // them).
+  std::map<std::string, placement::PlacementConstraint> globalConstraints;
 };
 
 // Reads and validates the keys; errors name the file, line and property.

@@ -42,6 +42,9 @@ std::string describe(const SchedulingRequest& r) {
 SchedulerPlacement& Scheduler::ensurePlacement() {
   if (!placement_) {
     placement_ = std::make_unique<SchedulerPlacement>(cluster_);
+    for (const auto& [tag, c] : settings_.placement.globalConstraints) {
+      placement_->addGlobalConstraint(tag, c);
+    }
     for (const auto& [id, a] : apps_) {
       if (!a->submission().applicationTags.empty()) {
         placement_->setApplicationTags(id, a->submission().applicationTags);
