@@ -35,19 +35,38 @@ std::vector<std::string> FairScheduler::planQueues() const {
   return out;
 }
 
+namespace {
+
+// A steady fair share computed by a memory-only policy (`fair`, `fifo`) has 0 vcores
+// (ComputeFairShares sets only the memory of the share). YARN hands that to the plan as its
+// capacity, so every reservation asking for a vcore is refused as an over-commit and the
+// follower gives every reservation queue weight 0 (it skips plans with 0 vcores). Spindle gives
+// such a share the cluster's vcores in proportion to its memory (docs/compatibility.md).
+Resource withProportionalVcores(Resource share, const Resource& cluster) {
+  if (share.vcores() == 0 && share.memoryMb() > 0 && cluster.memoryMb() > 0) {
+    share.setVcores(static_cast<int64_t>(static_cast<double>(cluster.vcores()) *
+                                         static_cast<double>(share.memoryMb()) /
+                                         static_cast<double>(cluster.memoryMb())));
+  }
+  return share;
+}
+
+}  // namespace
+
 // FairSchedulerPlanFollower.getPlanResources / getReservationQueueResourceIfExists: steady fair
 // shares.
 std::optional<PlanQueueState> FairScheduler::planQueueState(std::string_view name) const {
   const FsQueue* plan = planQueue(name);
   if (plan == nullptr) return std::nullopt;
   const auto shares = steadyFairShares();
+  const Resource& total = Scheduler::cluster().total();
   PlanQueueState st;
   st.path = plan->path();
   st.defaultQueue = plan->name() + kDefaultSuffix;
-  st.planResources = shares.at(plan);
+  st.planResources = withProportionalVcores(shares.at(plan), total);
   for (const auto& c : plan->children()) {
     if (c->name() == st.defaultQueue) continue;
-    st.reservationQueues[c->name()] = shares.at(c.get());
+    st.reservationQueues[c->name()] = withProportionalVcores(shares.at(c.get()), total);
   }
   return st;
 }
