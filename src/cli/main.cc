@@ -4,6 +4,7 @@
 //   spindle scenario run FILE --out DIR [--summary]
 //   spindle scenario check FILE...
 //   spindle sim --tracetype SLS|RUMEN|SYNTH --tracelocation F[,F] --output-dir DIR [...]
+//   spindle whatif --tracetype T --tracelocation F --conf DIR_A --conf DIR_B --output-dir DIR
 //   spindle resourcemanager|rm --conf DIR
 //   spindle nodemanager|nm --conf DIR
 //   spindle application -list|-status ID|-kill ID, spindle node -list, spindle dshell ...
@@ -16,6 +17,7 @@
 #include "cli/daemon_commands.h"
 #include "cli/scenario_command.h"
 #include "cli/sim_command.h"
+#include "cli/whatif_command.h"
 
 int main(int argc, char** argv) {
   spindle::initLogging(spindle::LogLevel::kWarn);
@@ -27,6 +29,8 @@ int main(int argc, char** argv) {
   spindle::cli::addScenarioCommand(app, scenarioOpts);
   spindle::cli::SimOptions simOpts;
   spindle::cli::addSimCommand(app, simOpts);
+  spindle::cli::WhatifOptions whatifOpts;
+  spindle::cli::addWhatifCommand(app, whatifOpts);
   spindle::cli::DaemonOptions daemonOpts;
   spindle::cli::addDaemonCommands(app, daemonOpts);
   try {
@@ -43,6 +47,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);
+  if (whatifOpts.selected) return spindle::cli::runWhatifCommand(whatifOpts);
   if (daemonOpts.selected()) return spindle::cli::runDaemonCommand(daemonOpts);
   return spindle::cli::runScenarioCommand(scenarioOpts);
 }

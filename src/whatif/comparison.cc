@@ -1,0 +1,174 @@
+#include "whatif/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "report/jobs.h"
+#include "report/stats.h"
+
+namespace spindle::whatif {
+
+namespace {
+
+Figures figuresOf(std::vector<int64_t> values) {
+  Figures f;
+  f.count = static_cast<int64_t>(values.size());
+  if (values.empty()) return f;
+  std::sort(values.begin(), values.end());
+  double sum = 0;
+  for (int64_t v : values) sum += static_cast<double>(v);
+  f.mean = sum / static_cast<double>(values.size());
+  auto at = [&](int percent) {
+    return values[static_cast<size_t>(report::nearestRank(f.count, percent) - 1)];
+  };
+  f.p50 = at(50);
+  f.p95 = at(95);
+  f.p99 = at(99);
+  return f;
+}
+
+GroupStats statsOf(const std::vector<const report::JobRecord*>& jobs) {
+  GroupStats s;
+  std::vector<int64_t> waits, runtimes;
+  for (const report::JobRecord* j : jobs) {
+    ++s.jobs;
+    switch (report::outcomeOf(j->state)) {
+      case report::JobOutcome::kFinished: ++s.finished; break;
+      case report::JobOutcome::kFailed: ++s.failed; break;
+      case report::JobOutcome::kKilled: ++s.killed; break;
+      case report::JobOutcome::kRejected: ++s.rejected; break;
+      case report::JobOutcome::kUnfinished: ++s.unfinished; break;
+    }
+    if (j->waitMs) waits.push_back(*j->waitMs);
+    if (j->runtimeMs && j->state == report::JobState::kFinished) {
+      runtimes.push_back(*j->runtimeMs);
+    }
+  }
+  s.wait = figuresOf(std::move(waits));
+  s.runtime = figuresOf(std::move(runtimes));
+  return s;
+}
+
+Paired pairedOf(const report::JobSet& base, const report::JobSet& run) {
+  std::unordered_map<std::string_view, const report::JobRecord*> byId;
+  for (const report::JobRecord& j : base.jobs) byId.emplace(j.id, &j);
+  std::vector<int64_t> diffs;
+  for (const report::JobRecord& j : run.jobs) {
+    auto it = byId.find(j.id);
+    if (it == byId.end() || !j.waitMs || !it->second->waitMs) continue;
+    diffs.push_back(*j.waitMs - *it->second->waitMs);
+  }
+  Paired p;
+  p.pairs = static_cast<int64_t>(diffs.size());
+  if (diffs.empty()) return p;
+  int64_t longer = 0, shorter = 0;
+  for (int64_t d : diffs) {
+    if (d > kPairedToleranceMs) ++longer;
+    if (-d > kPairedToleranceMs) ++shorter;
+  }
+  p.shareWaitLonger = static_cast<double>(longer) / static_cast<double>(p.pairs);
+  p.shareWaitShorter = static_cast<double>(shorter) / static_cast<double>(p.pairs);
+  p.medianWaitDiffMs = report::nearestRankPercentile(std::move(diffs), 50);
+  return p;
+}
+
+// The headline candidates of one group: each run's figure against the baseline's.
+void addChanges(const Group& g, const std::vector<std::string>& labels, std::vector<Change>& out) {
+  const std::string group = g.kind == "all" ? "all" : g.kind + " " + g.name;
+  struct Metric {
+    const char* name;
+    std::optional<double> (*of)(const GroupStats&);
+  };
+  static const Metric kMetrics[] = {
+      {"wait p95",
+       [](const GroupStats& s) {
+         return s.wait.p95 ? std::optional<double>(*s.wait.p95) : std::nullopt;
+       }},
+      {"wait mean", [](const GroupStats& s) { return s.wait.mean; }},
+      {"runtime p95",
+       [](const GroupStats& s) {
+         return s.runtime.p95 ? std::optional<double>(*s.runtime.p95) : std::nullopt;
+       }},
+      {"jobs finished",
+       [](const GroupStats& s) { return std::optional<double>(static_cast<double>(s.finished)); }},
+  };
+  for (const Metric& m : kMetrics) {
+    const std::optional<double> base = m.of(g.perRun[0]);
+    if (!base) continue;
+    for (size_t r = 1; r < g.perRun.size(); ++r) {
+      const std::optional<double> v = m.of(g.perRun[r]);
+      if (!v || *v == *base) continue;
+      Change c{group, m.name, labels[r], *base, *v, std::nullopt};
+      if (*base != 0) c.relative = (*v - *base) / *base;
+      out.push_back(std::move(c));
+    }
+  }
+}
+
+}  // namespace
+
+Result<Comparison> compareRuns(const std::vector<RunOutput>& runs) {
+  if (runs.size() < 2)
+    return invalidArgument("a comparison needs at least two runs, got {}", runs.size());
+  Comparison c;
+  std::set<std::string> seen;
+  std::vector<report::JobSet> sets;
+  for (const RunOutput& r : runs) {
+    if (!seen.insert(r.label).second) return invalidArgument("two runs are labelled '{}'", r.label);
+    Result<report::JobSet> jobs = report::readJobs(r.dir);
+    if (!jobs) {
+      return invalidArgument("run '{}' ({}): {}", r.label, r.dir.string(), jobs.status().message());
+    }
+    if (!jobs->hasQueues) {
+      return invalidArgument("run '{}' ({}): no jobs.csv, so no queues or users to compare",
+                             r.label, r.dir.string());
+    }
+    c.labels.push_back(r.label);
+    sets.push_back(std::move(jobs).value());
+  }
+  // Group members per run: "all", each queue, each user (names over every run).
+  std::set<std::string> queues, users;
+  for (const report::JobSet& s : sets) {
+    for (const report::JobRecord& j : s.jobs) {
+      queues.insert(j.queue);
+      users.insert(j.user);
+    }
+  }
+  auto group = [&](std::string kind, std::string name, auto member) {
+    Group g{std::move(kind), std::move(name), {}};
+    for (const report::JobSet& s : sets) {
+      std::vector<const report::JobRecord*> jobs;
+      for (const report::JobRecord& j : s.jobs) {
+        if (member(j)) jobs.push_back(&j);
+      }
+      g.perRun.push_back(statsOf(jobs));
+    }
+    c.groups.push_back(std::move(g));
+  };
+  group("all", "", [](const report::JobRecord&) { return true; });
+  for (const std::string& q : queues) {
+    group("queue", q, [&](const report::JobRecord& j) { return j.queue == q; });
+  }
+  for (const std::string& u : users) {
+    group("user", u, [&](const report::JobRecord& j) { return j.user == u; });
+  }
+  for (const report::JobSet& s : sets) c.paired.push_back(pairedOf(sets[0], s));
+  std::vector<Change> changes;
+  for (const Group& g : c.groups) addChanges(g, c.labels, changes);
+  // Largest relative change first; changes from a zero baseline (no relative figure) after
+  // them by absolute size; ties in group, metric and run order (stable).
+  std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+    if (a.relative.has_value() != b.relative.has_value()) return a.relative.has_value();
+    if (a.relative) return std::fabs(*a.relative) > std::fabs(*b.relative);
+    return std::fabs(a.value - a.baseline) > std::fabs(b.value - b.baseline);
+  });
+  if (changes.size() > Comparison::kHeadlineSize) changes.resize(Comparison::kHeadlineSize);
+  c.headline = std::move(changes);
+  return c;
+}
+
+}  // namespace spindle::whatif

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `spindle whatif` on examples/three-schedulers' trace under three configurations: the command
+# runs, its comparison agrees with each run's own jobs.csv, and bad options are refused (exit 2).
+#   whatif_test.sh SPINDLE SOURCE_DIR WORK_DIR
+set -u
+spindle=$1 src=$2 work=$3
+ex=$src/examples/three-schedulers
+rm -rf "$work"
+mkdir -p "$work"
+fails=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
+
+out=$work/cmp
+"$spindle" whatif --tracetype SLS --tracelocation "$ex/jobs.json" --nodes "$ex/nodes.json" \
+  --conf "$ex/conf-capacity" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" \
+  --label capacity --label fair --label fifo --output-dir "$out" --quiet
+check "whatif exits 0" '[ $? -eq 0 ]'
+check "three run folders" '[ -f "$out/runs/capacity/jobs.csv" ] && [ -f "$out/runs/fair/jobs.csv" ] && [ -f "$out/runs/fifo/jobs.csv" ]'
+check "report and tables" '[ -s "$out/report.html" ] && [ -s "$out/comparison.csv" ] && [ -s "$out/comparison.json" ]'
+# Every run's all-jobs figures recomputed from its own jobs.csv (nearest-rank p95).
+check "figures match each run's jobs.csv" 'python3 - "$out" <<"PY"
+import csv, json, math, sys
+out = sys.argv[1]
+cmp = json.load(open(f"{out}/comparison.json"))
+assert cmp["runs"] == ["capacity", "fair", "fifo"], cmp["runs"]
+for label in cmp["runs"]:
+    rows = list(csv.DictReader(open(f"{out}/runs/{label}/jobs.csv")))
+    waits = sorted(int(r["wait_ms"]) for r in rows if r["wait_ms"])
+    p95 = waits[math.ceil(0.95 * len(waits)) - 1]
+    fig = next(g for g in cmp["groups"] if g["kind"] == "all")["runs"][label]
+    assert fig["jobs"] == len(rows), (label, fig["jobs"], len(rows))
+    assert fig["finished"] == sum(r["state"] == "FINISHED" for r in rows), label
+    assert fig["wait"]["p95Ms"] == p95, (label, fig["wait"]["p95Ms"], p95)
+    assert abs(fig["wait"]["meanMs"] - sum(waits) / len(waits)) < 1e-6, label
+PY'
+cp "$out/comparison.csv" "$work/first.csv"
+check "same outputs again with --overwrite, one run at a time" '"$spindle" whatif --tracetype SLS --tracelocation "$ex/jobs.json" --nodes "$ex/nodes.json" --conf "$ex/conf-capacity" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" --label capacity --label fair --label fifo --output-dir "$out" --quiet --overwrite --parallel 1 && cmp -s "$out/comparison.csv" "$work/first.csv"'
+
+refused() {  # refused NAME EXPECTED_TEXT ARGS...
+  local name=$1 text=$2
+  shift 2
+  local msg
+  msg=$("$spindle" whatif "$@" 2>&1)
+  local rc=$?
+  check "$name" '[ $rc -eq 2 ] && grep -q -- "$text" <<<"$msg"'
+}
+common=(--tracetype SLS --tracelocation "$ex/jobs.json" --nodes "$ex/nodes.json")
+refused "one configuration" "at least two --conf" "${common[@]}" --conf "$ex/conf-fair" --output-dir "$work/one"
+refused "same label twice" "two runs are labelled 'conf-fair'" "${common[@]}" --conf "$ex/conf-fair" --conf "$ex/conf-fair" --output-dir "$work/dup"
+refused "label count" "give one label per configuration" "${common[@]}" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" --label a --output-dir "$work/lab"
+refused "non-empty output" "is not empty" "${common[@]}" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" --output-dir "$out"
+refused "missing conf folder" "not a folder" "${common[@]}" --conf "$ex/conf-fair" --conf "$ex/nowhere" --output-dir "$work/nf"
+refused "a failing run names its log" "conf-fair.log" --tracetype SLS --tracelocation "$ex/missing.json" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" --output-dir "$work/bad" --parallel 1
+[ $fails -eq 0 ] && echo "all whatif checks passed" || { echo "$fails whatif checks failed"; exit 1; }
