@@ -159,13 +159,15 @@ Result<Comparison> compareRuns(const std::vector<RunOutput>& runs) {
   for (const report::JobSet& s : sets) c.paired.push_back(pairedOf(sets[0], s));
   std::vector<Change> changes;
   for (const Group& g : c.groups) addChanges(g, c.labels, changes);
-  // Largest relative change first; changes from a zero baseline (no relative figure) after
-  // them by absolute size; ties in group, metric and run order (stable).
-  std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
-    if (a.relative.has_value() != b.relative.has_value()) return a.relative.has_value();
-    if (a.relative) return std::fabs(*a.relative) > std::fabs(*b.relative);
-    return std::fabs(a.value - a.baseline) > std::fabs(b.value - b.baseline);
-  });
+  // Largest change first, measured against the baseline but never against less than a floor
+  // (kTimeFloorMs for waits and runtimes, one job for counts), so 0.1 s -> 2 s does not outrank
+  // 10 min -> 30 min; ties in group, metric and run order (stable).
+  auto size = [](const Change& ch) {
+    const double floor = ch.metric == "jobs finished" ? 1.0 : kTimeFloorMs;
+    return std::fabs(ch.value - ch.baseline) / std::max(std::fabs(ch.baseline), floor);
+  };
+  std::stable_sort(changes.begin(), changes.end(),
+                   [&](const Change& a, const Change& b) { return size(a) > size(b); });
   if (changes.size() > Comparison::kHeadlineSize) changes.resize(Comparison::kHeadlineSize);
   c.headline = std::move(changes);
   return c;

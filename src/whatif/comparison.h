@@ -31,6 +31,9 @@ namespace spindle::whatif {
 
 // Two waits within this many ms are "the same" in the paired shares (one NM heartbeat).
 inline constexpr int64_t kPairedToleranceMs = 1000;
+// The headline ranks a time figure's change against max(baseline, this): a change of waits under
+// a minute counts as a change of a minute's wait.
+inline constexpr double kTimeFloorMs = 60000;
 
 struct RunOutput {
   std::string label;
@@ -76,7 +79,7 @@ struct Comparison {
   std::vector<std::string> labels;  // run order; labels[0] is the baseline
   std::vector<Group> groups;        // "all", then queues, then users
   std::vector<Paired> paired;       // per run; paired[0] is the baseline against itself
-  std::vector<Change> headline;     // largest changes first, at most kHeadlineSize
+  std::vector<Change> headline;     // largest changes first (ranked as compareRuns says)
   static constexpr size_t kHeadlineSize = 10;
 };
 
