@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `spindle whatif` on examples/three-schedulers' trace under three configurations: the command
-# runs, its comparison agrees with each run's own jobs.csv, and bad options are refused (exit 2).
+# runs, its comparison agrees with each run's own jobs.csv, and bad options are refused (exit 2);
+# then `spindle conf explain` on the example configurations.
 #   whatif_test.sh SPINDLE SOURCE_DIR WORK_DIR
 set -u
 spindle=$1 src=$2 work=$3
@@ -51,4 +52,31 @@ refused "label count" "give one label per configuration" "${common[@]}" --conf "
 refused "non-empty output" "is not empty" "${common[@]}" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" --output-dir "$out"
 refused "missing conf folder" "not a folder" "${common[@]}" --conf "$ex/conf-fair" --conf "$ex/nowhere" --output-dir "$work/nf"
 refused "a failing run names its log" "conf-fair.log" --tracetype SLS --tracelocation "$ex/missing.json" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" --output-dir "$work/bad" --parallel 1
+# spindle conf explain: the example configurations, a comparison, JSON, and refusals.
+for c in conf-capacity conf-fair conf-fifo; do
+  check "conf explain $c" '"$spindle" conf explain "$ex/$c" > "$work/explain-$c.txt" && [ -s "$work/explain-$c.txt" ]'
+done
+check "capacity values name their file and line" 'grep -q "capacity-scheduler.xml:[0-9]" "$work/explain-conf-capacity.txt"'
+check "conf explain --json is JSON with queues" '"$spindle" conf explain "$ex/conf-capacity" --json | python3 -c "import json,sys; d=json.load(sys.stdin); assert d[\"scheduler\"]==\"capacity\" and len(d[\"queues\"])>1"'
+mkdir -p "$work/conf-b"
+cp "$src/examples/capacity/conf/"* "$work/conf-b/"
+sed -i 's|<value>30</value>|<value>40</value>|; s|<value>20</value>|<value>10</value>|' "$work/conf-b/capacity-scheduler.xml"
+"$spindle" conf explain "$src/examples/capacity/conf" --compare "$work/conf-b" > "$work/diff.txt"
+check "compare lists the changed capacity" 'grep -q "^root.dev capacity %: 30.0 (capacity-scheduler.xml:[0-9]*) -> 40.0" "$work/diff.txt"'
+check "compare lists nothing unchanged" '! grep -q "root.prod" "$work/diff.txt"'
+check "compare of a folder with itself" '"$spindle" conf explain "$ex/conf-fair" --compare "$ex/conf-fair" | grep -q "resolve to the same values"'
+mkdir -p "$work/conf-bad"
+cp "$src/examples/capacity/conf/"* "$work/conf-bad/"
+sed -i 's|<value>30</value>|<value>90</value>|' "$work/conf-bad/capacity-scheduler.xml"
+conf_refused() {  # conf_refused NAME EXPECTED_TEXT ARGS...
+  local name=$1 text=$2
+  shift 2
+  local msg
+  msg=$("$spindle" conf explain "$@" 2>&1)
+  local rc=$?
+  check "$name" '[ $rc -eq 2 ] && grep -q -- "$text" <<<"$msg"'
+}
+conf_refused "conf explain of a missing folder" "not a folder" "$work/nowhere"
+conf_refused "conf explain of a refused configuration" "capacity-scheduler.xml" "$work/conf-bad"
+conf_refused "conf explain with a bad --cluster" "MEMORY_MB,VCORES" "$ex/conf-fair" --cluster 12
 [ $fails -eq 0 ] && echo "all whatif checks passed" || { echo "$fails whatif checks failed"; exit 1; }

@@ -5,6 +5,7 @@
 //   spindle scenario check FILE...
 //   spindle sim --tracetype SLS|RUMEN|SYNTH --tracelocation F[,F] --output-dir DIR [...]
 //   spindle whatif --tracetype T --tracelocation F --conf DIR_A --conf DIR_B --output-dir DIR
+//   spindle conf explain DIR [--compare DIR_B] [--cluster MB,VCORES] [--json]
 //   spindle resourcemanager|rm --conf DIR
 //   spindle nodemanager|nm --conf DIR
 //   spindle application -list|-status ID|-kill ID, spindle node -list, spindle dshell ...
@@ -14,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/log.h"
+#include "cli/conf_command.h"
 #include "cli/daemon_commands.h"
 #include "cli/scenario_command.h"
 #include "cli/sim_command.h"
@@ -31,6 +33,8 @@ int main(int argc, char** argv) {
   spindle::cli::addSimCommand(app, simOpts);
   spindle::cli::WhatifOptions whatifOpts;
   spindle::cli::addWhatifCommand(app, whatifOpts);
+  spindle::cli::ConfOptions confOpts;
+  spindle::cli::addConfCommand(app, confOpts);
   spindle::cli::DaemonOptions daemonOpts;
   spindle::cli::addDaemonCommands(app, daemonOpts);
   try {
@@ -48,6 +52,7 @@ int main(int argc, char** argv) {
   }
   if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);
   if (whatifOpts.selected) return spindle::cli::runWhatifCommand(whatifOpts);
+  if (confOpts.selected) return spindle::cli::runConfCommand(confOpts);
   if (daemonOpts.selected()) return spindle::cli::runDaemonCommand(daemonOpts);
   return spindle::cli::runScenarioCommand(scenarioOpts);
 }

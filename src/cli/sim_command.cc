@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/conf_dir.h"
 #include "config/configuration.h"
 #include "dao/decision_json.h"
 #include "report/html_report.h"
@@ -83,27 +84,6 @@ Result<TimeMs> parseDuration(const std::string& s) {
   if (unit == "h") return n * 3'600'000;
   if (unit == "d") return n * 86'400'000;
   return invalidArgument("--until '{}': unknown unit '{}' (ms, s, m, h, d)", s, unit);
-}
-
-// yarn-site.xml, the scheduler files and sls-runner.xml from --conf, merged in that order;
-// absent files keep SLS's defaults. fair-scheduler.xml is an allocation file, not a property
-// file: it is passed on as yarn.scheduler.fair.allocation.file, as YARN finds it.
-Result<Configuration> loadConf(const std::string& dir) {
-  Configuration conf;
-  if (dir.empty()) return conf;
-  if (!std::filesystem::is_directory(dir)) return invalidArgument("--conf {}: not a folder", dir);
-  for (const char* name : {"yarn-site.xml", "capacity-scheduler.xml", "sls-runner.xml"}) {
-    const std::string path = dir + "/" + name;
-    if (!std::filesystem::exists(path)) continue;
-    auto part = Configuration::parseFile(path);
-    if (!part) return part.status();
-    conf.merge(*part);
-  }
-  const std::string fair = dir + "/fair-scheduler.xml";
-  if (std::filesystem::exists(fair) && !conf.contains("yarn.scheduler.fair.allocation.file")) {
-    conf.set("yarn.scheduler.fair.allocation.file", fair);
-  }
-  return conf;
 }
 
 // decisions.jsonl: names resolve through the scheduler, which exists only once the engine does,
