@@ -37,6 +37,10 @@ PY'
 cp "$out/comparison.csv" "$work/first.csv"
 check "same outputs again with --overwrite, one run at a time" '"$spindle" whatif --tracetype SLS --tracelocation "$ex/jobs.json" --nodes "$ex/nodes.json" --conf "$ex/conf-capacity" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" --label capacity --label fair --label fifo --output-dir "$out" --quiet --overwrite --parallel 1 && cmp -s "$out/comparison.csv" "$work/first.csv"'
 
+"$spindle" whatif --tracetype SLS --tracelocation "$ex/jobs.json" --nodes "$ex/nodes.json" \
+  --conf "$ex/conf-capacity" --conf "$ex/conf-fair" --seeds 2 --seed 5 --output-dir "$work/seeds" --quiet
+check "--seeds 2 runs each configuration twice" '[ -f "$work/seeds/runs/conf-fair/seed-5/jobs.csv" ] && [ -f "$work/seeds/runs/conf-fair/seed-6/jobs.csv" ]'
+check "--seeds reports the spread" 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"seeds\"]==2; assert \"spread\" in d[\"groups\"][0][\"runs\"][\"conf-fair\"]" "$work/seeds/comparison.json"'
 refused() {  # refused NAME EXPECTED_TEXT ARGS...
   local name=$1 text=$2
   shift 2

@@ -38,6 +38,10 @@ void addWhatifCommand(CLI::App& app, WhatifOptions& o) {
                 "A run's label, one per --conf in the same order (default: the folder's name)");
   w->add_option("--output-dir", o.outputDir, "Output directory")->required();
   w->add_option("--seed", o.seed, "Random seed, the same for every run (default 1)");
+  w->add_option("--seeds", o.seeds,
+                "Run each configuration with K seeds (--seed, --seed+1, ...) and report the "
+                "spread, to tell a change from noise (default 1)")
+      ->check(CLI::Range(1, 100));
   w->add_option("--until", o.until, "Stop every run at this simulated time (e.g. 2h)");
   w->add_option("--parallel", o.parallel, "Runs at a time (default: the machine's cores)");
   w->add_flag("--overwrite", o.overwrite,
@@ -84,6 +88,8 @@ std::string tail(const fs::path& log, size_t lines) {
 struct Run {
   std::string label;
   std::string conf;
+  uint64_t seed = 0;
+  std::string name;  // label, or label/seed-<n> with several seeds
   fs::path dir, log;
   pid_t pid = -1;
   int status = 0;
@@ -99,7 +105,7 @@ Status spawnRun(const WhatifOptions& o, Run& r) {
   std::vector<std::string> args = {
       self.string(),     "sim",           "--tracetype", o.traceType,
       "--tracelocation", o.traceLocation, "--conf",      r.conf,
-      "--output-dir",    r.dir.string(),  "--seed",      std::to_string(o.seed),
+      "--output-dir",    r.dir.string(),  "--seed",      std::to_string(r.seed),
       "--quiet",         "--no-timings"};
   if (!o.nodesFile.empty()) args.insert(args.end(), {"--nodes", o.nodesFile});
   if (!o.until.empty()) args.insert(args.end(), {"--until", o.until});
@@ -162,11 +168,22 @@ int runWhatifCommand(const WhatifOptions& o) {
     if (!labels.insert(r.label).second) {
       return fail(fmt::format("two runs are labelled '{}': name them with --label", r.label));
     }
-    r.dir = fs::path(o.outputDir) / "runs" / r.label;
-    r.log = fs::path(o.outputDir) / "runs" / (r.label + ".log");
-    runs.push_back(std::move(r));
+    for (uint64_t k = 0; k < o.seeds; ++k) {
+      Run s = r;
+      s.seed = o.seed + k;
+      s.name = o.seeds == 1 ? r.label : fmt::format("{}/seed-{}", r.label, s.seed);
+      s.dir = fs::path(o.outputDir) / "runs" / s.name;
+      s.log = fs::path(o.outputDir) / "runs" / (s.name + ".log");
+      runs.push_back(std::move(s));
+    }
   }
   if (Status s = prepareOutput(o); !s.isOk()) return fail(s.message());
+  for (const Run& r : runs) {
+    std::error_code ec;
+    fs::create_directories(r.dir.parent_path(), ec);
+    if (ec)
+      return fail(fmt::format("cannot create {}: {}", r.dir.parent_path().string(), ec.message()));
+  }
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const size_t parallel = o.parallel > 0 ? o.parallel : cores;
   const auto started = std::chrono::steady_clock::now();
@@ -193,11 +210,11 @@ int runWhatifCommand(const WhatifOptions& o) {
       r.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count();
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        if (!o.quiet) std::cerr << fmt::format("run {} done in {:.1f} s\n", r.label, r.seconds);
+        if (!o.quiet) std::cerr << fmt::format("run {} done in {:.1f} s\n", r.name, r.seconds);
       } else {
         failed = true;
         std::cerr << fmt::format("error: run '{}' (--conf {}) {} {}; its log {} ends with:\n{}",
-                                 r.label, r.conf,
+                                 r.name, r.conf,
                                  WIFEXITED(status) ? "exited with" : "was stopped by signal",
                                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
                                  r.log.string(), tail(r.log, 5));
@@ -208,9 +225,14 @@ int runWhatifCommand(const WhatifOptions& o) {
   std::vector<whatif::RunOutput> outputs;
   whatif::WhatifSettings settings{o.traceType, o.traceLocation, o.nodesFile, o.seed, o.until, {}};
   for (const Run& r : runs) {
+    if (r.seed != o.seed) {
+      outputs.back().otherSeeds.push_back(r.dir);
+      continue;
+    }
     outputs.push_back({r.label, r.dir});
     settings.confs.push_back(r.conf);
   }
+  settings.seeds = o.seeds;
   Result<whatif::Comparison> c = whatif::compareRuns(outputs);
   if (!c) return fail(c.status().message());
   if (Status s = whatif::writeWhatifOutputs(o.outputDir, *c, outputs, settings); !s.isOk()) {

@@ -4,7 +4,8 @@
 //   spindle whatif --tracetype SLS --tracelocation jobs.json --nodes nodes.json
 //       --conf conf/capacity --conf conf/fair --output-dir out
 //
-// Writes out/runs/<label>/ (each run's simulator outputs, its log in out/runs/<label>.log) and
+// Writes out/runs/<label>/ (each run's simulator outputs, its log in out/runs/<label>.log; with
+// --seeds K, out/runs/<label>/seed-<n>/ and .log per seed) and
 // out/comparison.csv, out/comparison.json, out/report.html. Runs are labelled by their
 // configuration folder's name unless --label gives one per --conf.
 #pragma once
@@ -26,6 +27,7 @@ struct WhatifOptions {
   std::vector<std::string> labels;
   std::string outputDir;
   uint64_t seed = 1;
+  uint64_t seeds = 1;  // seeds per configuration: seed, seed + 1, ...
   std::string until;
   unsigned parallel = 0;  // 0: the machine's cores
   bool overwrite = false;

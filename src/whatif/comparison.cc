@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -79,31 +80,21 @@ Paired pairedOf(const report::JobSet& base, const report::JobSet& run) {
 // The headline candidates of one group: each run's figure against the baseline's.
 void addChanges(const Group& g, const std::vector<std::string>& labels, std::vector<Change>& out) {
   const std::string group = g.kind == "all" ? "all" : g.kind + " " + g.name;
-  struct Metric {
-    const char* name;
-    std::optional<double> (*of)(const GroupStats&);
-  };
-  static const Metric kMetrics[] = {
-      {"wait p95",
-       [](const GroupStats& s) {
-         return s.wait.p95 ? std::optional<double>(*s.wait.p95) : std::nullopt;
-       }},
-      {"wait mean", [](const GroupStats& s) { return s.wait.mean; }},
-      {"runtime p95",
-       [](const GroupStats& s) {
-         return s.runtime.p95 ? std::optional<double>(*s.runtime.p95) : std::nullopt;
-       }},
-      {"jobs finished",
-       [](const GroupStats& s) { return std::optional<double>(static_cast<double>(s.finished)); }},
-  };
-  for (const Metric& m : kMetrics) {
-    const std::optional<double> base = m.of(g.perRun[0]);
+  for (const std::string& m : headlineMetrics()) {
+    const std::optional<double> base = metricOf(g.perRun[0], m);
     if (!base) continue;
     for (size_t r = 1; r < g.perRun.size(); ++r) {
-      const std::optional<double> v = m.of(g.perRun[r]);
+      const std::optional<double> v = metricOf(g.perRun[r], m);
       if (!v || *v == *base) continue;
-      Change c{group, m.name, labels[r], *base, *v, std::nullopt};
+      Change c{group, m, labels[r], *base, *v, std::nullopt, std::nullopt};
       if (*base != 0) c.relative = (*v - *base) / *base;
+      if (!g.spread.empty()) {
+        auto b = g.spread[0].find(m);
+        auto x = g.spread[r].find(m);
+        if (b != g.spread[0].end() && x != g.spread[r].end()) {
+          c.beyondSpread = x->second.min > b->second.max || x->second.max < b->second.min;
+        }
+      }
       out.push_back(std::move(c));
     }
   }
@@ -111,24 +102,54 @@ void addChanges(const Group& g, const std::vector<std::string>& labels, std::vec
 
 }  // namespace
 
+std::vector<std::string> headlineMetrics() {
+  return {"wait p95", "wait mean", "runtime p95", "jobs finished"};
+}
+
+std::optional<double> metricOf(const GroupStats& s, std::string_view metric) {
+  auto asDouble = [](const std::optional<int64_t>& v) {
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+  };
+  if (metric == "wait p95") return asDouble(s.wait.p95);
+  if (metric == "wait mean") return s.wait.mean;
+  if (metric == "runtime p95") return asDouble(s.runtime.p95);
+  if (metric == "jobs finished") return static_cast<double>(s.finished);
+  return std::nullopt;
+}
+
 Result<Comparison> compareRuns(const std::vector<RunOutput>& runs) {
   if (runs.size() < 2)
     return invalidArgument("a comparison needs at least two runs, got {}", runs.size());
   Comparison c;
+  c.seeds = runs[0].otherSeeds.size() + 1;
   std::set<std::string> seen;
-  std::vector<report::JobSet> sets;
-  for (const RunOutput& r : runs) {
-    if (!seen.insert(r.label).second) return invalidArgument("two runs are labelled '{}'", r.label);
-    Result<report::JobSet> jobs = report::readJobs(r.dir);
+  std::vector<report::JobSet> sets;               // per run, its first seed
+  std::vector<std::vector<report::JobSet>> more;  // per run, its other seeds
+  auto read = [](const RunOutput& r, const std::filesystem::path& dir) -> Result<report::JobSet> {
+    Result<report::JobSet> jobs = report::readJobs(dir);
     if (!jobs) {
-      return invalidArgument("run '{}' ({}): {}", r.label, r.dir.string(), jobs.status().message());
+      return invalidArgument("run '{}' ({}): {}", r.label, dir.string(), jobs.status().message());
     }
     if (!jobs->hasQueues) {
       return invalidArgument("run '{}' ({}): no jobs.csv, so no queues or users to compare",
-                             r.label, r.dir.string());
+                             r.label, dir.string());
     }
+    return jobs;
+  };
+  for (const RunOutput& r : runs) {
+    if (!seen.insert(r.label).second) return invalidArgument("two runs are labelled '{}'", r.label);
+    if (r.otherSeeds.size() + 1 != c.seeds) {
+      return invalidArgument("run '{}' has {} seeds, run '{}' {}: every run needs as many", r.label,
+                             r.otherSeeds.size() + 1, runs[0].label, c.seeds);
+    }
+    SPINDLE_ASSIGN_OR_RETURN(report::JobSet first, read(r, r.dir));
     c.labels.push_back(r.label);
-    sets.push_back(std::move(jobs).value());
+    sets.push_back(std::move(first));
+    more.emplace_back();
+    for (const std::filesystem::path& d : r.otherSeeds) {
+      SPINDLE_ASSIGN_OR_RETURN(report::JobSet s, read(r, d));
+      more.back().push_back(std::move(s));
+    }
   }
   // Group members per run: "all", each queue, each user (names over every run).
   std::set<std::string> queues, users;
@@ -139,13 +160,32 @@ Result<Comparison> compareRuns(const std::vector<RunOutput>& runs) {
     }
   }
   auto group = [&](std::string kind, std::string name, auto member) {
-    Group g{std::move(kind), std::move(name), {}};
-    for (const report::JobSet& s : sets) {
+    Group g{std::move(kind), std::move(name), {}, {}};
+    auto stats = [&](const report::JobSet& s) {
       std::vector<const report::JobRecord*> jobs;
       for (const report::JobRecord& j : s.jobs) {
         if (member(j)) jobs.push_back(&j);
       }
-      g.perRun.push_back(statsOf(jobs));
+      return statsOf(jobs);
+    };
+    for (size_t r = 0; r < sets.size(); ++r) {
+      g.perRun.push_back(stats(sets[r]));
+      if (c.seeds == 1) continue;
+      std::map<std::string, Range> ranges;
+      std::vector<GroupStats> all = {g.perRun.back()};
+      for (const report::JobSet& s : more[r]) all.push_back(stats(s));
+      for (const std::string& m : headlineMetrics()) {
+        for (const GroupStats& st : all) {
+          const std::optional<double> v = metricOf(st, m);
+          if (!v) continue;
+          auto [it, added] = ranges.try_emplace(m, Range{*v, *v});
+          if (!added) {
+            it->second.min = std::min(it->second.min, *v);
+            it->second.max = std::max(it->second.max, *v);
+          }
+        }
+      }
+      g.spread.push_back(std::move(ranges));
     }
     c.groups.push_back(std::move(g));
   };

@@ -38,6 +38,15 @@ inline constexpr double kTimeFloorMs = 60000;
 struct RunOutput {
   std::string label;
   std::filesystem::path dir;  // a `spindle sim` output folder
+  // The same configuration under further seeds (`--seeds K`): their spread tells a real change
+  // from run-to-run noise. Every run of a comparison has the same number.
+  std::vector<std::filesystem::path> otherSeeds = {};
+};
+
+// The smallest and largest value of a figure over a run's seeds.
+struct Range {
+  double min = 0;
+  double max = 0;
 };
 
 struct Figures {
@@ -56,7 +65,9 @@ struct GroupStats {
 struct Group {
   std::string kind;                // "all", "queue" or "user"
   std::string name;                // "" for "all"
-  std::vector<GroupStats> perRun;  // one per run, in run order
+  std::vector<GroupStats> perRun;  // one per run, in run order (its first seed)
+  // Per run, each headline figure's range over its seeds; empty with one seed.
+  std::vector<std::map<std::string, Range>> spread;
 };
 
 struct Paired {
@@ -73,6 +84,9 @@ struct Change {
   double baseline = 0;
   double value = 0;
   std::optional<double> relative;  // (value - baseline) / baseline; none when baseline is 0
+  // With several seeds: whether the run's range of the figure and the baseline's do not overlap
+  // (a change the seeds' noise does not explain).
+  std::optional<bool> beyondSpread;
 };
 
 struct Comparison {
@@ -80,10 +94,17 @@ struct Comparison {
   std::vector<Group> groups;        // "all", then queues, then users
   std::vector<Paired> paired;       // per run; paired[0] is the baseline against itself
   std::vector<Change> headline;     // largest changes first (ranked as compareRuns says)
+  size_t seeds = 1;                 // runs per configuration
   static constexpr size_t kHeadlineSize = 10;
 };
 
-// Reads every run's jobs and compares them. At least two runs; labels must be distinct.
+// The figures the headline and the spread cover: "wait p95", "wait mean", "runtime p95",
+// "jobs finished".
+std::vector<std::string> headlineMetrics();
+std::optional<double> metricOf(const GroupStats& s, std::string_view metric);
+
+// Reads every run's jobs and compares them. At least two runs; labels must be distinct; every
+// run has the same number of other seeds.
 Result<Comparison> compareRuns(const std::vector<RunOutput>& runs);
 
 }  // namespace spindle::whatif

@@ -86,6 +86,30 @@ TEST(Comparison, GroupsPercentilesPairsAndHeadline) {
   EXPECT_THAT(html, ::testing::Not(::testing::HasSubstr("<script")));
 }
 
+// Two seeds per configuration: a change inside the baseline's seed spread is not beyond it.
+TEST(Comparison, SeedSpread) {
+  auto run = [](const std::string& name, int64_t wait) {
+    return writeRun(name, {{"j1", "root.a", "alice", 0, wait, wait + 10000}});
+  };
+  const fs::path b1 = run("s_b1", 1000), b2 = run("s_b2", 9000);    // baseline: 1 s .. 9 s
+  const fs::path n1 = run("s_n1", 5000), n2 = run("s_n2", 6000);    // inside: 5 s .. 6 s
+  const fs::path f1 = run("s_f1", 50000), f2 = run("s_f2", 60000);  // beyond: 50 s .. 60 s
+  auto c = compareRuns({{"base", b1, {b2}}, {"near", n1, {n2}}, {"far", f1, {f2}}});
+  ASSERT_TRUE(c.isOk()) << c.status().message();
+  EXPECT_EQ(c->seeds, 2u);
+  const Range r = c->groups[0].spread[0].at("wait p95");
+  EXPECT_DOUBLE_EQ(r.min, 1000);
+  EXPECT_DOUBLE_EQ(r.max, 9000);
+  for (const Change& ch : c->headline) {
+    if (ch.group != "all" || ch.metric != "wait p95") continue;
+    ASSERT_TRUE(ch.beyondSpread.has_value());
+    EXPECT_EQ(*ch.beyondSpread, ch.run == "far") << ch.run;
+  }
+  auto uneven = compareRuns({{"base", b1, {b2}}, {"near", n1}});
+  ASSERT_FALSE(uneven.isOk());
+  EXPECT_THAT(uneven.status().message(), ::testing::HasSubstr("every run needs as many"));
+}
+
 TEST(Comparison, RefusesBadInput) {
   const fs::path base = writeRun("bad_base", {{"j1", "root.a", "alice", 0, 1000, 2000}});
   EXPECT_FALSE(compareRuns({{"only", base}}).isOk());

@@ -142,6 +142,20 @@ std::string groupTable(const Group& g, const std::vector<std::string>& labels) {
   };
   figureRows("wait", &GroupStats::wait);
   figureRows("runtime", &GroupStats::runtime);
+  if (!g.spread.empty()) {
+    for (const std::string& m : headlineMetrics()) {
+      out += fmt::format("<tr><td>{} over the seeds</td>", m);
+      const bool ms = m != "jobs finished";
+      auto show = [&](double v) { return ms ? report::formatSeconds(v) : report::fixed(v, 0); };
+      for (const auto& ranges : g.spread) {
+        auto it = ranges.find(m);
+        out += it == ranges.end()
+                   ? std::string("<td>—</td>")
+                   : "<td>" + show(it->second.min) + " – " + show(it->second.max) + "</td>";
+      }
+      out += "</tr>\n";
+    }
+  }
   return out + "</table>\n";
 }
 
@@ -183,8 +197,10 @@ std::string comparisonCsv(const Comparison& c) {
 nlohmann::json comparisonJson(const Comparison& c, const WhatifSettings& s) {
   nlohmann::json j;
   j["settings"] = {{"traceType", s.traceType}, {"trace", s.trace}, {"nodes", s.nodes},
-                   {"seed", s.seed},           {"until", s.until}, {"confs", s.confs}};
+                   {"seed", s.seed},           {"seeds", s.seeds}, {"until", s.until},
+                   {"confs", s.confs}};
   j["runs"] = c.labels;
+  j["seeds"] = c.seeds;
   j["groups"] = nlohmann::json::array();
   for (const Group& g : c.groups) {
     nlohmann::json runs = nlohmann::json::object();
@@ -198,6 +214,11 @@ nlohmann::json comparisonJson(const Comparison& c, const WhatifSettings& s) {
                            {"unfinished", st.unfinished},
                            {"wait", figuresJson(st.wait)},
                            {"runtime", figuresJson(st.runtime)}};
+      if (r < g.spread.size()) {
+        nlohmann::json spread = nlohmann::json::object();
+        for (const auto& [metric, range] : g.spread[r]) spread[metric] = {range.min, range.max};
+        runs[c.labels[r]]["spread"] = std::move(spread);
+      }
     }
     j["groups"].push_back({{"kind", g.kind}, {"name", g.name}, {"runs", std::move(runs)}});
   }
@@ -219,7 +240,9 @@ nlohmann::json comparisonJson(const Comparison& c, const WhatifSettings& s) {
          {"run", ch.run},
          {"baseline", ch.baseline},
          {"value", ch.value},
-         {"relative", ch.relative ? nlohmann::json(*ch.relative) : nlohmann::json(nullptr)}});
+         {"relative", ch.relative ? nlohmann::json(*ch.relative) : nlohmann::json(nullptr)},
+         {"beyondSpread",
+          ch.beyondSpread ? nlohmann::json(*ch.beyondSpread) : nlohmann::json(nullptr)}});
   }
   return j;
 }
@@ -238,10 +261,13 @@ std::string comparisonHtml(const Comparison& c, const WhatifSettings& s,
                     r == 0 ? " (baseline)" : "", escapeHtml(r < s.confs.size() ? s.confs[r] : ""));
   }
   out += fmt::format(
-      "</table>\n<p>Every run replays the same trace with the same seed: {} trace {}{}, seed "
+      "</table>\n<p>Every run replays the same trace: {} trace {}{}, seed "
       "{}{}.</p>\n",
       escapeHtml(s.traceType), escapeHtml(s.trace),
-      s.nodes.empty() ? std::string() : ", nodes " + escapeHtml(s.nodes), s.seed,
+      s.nodes.empty() ? std::string() : ", nodes " + escapeHtml(s.nodes),
+      s.seeds == 1 ? std::to_string(s.seed)
+                   : fmt::format("{} to {} (each configuration once per seed)", s.seed,
+                                 s.seed + s.seeds - 1),
       s.until.empty() ? std::string() : ", until " + escapeHtml(s.until));
   out += "<h2>Largest changes against the baseline</h2>\n";
   if (c.headline.empty()) {
@@ -249,14 +275,19 @@ std::string comparisonHtml(const Comparison& c, const WhatifSettings& s,
   } else {
     out +=
         "<table><tr><th>group</th><th>figure</th><th>run</th><th>baseline</th><th>run's</th>"
-        "<th>change</th></tr>\n";
+        "<th>change</th>";
+    if (c.seeds > 1) out += fmt::format("<th>beyond the spread of {} seeds</th>", c.seeds);
+    out += "</tr>\n";
     for (const Change& ch : c.headline) {
       const bool ms = ch.metric != "jobs finished";
       auto show = [&](double v) { return ms ? report::formatSeconds(v) : report::fixed(v, 0); };
-      out += fmt::format(
-          "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-          escapeHtml(ch.group), escapeHtml(ch.metric), escapeHtml(ch.run), show(ch.baseline),
-          show(ch.value), change(ch.baseline, ch.value));
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                         escapeHtml(ch.group), escapeHtml(ch.metric), escapeHtml(ch.run),
+                         show(ch.baseline), show(ch.value), change(ch.baseline, ch.value));
+      if (c.seeds > 1) {
+        out += fmt::format("<td>{}</td>", !ch.beyondSpread ? "—" : *ch.beyondSpread ? "yes" : "no");
+      }
+      out += "</tr>\n";
     }
     out += "</table>\n";
   }

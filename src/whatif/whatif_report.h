@@ -33,6 +33,7 @@ struct WhatifSettings {
   uint64_t seed = 0;
   std::string until;               // "" when the runs went to the end
   std::vector<std::string> confs;  // per run, in run order
+  uint64_t seeds = 1;              // runs per configuration (seed, seed + 1, ...)
 };
 
 std::string comparisonCsv(const Comparison& c);
