@@ -276,6 +276,13 @@ Result<StepBody> parseExpect(const JsonReader& r) {
   if (r.has("state")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader st, r.child("state"));
     SPINDLE_RETURN_IF_ERROR(st.expectObject());
+    for (const auto& [path, v] : st.json().items()) {
+      if (v.is_object() && v.contains("contains") &&
+          (v.size() != 1 || !v["contains"].is_string())) {
+        return invalidArgument("{}.{}: a contains matcher is {{\"contains\": \"text\"}}, got {}",
+                               st.path(), path, v.dump());
+      }
+    }
   }
   if (r.has("preemption")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader p, r.child("preemption"));
@@ -350,8 +357,18 @@ Result<StepBody> parseBody(const std::string& op, const JsonReader& r, const Res
     return StepBody(s);
   }
   if (op == "advance") {
-    SPINDLE_ASSIGN_OR_RETURN(int64_t ms, parseDurationMs(r.json(), r.path()));
-    return StepBody(AdvanceStep{ms});
+    if (!r.json().is_object()) {
+      SPINDLE_ASSIGN_OR_RETURN(int64_t ms, parseDurationMs(r.json(), r.path()));
+      return StepBody(AdvanceStep{ms});
+    }
+    // {"by": DURATION, "monitorTicks": true}
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"by", "monitorTicks"}));
+    if (!r.has("by")) return r.error("missing required field 'by'");
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader by, r.child("by"));
+    AdvanceStep s;
+    SPINDLE_ASSIGN_OR_RETURN(s.ms, parseDurationMs(by.json(), by.path()));
+    SPINDLE_ASSIGN_OR_RETURN(s.monitorTicks, r.getBool("monitorTicks", false));
+    return StepBody(s);
   }
   if (op == "monitor") return StepBody(MonitorStep{});
   if (op == "snapshot") {
