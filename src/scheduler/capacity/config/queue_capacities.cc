@@ -400,7 +400,9 @@ void checkAbsoluteChildren(BuildContext& ctx, const ParentView& v, const std::st
     }
     return;
   }
-  if (parentIsRoot) return;  // root's resource is the cluster, known at run time
+  // Root's resource is the cluster, known at run time; a configured minimum of root's (an
+  // absolute capacity for the partition) bounds its children as any parent's.
+  if (parentIsRoot && pp.capacity.mode != CapacityMode::kAbsolute) return;
   Resource sum;
   for (const QueueConfig* c : v.children) sum += c->partition(label).capacity.absolute;
   if (!sum.fitsIn(pp.capacity.absolute)) {

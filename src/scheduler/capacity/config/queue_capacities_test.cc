@@ -244,12 +244,23 @@ TEST(QueueCapacities, RootTakesAnAbsoluteCapacityAsItsConfiguredMinimum) {
   EXPECT_EQ(x.capacity.absolute, Resource::of(4096, 4));
   EXPECT_FLOAT_EQ(x.absoluteCapacity, 1.0f);
   EXPECT_FLOAT_EQ(cfg.queue("root.a").partition("x").absoluteCapacity, 1.0f);
+  // Its children's absolute capacities must fit in it, as under any absolute parent.
+  std::string error =
+      parseError(CsConf()
+                     .label("x")
+                     .queues("root", "a")
+                     .cap("root.a", "100")
+                     .set("root.accessible-node-labels.x.capacity", "[memory=4096,vcores=4]")
+                     .set("root.a.accessible-node-labels", "x")
+                     .set("root.a.accessible-node-labels.x.capacity", "[memory=8192,vcores=4]"));
+  EXPECT_THAT(error, HasSubstr("Parent Queues capacity: <memory:4096, vCores:4> is less than to "
+                               "its children:<memory:8192, vCores:4> for queue:root"));
   // The percentage stays fixed at 100.
-  std::string error = parseError(CsConf()
-                                     .label("x")
-                                     .queues("root", "a")
-                                     .cap("root.a", "100")
-                                     .set("root.accessible-node-labels.x.capacity", "50"));
+  error = parseError(CsConf()
+                         .label("x")
+                         .queues("root", "a")
+                         .cap("root.a", "100")
+                         .set("root.accessible-node-labels.x.capacity", "50"));
   EXPECT_THAT(error, HasSubstr("Cannot set capacity, root queue has a fixed capacity of 100.0f"));
 }
 
