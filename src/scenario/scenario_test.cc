@@ -520,6 +520,10 @@ TEST(ScenarioFormat, ContainsMatcherChecksStringsAndFailsOtherwise) {
   EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
             "steps[0].expect.state.metrics.appsPending: a contains matcher is {\"contains\": "
             "\"text\"}, got {\"contains\":1}");
+  doc["steps"] = json::parse(R"([{"expect": {"skips": [{"reason": {"contains": "x", "y": 1}}]}}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[0].expect.skips[0].reason: a contains matcher is {\"contains\": \"text\"}, "
+            "got {\"contains\":\"x\",\"y\":1}");
 }
 
 TEST(ScenarioFormat, AdvanceTakesMonitorTicksAndKeepsItsDefault) {
