@@ -119,6 +119,9 @@ struct FinishAppStep {
 };
 struct AdvanceStep {
   int64_t ms = 0;
+  // Deliver the monitor ticks that fall due while time advances (Driver::nextMonitorTick /
+  // runDueMonitorTick, as the daemon and the simulator do); off by default.
+  bool monitorTicks = false;
 };
 struct MonitorStep {};
 struct SnapshotStep {

@@ -39,6 +39,9 @@ class Runner {
   // holds, as a client's would); none for "".
   Result<std::optional<reservation::ReservationId>> reservationId(const std::string& handle);
   Status applyReservation(const ReservationBody& body, const std::string* queue, bool update);
+  // `advance` with monitorTicks: the clock stops at each due tick on the way (monitors and the
+  // plan follower, as Driver::runDueMonitorTick), then reaches the end.
+  Status advanceWithTicks(int64_t ms);
   Status writeSnapshot(const std::string& name) const;
   Status writeDecisions() const;
   std::string summary() const;
@@ -255,6 +258,7 @@ Status Runner::apply(const Step& step) {
           SPINDLE_ASSIGN_OR_RETURN(AppId id, app(b.app));
           return d.handle(AppRemoved{id, b.state}).status();
         } else if constexpr (std::is_same_v<B, AdvanceStep>) {
+          if (b.monitorTicks) return advanceWithTicks(b.ms);
           clock_.advanceMs(b.ms);
           return Status::ok();
         } else if constexpr (std::is_same_v<B, MonitorStep>) {
@@ -303,6 +307,21 @@ Status Runner::apply(const Step& step) {
         }
       },
       step.body);
+}
+
+Status Runner::advanceWithTicks(int64_t ms) {
+  const TimeMs end = clock_.nowMs() + ms;
+  while (std::optional<TimeMs> due = driver_->nextMonitorTick()) {
+    if (*due > end) break;
+    if (*due > clock_.nowMs()) clock_.setMs(*due);
+    SPINDLE_RETURN_IF_ERROR(driver_->runDueMonitorTick().status());
+    const std::optional<TimeMs> next = driver_->nextMonitorTick();
+    if (next && *next <= clock_.nowMs()) {
+      return internalError("the monitor tick due at {} ms did not move the cadence on", *due);
+    }
+  }
+  clock_.setMs(end);
+  return Status::ok();
 }
 
 Result<std::optional<reservation::ReservationId>> Runner::reservationId(const std::string& handle) {

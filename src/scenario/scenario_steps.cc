@@ -264,6 +264,17 @@ Status parseExpectPreemption(const JsonReader& p) {
   return Status::ok();
 }
 
+// {"contains": "text"} and nothing else, wherever a member of `r` uses the contains matcher.
+Status checkContainsMatchers(const JsonReader& r) {
+  for (const auto& [key, v] : r.json().items()) {
+    if (v.is_object() && v.contains("contains") && (v.size() != 1 || !v["contains"].is_string())) {
+      return invalidArgument("{}.{}: a contains matcher is {{\"contains\": \"text\"}}, got {}",
+                             r.path(), key, v.dump());
+    }
+  }
+  return Status::ok();
+}
+
 Result<StepBody> parseExpect(const JsonReader& r) {
   SPINDLE_RETURN_IF_ERROR(r.onlyKeys(kExpectKeys));
   for (const char* list :
@@ -271,11 +282,15 @@ Result<StepBody> parseExpect(const JsonReader& r) {
     if (!r.has(list)) continue;
     SPINDLE_ASSIGN_OR_RETURN(JsonReader l, r.child(list));
     SPINDLE_RETURN_IF_ERROR(l.expectArray());
-    for (size_t i = 0; i < l.json().size(); ++i) SPINDLE_RETURN_IF_ERROR(l.at(i).expectObject());
+    for (size_t i = 0; i < l.json().size(); ++i) {
+      SPINDLE_RETURN_IF_ERROR(l.at(i).expectObject());
+      SPINDLE_RETURN_IF_ERROR(checkContainsMatchers(l.at(i)));
+    }
   }
   if (r.has("state")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader st, r.child("state"));
     SPINDLE_RETURN_IF_ERROR(st.expectObject());
+    SPINDLE_RETURN_IF_ERROR(checkContainsMatchers(st));
   }
   if (r.has("preemption")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader p, r.child("preemption"));
@@ -350,8 +365,18 @@ Result<StepBody> parseBody(const std::string& op, const JsonReader& r, const Res
     return StepBody(s);
   }
   if (op == "advance") {
-    SPINDLE_ASSIGN_OR_RETURN(int64_t ms, parseDurationMs(r.json(), r.path()));
-    return StepBody(AdvanceStep{ms});
+    if (!r.json().is_object()) {
+      SPINDLE_ASSIGN_OR_RETURN(int64_t ms, parseDurationMs(r.json(), r.path()));
+      return StepBody(AdvanceStep{ms});
+    }
+    // {"by": DURATION, "monitorTicks": true}
+    SPINDLE_RETURN_IF_ERROR(r.onlyKeys({"by", "monitorTicks"}));
+    if (!r.has("by")) return r.error("missing required field 'by'");
+    SPINDLE_ASSIGN_OR_RETURN(JsonReader by, r.child("by"));
+    AdvanceStep s;
+    SPINDLE_ASSIGN_OR_RETURN(s.ms, parseDurationMs(by.json(), by.path()));
+    SPINDLE_ASSIGN_OR_RETURN(s.monitorTicks, r.getBool("monitorTicks", false));
+    return StepBody(s);
   }
   if (op == "monitor") return StepBody(MonitorStep{});
   if (op == "snapshot") {

@@ -499,5 +499,102 @@ TEST(ScenarioPreemption, ExhaustiveCountsEveryAppButNotNodeKeys) {
             "partition) of the last round, in preemption:root.c.used.memory-mb");
 }
 
+TEST(ScenarioFormat, ContainsMatcherChecksStringsAndFailsOtherwise) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"ask": {"app": "a", "priority": 1, "resource": {"memory-mb": 1024}, "count": 1}},
+    {"heartbeat": "h1"},
+    {"expect": {"allocations": [{"app": {"contains": "a"}, "locality": {"contains": "SWITCH"}}],
+                "state": {"app:a.queue": {"contains": "defa"}, "app:a.state": {"contains": "RUN"}}}},
+    {"expect": {"state": {"app:a.queue": {"contains": "root.b"},
+                          "app:a.allocatedMB": {"contains": "1024"}}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 2u) << r->failures[0].message;
+  EXPECT_EQ(r->failures[0].message,
+            "state app:a.allocatedMB: expected {\"contains\":\"1024\"}, got 1024");
+  EXPECT_EQ(r->failures[1].message,
+            "state app:a.queue: expected {\"contains\":\"root.b\"}, got \"default\"");
+  doc["steps"] =
+      json::parse(R"([{"expect": {"state": {"metrics.appsPending": {"contains": 1}}}}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[0].expect.state.metrics.appsPending: a contains matcher is {\"contains\": "
+            "\"text\"}, got {\"contains\":1}");
+  doc["steps"] = json::parse(R"([{"expect": {"skips": [{"reason": {"contains": "x", "y": 1}}]}}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[0].expect.skips[0].reason: a contains matcher is {\"contains\": \"text\"}, "
+            "got {\"contains\":\"x\",\"y\":1}");
+}
+
+TEST(ScenarioFormat, AdvanceTakesMonitorTicksAndKeepsItsDefault) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"advance": {"by": "2s", "monitorTicks": true}},
+    {"advance": "1s"}, {"advance": {"by": 500}},
+    {"expect": {"state": {"metrics.appsSubmitted": 0}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->failures.empty());
+  EXPECT_NE(r->summary.find("simulated time: 3500 ms"), std::string::npos) << r->summary;
+  doc["steps"] = json::parse(R"([{"advance": {"monitorTicks": true}}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[0].advance: missing required field 'by'");
+  doc["steps"] = json::parse(R"([{"advance": {"by": "1s", "ticks": true}}])");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(),
+            "steps[0].advance: unknown field 'ticks'");
+}
+
+TEST(ScenarioFormat, SchedulerViewsNameWhatTheSchedulerLacks) {
+  json doc = base();
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "am": null}},
+    {"ask": {"app": "a", "priority": 1, "resource": {"memory-mb": 1024}, "count": 2}},
+    {"heartbeat": "h1"},
+    {"expect": {"state": {"queueMetrics:default.allocatedMB": 2048,
+                          "queueMetrics:default.availableMB": 2048,
+                          "queueMetrics:default.appsRunning": 1,
+                          "queueMetrics:root.pendingContainers": 0}}},
+    {"expect": {"state": {"preemptionSettings:observe_only": false,
+                          "app:a.reReservations.total": 0,
+                          "queueMetrics:nosuch.allocatedMB": 0,
+                          "queueMetrics:default.bogus": 0}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->failures.size(), 4u) << r->failures[0].message;
+  EXPECT_EQ(r->failures[0].message,
+            "state app:a.reReservations.total: fifoScheduler keeps no re-reservation counts "
+            "(app:a.reReservations.total)");
+  EXPECT_EQ(r->failures[1].message,
+            "state preemptionSettings:observe_only: fifoScheduler has no capacity preemption "
+            "policy (preemptionSettings:observe_only)");
+  EXPECT_EQ(r->failures[2].message,
+            "state queueMetrics:default.bogus: no queue metric 'bogus' (in "
+            "queueMetrics:default.bogus); metrics: allocatedContainers, allocatedMB, "
+            "allocatedVirtualCores, appsCompleted, appsFailed, appsKilled, appsPending, "
+            "appsRunning, appsSubmitted, availableMB, availableVirtualCores, pendingContainers, "
+            "pendingMB, pendingVirtualCores, queuePath, reservedContainers, reservedMB, "
+            "reservedVirtualCores");
+  EXPECT_EQ(r->failures[3].message,
+            "state queueMetrics:nosuch.allocatedMB: no queue of fifoScheduler is named in "
+            "queueMetrics:nosuch.allocatedMB");
+}
+
+TEST(ScenarioFormat, FairQueueMetricsSetAvailableOnRootOnly) {
+  json doc = base();
+  doc["scheduler"] = "fair";
+  // user-as-default-queue (default true) places the app in root.user.
+  doc["steps"] = json::parse(R"([{"submit": {"app": "a", "queue": "default", "am": null}},
+    {"ask": {"app": "a", "priority": 1, "resource": {"memory-mb": 1024}, "count": 3}},
+    {"heartbeat": "h1"},
+    {"expect": {"state": {"app:a.queue": "root.user",
+                          "queueMetrics:root.user.allocatedMB": 1024,
+                          "queueMetrics:user.pendingMB": 2048,
+                          "queueMetrics:user.availableMB": 0,
+                          "queueMetrics:root.default.appsSubmitted": 0,
+                          "queueMetrics:root.availableMB": 3072,
+                          "queueMetrics:root.appsRunning": 1}}}])");
+  auto r = run(doc);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  for (const auto& f : r->failures) ADD_FAILURE() << f.message;
+}
+
 }  // namespace
 }  // namespace spindle

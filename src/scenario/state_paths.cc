@@ -10,6 +10,7 @@
 #include "scenario/expectations.h"
 #include "scenario/placement_views.h"
 #include "scenario/reservation_steps.h"
+#include "scenario/scheduler_views.h"
 #include "scenario/starvation_view.h"
 
 namespace spindle {
@@ -176,6 +177,9 @@ Result<json> appScopedPath(const std::string& view, const std::vector<std::strin
   if (view == "headroom") return headroomPath(p, path, ctx);
   SPINDLE_ASSIGN_OR_RETURN(AppId id, appByHandle(p[0], ctx));
   const Application* a = ctx.scheduler.findApp(id);
+  if (view == "app" && p.size() >= 2 && p[1] == "reReservations") {
+    return reReservationsStatePath(id, std::vector<std::string>(p.begin() + 2, p.end()), path, ctx);
+  }
   if (view == "app") return walk(appView(ctx.scheduler, *a), p, 1, path);
   if (view == "opportunities") {
     if (p.size() != 2) return invalidArgument("expected opportunities:<app>.<priority>");
@@ -293,11 +297,16 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     }
     if (parts[0] == "metrics") return walk(metricsView(s)["clusterMetrics"], parts, 1, path);
     return invalidArgument(
-        "unknown view '{}' (scheduler, metrics, app:, node:, queue:, ask:, "
-        "opportunities:, appsInQueue:, pending:, headroom:, plan:, reservation:)",
+        "unknown view '{}' (scheduler, metrics, app:, node:, queue:, queueMetrics:, ask:, "
+        "opportunities:, appsInQueue:, pending:, headroom:, preemptionSettings:, plan:, "
+        "reservation:)",
         parts[0]);
   }
   const std::string view = path.substr(0, colon);
+  // Property names contain dots: everything after the colon is the key.
+  if (view == "preemptionSettings") {
+    return preemptionSettingsStatePath(path.substr(colon + 1), path, ctx);
+  }
   auto parts = split(std::string_view(path).substr(colon + 1));
   // A reservation handle names its reservation queue in queue: and appsInQueue:.
   if ((view == "queue" || view == "appsInQueue") && ctx.reservationIds != nullptr) {
@@ -327,6 +336,7 @@ Result<json> resolveStatePath(const std::string& path, const ExpectContext& ctx)
     return walk(*findQueue(sched, join(parts, 0, k)), parts, k, path);
   }
   if (view == "starvation") return starvationStatePath(parts, path, ctx);
+  if (view == "queueMetrics") return queueMetricsStatePath(parts, path, ctx);
   if (view == "preemption") return preemptionPath(parts, path, ctx);
   if (view == "tags" || view == "satisfies") return placementStatePath(view, parts, path, ctx);
   if (view == "app" || view == "ask" || view == "opportunities" || view == "pending" ||

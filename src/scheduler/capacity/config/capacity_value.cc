@@ -139,10 +139,6 @@ Result<Resource> parseAbsolute(std::string_view text, const ResourceTypes& types
     }
     start = comma + 1;
   }
-  if (resource.memoryMb() <= 0) {
-    return invalidArgument("absolute resource '{}' must give memory (YARN ignores it otherwise)",
-                           text);
-  }
   return resource;
 }
 
@@ -180,6 +176,12 @@ Result<CapacityText> parseCapacityText(std::string_view raw, const ResourceTypes
     auto absolute = parseAbsolute(text, types);
     if (!absolute) return absolute.status();
     out.mode = CapacityMode::kAbsolute;
+    // CapacitySchedulerConfiguration.getMinimumResourceRequirement: "Memory has to be
+    // configured always": without memory the value is Resources.none(), a zero resource.
+    if (absolute->memoryMb() == 0) {
+      out.droppedWithoutMemory = !absolute->isZero();
+      return out;
+    }
     out.absolute = *absolute;
     return out;
   }

@@ -25,6 +25,9 @@ struct CapacityText {
   CapacityMode mode = CapacityMode::kPercent;
   float number = 0;
   Resource absolute;
+  // Absolute mode without memory but with other types ([vcores=4]): YARN reads it as none, so
+  // `absolute` is zero and the other values are dropped (callers warn).
+  bool droppedWithoutMemory = false;
 };
 
 // CapacitySchedulerConfiguration's three forms:
@@ -32,8 +35,9 @@ struct CapacityText {
 //  2. starts with '[': an absolute resource, matching ^\[[\w\.,\-_=\ /]+\]$, with
 //     comma-separated name=value pairs. Names: memory or memory-mb, vcores, or a declared
 //     resource type. A value is a non-negative integer with an optional unit (UnitsConversionUtil:
-//     k, M, G, T, P, Ki, Mi, Gi, Ti, Pi, ...) converted to Mi, allowed for memory only. Memory
-//     must be present and positive (YARN treats a memory-less absolute value as none).
+//     k, M, G, T, P, Ki, Mi, Gi, Ti, Pi, ...) converted to Mi, allowed for memory only. Without
+//     memory (absent or 0) the value is a zero resource, as YARN reads it (Resources.none()):
+//     [memory=0,vcores=0] is a zero guarantee in absolute mode.
 //  3. anything else: a percent (Float.parseFloat).
 // Range checks are the caller's: they need the queue and the key for YARN's messages.
 Result<CapacityText> parseCapacityText(std::string_view text, const ResourceTypes& types);

@@ -69,16 +69,29 @@ bool isPositive(const CapacityValue& v) {
 }
 
 // Root: capacity and maximum-capacity are fixed at 100 (CapacitySchedulerConfiguration);
-// 100 may be written.
+// 100 may be written. The fixed-capacity rule is the percentage setter's: an absolute capacity
+// ([memory=...,vcores=...], for a label or not) is accepted, as YARN's getLabeledQueueCapacity
+// reads root's percent as 100 whatever the text and keeps the resource as root's configured
+// minimum (QueueResourceQuotas); root's capacities and effective resources stay the
+// partition's.
 void readRootPartition(BuildContext& ctx, const std::string& label, PartitionConfig& p) {
   for (const char* suffix : {"capacity", "maximum-capacity"}) {
     const std::string key = labelKey("root", label, suffix);
     std::optional<std::string> value = ctx.conf.get(key);
     if (!value) continue;
     auto parsed = parseCapacityText(*value, ctx.types);
+    const bool isCapacity = std::string_view(suffix) == "capacity";
+    if (isCapacity && !parsed && trimView(*value).starts_with('[')) {
+      ctx.problems.error(key, "{}", parsed.status().message());
+      continue;
+    }
+    if (isCapacity && parsed && parsed->mode == CapacityMode::kAbsolute) {
+      p.capacity.mode = CapacityMode::kAbsolute;
+      p.capacity.absolute = parsed->absolute;
+      continue;
+    }
     bool hundred = parsed && parsed->mode == CapacityMode::kPercent &&
-                   (parsed->number == 100.0f ||
-                    (parsed->number == -1.0f && std::string_view(suffix) == "maximum-capacity"));
+                   (parsed->number == 100.0f || (parsed->number == -1.0f && !isCapacity));
     if (hundred) continue;
     ctx.problems.error(key, "Cannot set {}, root queue has a fixed capacity of 100.0f (got '{}')",
                        suffix, trimView(*value));
@@ -119,7 +132,15 @@ void readCapacity(BuildContext& ctx, const QueueConfig& q, const std::string& la
     }
     p.capacity.weight = parsed->number;
   } else {
+    // A zero resource is a zero guarantee: the queue stays in absolute mode with nothing
+    // guaranteed (YARN 3.x reads [memory=0,vcores=0] as Resources.none()).
     p.capacity.absolute = parsed->absolute;
+    if (parsed->droppedWithoutMemory) {
+      ctx.problems.warn(key,
+                        "'{}' gives no memory, so YARN reads it as [memory=0,vcores=0] (a zero "
+                        "guarantee); the other values are ignored",
+                        trimView(*value));
+    }
   }
 }
 
@@ -141,6 +162,12 @@ bool readMaximumCapacity(BuildContext& ctx, const QueueConfig& q, const std::str
                        "absolute resource",
                        trimView(*value));
     return true;
+  }
+  if (parsed->mode == CapacityMode::kAbsolute && parsed->absolute.isZero()) {
+    // getMaximumResourceRequirement: none means no configured maximum (100 %).
+    ctx.problems.warn(key, "'{}' is read as no maximum (YARN: Resources.none(), 100%)",
+                      trimView(*value));
+    return false;
   }
   if (parsed->mode == CapacityMode::kAbsolute) {
     p.maximumCapacity.mode = CapacityMode::kAbsolute;
@@ -317,7 +344,15 @@ bool checksLabel(const BuildContext& ctx, const ParentView& v, const std::string
   return false;
 }
 
-// ParentQueue.validate for percent children (trunk wording).
+// The queue's own name (AbstractCSQueue.getQueueName): the last part of its path, as YARN's
+// capacity-sum messages name it.
+std::string shortName(const std::string& path) {
+  const auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+// ParentQueue.setChildQueues for percent children, with its messages word for word (YARN 3.4:
+// the queue's short name, "for label=", and "childqueues" as YARN spells it).
 void checkPercentSum(BuildContext& ctx, const ParentView& v, const std::string& label) {
   float sum = 0;
   for (const QueueConfig* c : v.children) {
@@ -329,22 +364,24 @@ void checkPercentSum(BuildContext& ctx, const ParentView& v, const std::string& 
   const float parentCapacity = static_cast<float>(pp.relativeCapacity);
   const bool allowZero = v.parent.allowZeroCapacitySum;
   const std::string key = queueKey(v.parent.path, "queues");
+  const std::string name = shortName(v.parent.path);
   const std::string head = fmt::format(
       "Illegal capacity sum of {} for children of queue {} for "
       "label={}",
-      javaFloat(sum), v.parent.path, label);
+      javaFloat(sum), name, label);
   if (std::fabs(1.0f - sum) > kPrecision) {
     if (std::fabs(sum) > kPrecision) {
       ctx.problems.error(key, "{}. It should be either 0 or 1.0", head);
     } else if (parentPercent && std::fabs(parentCapacity) > kPrecision && !allowZero) {
       ctx.problems.error(key,
                          "{}. It is set to 0, but parent percent != 0, and doesn't allow "
-                         "children capacity to set to 0 (see {})",
-                         head, queueKey(v.parent.path, "allow-zero-capacity-sum"));
+                         "children capacity to set to 0",
+                         head);
     }
   } else if (parentPercent && std::fabs(parentCapacity) <= 0.0f && !allowZero) {
-    ctx.problems.error(key, "{}. queue={} has zero capacity, but allowZeroCapacitySum = false",
-                       head, v.parent.path);
+    ctx.problems.error(key,
+                       "{}. queue={} has zero capacity, but childqueues have positive capacities",
+                       head, name);
   }
 }
 
@@ -363,13 +400,15 @@ void checkAbsoluteChildren(BuildContext& ctx, const ParentView& v, const std::st
     }
     return;
   }
-  if (parentIsRoot) return;  // root's resource is the cluster, known at run time
+  // Root's resource is the cluster, known at run time; a configured minimum of root's (an
+  // absolute capacity for the partition) bounds its children as any parent's.
+  if (parentIsRoot && pp.capacity.mode != CapacityMode::kAbsolute) return;
   Resource sum;
   for (const QueueConfig* c : v.children) sum += c->partition(label).capacity.absolute;
   if (!sum.fitsIn(pp.capacity.absolute)) {
     ctx.problems.error(labelKey(v.parent.path, label, "capacity"),
                        "Parent Queues capacity: {} is less than to its children:{} for queue:{}",
-                       pp.capacity.absolute.toString(), sum.toString(), v.parent.path);
+                       pp.capacity.absolute.toString(), sum.toString(), shortName(v.parent.path));
   }
 }
 

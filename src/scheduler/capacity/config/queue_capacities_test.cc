@@ -149,7 +149,7 @@ TEST(QueueCapacities, AbsoluteChildrenMustFitTheAbsoluteParent) {
                                      .cap("root.a.a2", "[memory=4096,vcores=2]"));
   EXPECT_THAT(error, HasSubstr("property 'yarn.scheduler.capacity.root.a.capacity'"));
   EXPECT_THAT(error, HasSubstr("Parent Queues capacity: <memory:8192, vCores:8> is less than to "
-                               "its children:<memory:10240, vCores:4> for queue:root.a"));
+                               "its children:<memory:10240, vCores:4> for queue:a"));
 }
 
 TEST(QueueCapacities, AbsoluteChildBelowPercentParentIsAnError) {
@@ -189,8 +189,6 @@ TEST(QueueCapacities, MalformedCapacityValuesAreErrors) {
   EXPECT_THAT(error, HasSubstr("root.a.capacity': 'abc' is not a capacity"));
   EXPECT_THAT(error, HasSubstr("root.b.capacity': '[memory=1;vcores=1]' is not an absolute "
                                "resource"));
-  EXPECT_THAT(error,
-              HasSubstr("root.c.capacity': absolute resource '[vcores=4]' must give memory"));
   EXPECT_THAT(error, HasSubstr("root.d.capacity': absolute resource '[disk=4,memory=1]': unknown "
                                "resource type 'disk'"));
 }
@@ -232,6 +230,61 @@ TEST(QueueCapacities, RootCapacityIsFixed) {
                                "has a fixed capacity of 100.0f (got '1w')"));
 }
 
+TEST(QueueCapacities, RootTakesAnAbsoluteCapacityAsItsConfiguredMinimum) {
+  CapacityConfig cfg =
+      parseOk(CsConf()
+                  .label("x")
+                  .queues("root", "a")
+                  .cap("root.a", "100")
+                  .set("root.accessible-node-labels.x.capacity", "[memory=4096,vcores=4]")
+                  .set("root.a.accessible-node-labels", "x")
+                  .set("root.a.accessible-node-labels.x.capacity", "100"));
+  const PartitionConfig& x = cfg.queue("root").partition("x");
+  EXPECT_EQ(x.capacity.mode, CapacityMode::kAbsolute);
+  EXPECT_EQ(x.capacity.absolute, Resource::of(4096, 4));
+  EXPECT_FLOAT_EQ(x.absoluteCapacity, 1.0f);
+  EXPECT_FLOAT_EQ(cfg.queue("root.a").partition("x").absoluteCapacity, 1.0f);
+  // Its children's absolute capacities must fit in it, as under any absolute parent.
+  std::string error =
+      parseError(CsConf()
+                     .label("x")
+                     .queues("root", "a")
+                     .cap("root.a", "100")
+                     .set("root.accessible-node-labels.x.capacity", "[memory=4096,vcores=4]")
+                     .set("root.a.accessible-node-labels", "x")
+                     .set("root.a.accessible-node-labels.x.capacity", "[memory=8192,vcores=4]"));
+  EXPECT_THAT(error, HasSubstr("Parent Queues capacity: <memory:4096, vCores:4> is less than to "
+                               "its children:<memory:8192, vCores:4> for queue:root"));
+  // The percentage stays fixed at 100.
+  error = parseError(CsConf()
+                         .label("x")
+                         .queues("root", "a")
+                         .cap("root.a", "100")
+                         .set("root.accessible-node-labels.x.capacity", "50"));
+  EXPECT_THAT(error, HasSubstr("Cannot set capacity, root queue has a fixed capacity of 100.0f"));
+}
+
+TEST(QueueCapacities, ZeroAbsoluteCapacityIsAZeroGuarantee) {
+  Result<CapacityConfig> r = CsConf()
+                                 .queues("root", "a,b,c")
+                                 .cap("root.a", "[memory=8192,vcores=8]")
+                                 .cap("root.b", "[memory=0,vcores=0]")
+                                 .cap("root.c", "[vcores=4]")
+                                 .maxCap("root.c", "[memory=0]")
+                                 .parse();
+  ASSERT_TRUE(r.isOk()) << r.status().message();
+  for (const char* q : {"root.b", "root.c"}) {
+    EXPECT_EQ(def(*r, q).capacity.mode, CapacityMode::kAbsolute) << q;
+    EXPECT_TRUE(def(*r, q).capacity.absolute.isZero()) << q;
+  }
+  EXPECT_FLOAT_EQ(def(*r, "root.c").maximumCapacity.fraction, 1.0f);
+  std::string warnings;
+  for (const std::string& w : r->warnings) warnings += w + "\n";
+  EXPECT_THAT(warnings, HasSubstr("root.c.capacity': '[vcores=4]' gives no memory, so YARN reads "
+                                  "it as [memory=0,vcores=0]"));
+  EXPECT_THAT(warnings, HasSubstr("root.c.maximum-capacity': '[memory=0]' is read as no maximum"));
+}
+
 TEST(QueueCapacities, CapacityAboveMaximumIsIllegalSetting) {
   std::string error = parseError(CsConf()
                                      .queues("root", "a,b")
@@ -267,8 +320,12 @@ TEST(QueueCapacities, ZeroSumNeedsAllowZeroCapacitySum) {
                                      .cap("root.a", "100")
                                      .cap("root.b", "0")
                                      .queues("root.a", "a1,a2"));
-  EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 0.0 for children of queue root.a for "
-                               "label=. It is set to 0, but parent percent != 0"));
+  // ParentQueue names the queue by its short name (getQueueName), word for word.
+  EXPECT_THAT(error, HasSubstr("yarn.scheduler.capacity.root.a.queues': Illegal capacity sum of "
+                               "0.0 for children of queue a for label=. It is set to 0, but "
+                               "parent percent != 0, and doesn't allow children capacity to set "
+                               "to 0"));
+  EXPECT_THAT(error, Not(HasSubstr("allow-zero-capacity-sum)")));
   parseOk(CsConf()
               .queues("root", "a,b")
               .cap("root.a", "100")
@@ -285,9 +342,9 @@ TEST(QueueCapacities, ZeroCapacityParentNeedsAllowZeroForFullChildren) {
       .queues("root.b", "b1")
       .cap("root.b.b1", "100");
   std::string error = parseError(c);
-  EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 1.0 for children of queue root.b for "
-                               "label=. queue=root.b has zero capacity, but allowZeroCapacitySum "
-                               "= false"));
+  EXPECT_THAT(error, HasSubstr("yarn.scheduler.capacity.root.b.queues': Illegal capacity sum of "
+                               "1.0 for children of queue b for label=. queue=b has zero "
+                               "capacity, but childqueues have positive capacities"));
   c.set("root.b.allow-zero-capacity-sum", "true");
   CapacityConfig cfg = parseOk(c);
   EXPECT_FLOAT_EQ(def(cfg, "root.b.b1").absoluteCapacity, 0.0f);
@@ -301,7 +358,8 @@ TEST(QueueCapacities, AllowZeroDoesNotAllowOtherSums) {
                                      .queues("root.a", "a1")
                                      .cap("root.a.a1", "50")
                                      .set("root.a.allow-zero-capacity-sum", "true"));
-  EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 0.5 for children of queue root.a"));
+  EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 0.5 for children of queue a for label=. "
+                               "It should be either 0 or 1.0"));
 }
 
 TEST(QueueCapacities, LabelCapacitiesArePerPartition) {
@@ -336,6 +394,23 @@ TEST(QueueCapacities, LabelCapacitiesMustSumTo100AtRoot) {
                                      .set("root.b.accessible-node-labels.x.capacity", "30"));
   EXPECT_THAT(error, HasSubstr("Illegal capacity sum of 0.6 for children of queue root for "
                                "label=x. It should be either 0 or 1.0"));
+}
+
+TEST(QueueCapacities, LabelSumErrorNamesTheLabelAndTheShortName) {
+  std::string error = parseError(CsConf()
+                                     .label("x")
+                                     .queues("root", "a")
+                                     .cap("root.a", "100")
+                                     .set("root.a.accessible-node-labels", "x")
+                                     .set("root.a.accessible-node-labels.x.capacity", "100")
+                                     .queues("root.a", "a1,a2")
+                                     .cap("root.a.a1", "50")
+                                     .cap("root.a.a2", "50")
+                                     .set("root.a.a1.accessible-node-labels.x.capacity", "30")
+                                     .set("root.a.a2.accessible-node-labels.x.capacity", "30"));
+  EXPECT_THAT(error, HasSubstr("yarn.scheduler.capacity.root.a.queues': Illegal capacity sum of "
+                               "0.6 for children of queue a for label=x. It should be either 0 "
+                               "or 1.0"));
 }
 
 TEST(QueueCapacities, UnusedClusterLabelNeedsNoCapacities) {

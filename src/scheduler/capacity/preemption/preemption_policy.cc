@@ -66,12 +66,17 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
   }
   selectors.emplace_back(SelectorKind::kFifo, settings.maxWaitBeforeKillMs);
   FifoSelector(false, static_cast<int>(selectors.size() - 1)).select(st, plan.reservationsToKill);
-  plan.figures = collectFigures(st);
+  // The FIFO calculation's figures name the beneficiaries below.
+  const std::vector<QueueFigures> fifoFigures = collectFigures(st);
   if (settings.preemptToBalanceEnabled) {
     selectors.emplace_back(SelectorKind::kFifoBalance,
                            settings.preemptToBalanceMaxWaitBeforeKillMs);
     FifoSelector(true, static_cast<int>(selectors.size() - 1)).select(st, plan.reservationsToKill);
   }
+  // The round's figures are what the per-queue state holds after the last selector that
+  // recomputes it: YARN's selectors share the TempQueuePerPartition objects, so with
+  // preemption-to-balance the balance selector's ideal assignment is what stays.
+  plan.figures = settings.preemptToBalanceEnabled ? collectFigures(st) : fifoFigures;
   if (settings.intraQueueEnabled) {
     selectors.emplace_back(SelectorKind::kIntraQueue, settings.maxWaitBeforeKillMs);
     IntraQueueSelector(static_cast<int>(selectors.size() - 1)).select(st);
@@ -84,7 +89,7 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
     auto it = underServedLeaves.find(partition);
     if (it != underServedLeaves.end()) return it->second;
     std::vector<std::string> paths;
-    for (const QueueFigures& f : plan.figures) {
+    for (const QueueFigures& f : fifoFigures) {
       if (f.partition == partition && snapshot.queue(f.queue).isLeaf() &&
           st.rc().greaterThan(snapshot.clusterTotal, f.ideal, f.used)) {
         paths.push_back(f.path);

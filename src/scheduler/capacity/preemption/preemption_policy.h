@@ -89,7 +89,8 @@ struct PreemptionCandidate {
   QueuePathList beneficiaries;
 };
 
-// The per-(queue, partition) figures of the FIFO calculator, for reports and tests.
+// The per-(queue, partition) figures of the round, for reports and tests: the FIFO calculator's,
+// or with preemption-to-balance the balance calculator's (it recomputes the shared state last).
 struct QueueFigures {
   QueueId queue;
   std::string path;
