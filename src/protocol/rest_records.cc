@@ -22,6 +22,7 @@ Result<SubmissionContext> decodeSubmissionContext(std::string_view body) {
   c.applicationType = f.str("application-type", "YARN");
   c.unmanagedAm = f.boolean("unmanaged-AM", false);
   c.maxAppAttempts = f.int32("max-app-attempts", 0);
+  c.reservationId = f.str("reservation-id", "");
   if (f.ok() && c.maxAppAttempts < 0) f.fail("max-app-attempts", "must not be negative");
   if (auto tags = f.optObject("application-tags")) c.applicationTags = tags->strings("tag");
   if (auto r = f.optObject("resource")) read(*r, c.resource);
@@ -53,7 +54,7 @@ json toJson(const SubmissionContext& c) {
   }
   json cmd = json::array();
   for (const std::string& s : c.amContainerSpec.commands) cmd.push_back(s);
-  return {
+  json j = {
       {"application-id", c.applicationId},
       {"application-name", c.applicationName},
       {"queue", c.queue},
@@ -64,6 +65,8 @@ json toJson(const SubmissionContext& c) {
       {"application-tags", {{"tag", c.applicationTags}}},
       {"resource", toJson(c.resource)},
       {"am-container-spec", {{"commands", {{"command", cmd}}}, {"environment", {{"entry", env}}}}}};
+  if (!c.reservationId.empty()) j["reservation-id"] = c.reservationId;
+  return j;
 }
 
 Result<std::string> decodeAppStateTarget(std::string_view body) {

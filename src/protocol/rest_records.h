@@ -33,6 +33,8 @@ struct SubmissionContext {
   int32_t maxAppAttempts = 0;  // 0: the cluster default (yarn.resourcemanager.am.max-attempts)
   bool unmanagedAm = false;
   std::vector<std::string> applicationTags;
+  // reservation-id: the reservation the app runs in ("" for none).
+  std::string reservationId;
 };
 
 Result<SubmissionContext> decodeSubmissionContext(std::string_view body);

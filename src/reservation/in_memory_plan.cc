@@ -1,6 +1,7 @@
 #include "reservation/in_memory_plan.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace spindle::reservation {
 
@@ -10,8 +11,14 @@ using Rle = RleSparseResourceAllocation;
 
 const Resource kOneActive = Resource::of(1, 1);
 
-// [first breakpoint, last breakpoint) of a reservation's skyline; empty when it holds nothing.
+using PeriodicRle = PeriodicRleSparseResourceAllocation;
+
+// [first breakpoint, last breakpoint) of a non-periodic reservation's skyline (empty when it
+// holds nothing); [start, forever) for a periodic one, which is good until cancelled.
 std::optional<ReservationInterval> activeSpan(const ReservationAllocation& a) {
+  if (a.isPeriodic()) {
+    return ReservationInterval{a.startTime(), std::numeric_limits<int64_t>::max()};
+  }
   const Rle& s = a.resourcesOverTime();
   if (s.isEmpty()) return std::nullopt;
   return ReservationInterval{s.earliestStartTime(), s.latestNonNullTime()};
@@ -101,9 +108,19 @@ std::vector<ReservationId> InMemoryPlan::archiveCompletedReservations(int64_t ti
 void InMemoryPlan::index(std::unique_ptr<ReservationAllocation> alloc) {
   const ReservationAllocation& a = *alloc;
   byInterval_.emplace(a.startTime(), a.endTime(), a.id());
-  byEnd_.emplace(a.endTime(), a.id());
-  addSkyline(committed_, a.resourcesOverTime(), true);
-  addSkyline(userLoad_[a.user()], a.resourcesOverTime(), true);
+  if (const PeriodicRleSparseResourceAllocation* folded = a.periodicResources()) {
+    for (PeriodicLoads* loads : {&periodicCommitted_, &userPeriodicLoad_[a.user()]}) {
+      auto it =
+          loads->try_emplace(a.periodicity(), PeriodicLoad{PeriodicRle(a.periodicity()), 0}).first;
+      it->second.skyline.add(*folded);
+      ++it->second.reservations;
+    }
+    ++periodicCount_;
+  } else {
+    byEnd_.emplace(a.endTime(), a.id());
+    addSkyline(committed_, a.resourcesOverTime(), true);
+    addSkyline(userLoad_[a.user()], a.resourcesOverTime(), true);
+  }
   if (auto span = activeSpan(a)) userActive_[a.user()].addInterval(*span, kOneActive);
   table_.emplace(a.id(), std::move(alloc));
 }
@@ -113,11 +130,22 @@ std::unique_ptr<ReservationAllocation> InMemoryPlan::unindex(const ReservationId
   std::unique_ptr<ReservationAllocation> alloc = std::move(node.mapped());
   const ReservationAllocation& a = *alloc;
   byInterval_.erase({a.startTime(), a.endTime(), a.id()});
-  byEnd_.erase({a.endTime(), a.id()});
-  addSkyline(committed_, a.resourcesOverTime(), false);
-  auto load = userLoad_.find(a.user());
-  addSkyline(load->second, a.resourcesOverTime(), false);
-  if (load->second.isEmpty()) userLoad_.erase(load);
+  if (const PeriodicRleSparseResourceAllocation* folded = a.periodicResources()) {
+    auto user = userPeriodicLoad_.find(a.user());
+    for (PeriodicLoads* loads : {&periodicCommitted_, &user->second}) {
+      auto it = loads->find(a.periodicity());
+      it->second.skyline.subtract(*folded);
+      if (--it->second.reservations == 0) loads->erase(it);
+    }
+    if (user->second.empty()) userPeriodicLoad_.erase(user);
+    --periodicCount_;
+  } else {
+    byEnd_.erase({a.endTime(), a.id()});
+    addSkyline(committed_, a.resourcesOverTime(), false);
+    auto load = userLoad_.find(a.user());
+    addSkyline(load->second, a.resourcesOverTime(), false);
+    if (load->second.isEmpty()) userLoad_.erase(load);
+  }
   if (auto span = activeSpan(a)) {
     auto active = userActive_.find(a.user());
     active->second.removeInterval(*span, kOneActive);
@@ -143,8 +171,9 @@ std::vector<const ReservationAllocation*> InMemoryPlan::reservations(
       interval.value_or(ReservationInterval{0, std::numeric_limits<int64_t>::max()});
   for (const auto& [start, end, rid] : byInterval_) {
     if (start > range.end) break;
-    if (end <= range.start) continue;
+    if (end <= range.start && periodicCount_ == 0) continue;
     const ReservationAllocation* a = table_.at(rid).get();
+    if (!a->overlaps(range)) continue;  // a periodic one: between two of its instances
     if (user.empty() || a->user() == user) out.push_back(a);
   }
   return out;
@@ -158,11 +187,53 @@ std::vector<const ReservationAllocation*> InMemoryPlan::allReservations() const 
   return reservations(std::nullopt, std::nullopt);
 }
 
-Rle InMemoryPlan::consumptionForUserOverTime(const std::string& user, int64_t start,
-                                             int64_t end) const {
-  auto it = userLoad_.find(user);
-  if (it == userLoad_.end()) return Rle();
-  return it->second.rangeOverlapping(start, end);
+PlanStatus InMemoryPlan::loadInto(const Rle& nonPeriodic, const PeriodicLoads& periodic,
+                                  int64_t start, int64_t end, Rle::Points& out) const {
+  const Rle range = nonPeriodic.rangeOverlapping(start, end);
+  out.assign(range.cumulative().begin(), range.cumulative().end());
+  Rle::Points unrolled, sum;
+  for (const auto& [period, load] : periodic) {
+    // YARN's RLEOperator.add merge of the two skylines over [start, end].
+    load.skyline.unrollInto(start, end, unrolled);
+    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc_, settings_.totalCapacity, out, unrolled,
+                                                RleOperator::kAdd, start, end, sum));
+    out.swap(sum);
+  }
+  return PlanStatus::ok();
+}
+
+Resource InMemoryPlan::totalCommittedResources(int64_t t) const {
+  Resource r = committed_.capacityAtTime(t);
+  for (const auto& [period, load] : periodicCommitted_) r += load.skyline.capacityAtTime(t);
+  return r;
+}
+
+PlanResult<Rle> InMemoryPlan::cumulativeLoadOverTime(int64_t start, int64_t end) const {
+  if (periodicCommitted_.empty()) return committed_.rangeOverlapping(start, end);
+  Rle::Points out;
+  SPINDLE_PLAN_RETURN_IF_ERROR(loadInto(committed_, periodicCommitted_, start, end, out));
+  return Rle::fromPoints(out);
+}
+
+PlanResult<Rle> InMemoryPlan::consumptionForUserOverTime(const std::string& user, int64_t start,
+                                                         int64_t end) const {
+  auto periodic = userPeriodicLoad_.find(user);
+  if (periodic == userPeriodicLoad_.end()) {
+    auto it = userLoad_.find(user);
+    if (it == userLoad_.end()) return Rle();
+    return it->second.rangeOverlapping(start, end);
+  }
+  Rle::Points out;
+  SPINDLE_PLAN_RETURN_IF_ERROR(loadInto(userLoad(user), periodic->second, start, end, out));
+  return Rle::fromPoints(out);
+}
+
+Resource InMemoryPlan::userResourcesAtTime(const std::string& user, int64_t t) const {
+  Resource r = userLoad(user).capacityAtTime(t);
+  if (auto it = userPeriodicLoad_.find(user); it != userPeriodicLoad_.end()) {
+    for (const auto& [period, load] : it->second) r += load.skyline.capacityAtTime(t);
+  }
+  return r;
 }
 
 int64_t InMemoryPlan::activeReservationCount(const std::string& user, int64_t t) const {
@@ -172,28 +243,81 @@ int64_t InMemoryPlan::activeReservationCount(const std::string& user, int64_t t)
 
 PlanResult<Rle> InMemoryPlan::availableResourceOverTime(const std::string& user,
                                                         std::optional<ReservationId> oldId,
-                                                        int64_t start, int64_t end) const {
+                                                        int64_t start, int64_t end,
+                                                        int64_t period) const {
   Rle::Points out;
-  SPINDLE_PLAN_RETURN_IF_ERROR(availableResourceOverTimeInto(user, oldId, start, end, out));
+  SPINDLE_PLAN_RETURN_IF_ERROR(availableResourceOverTimeInto(user, oldId, start, end, period, out));
   return Rle::fromPoints(out);
 }
 
 PlanStatus InMemoryPlan::availableResourceOverTimeInto(const std::string& user,
                                                        std::optional<ReservationId> oldId,
-                                                       int64_t start, int64_t end,
+                                                       int64_t start, int64_t end, int64_t period,
                                                        Rle::Points& out) const {
+  if (period > 0) return periodicAvailableInto(user, oldId, start, end, period, out);
   const Resource& cap = settings_.totalCapacity;
   Rle::Points capacity{{start, cap}};
   SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(
       calc_, cap, capacity, committed_, RleOperator::kSubtractTestNonNegative, start, end, out));
+  Rle::Points scratch;
+  if (!periodicCommitted_.empty()) {
+    // YARN's second subtractTestNonNegative merge: the periodic load.
+    Rle::Points periodic;
+    SPINDLE_PLAN_RETURN_IF_ERROR(loadInto(Rle(), periodicCommitted_, start, end, periodic));
+    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(
+        calc_, cap, out, periodic, RleOperator::kSubtractTestNonNegative, start, end, scratch));
+    out.swap(scratch);
+  }
   const ReservationAllocation* old = oldId ? reservationById(*oldId) : nullptr;
   if (old != nullptr) {
-    Rle::Points withOld;
-    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc_, cap, out, old->resourcesOverTime(),
-                                                RleOperator::kAdd, start, end, withOld));
-    out.swap(withOld);
+    if (old->isPeriodic()) {
+      Rle::Points oldPoints;
+      old->resourcesOverTimeInto(start, end, oldPoints);
+      SPINDLE_PLAN_RETURN_IF_ERROR(
+          Rle::mergeInto(calc_, cap, out, oldPoints, RleOperator::kAdd, start, end, scratch));
+    } else {
+      SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc_, cap, out, old->resourcesOverTime(),
+                                                  RleOperator::kAdd, start, end, scratch));
+    }
+    out.swap(scratch);
   }
   return policy_->availableResources(out, *this, user, oldId, start, end);
+}
+
+PlanStatus InMemoryPlan::periodicAvailableInto(const std::string& user,
+                                               std::optional<ReservationId> oldId, int64_t start,
+                                               int64_t end, int64_t period,
+                                               Rle::Points& out) const {
+  const int64_t maxPeriod = settings_.maxPeriodicity;
+  if (maxPeriod <= 0 || maxPeriod % period != 0) {
+    return planError(PlanErrorKind::kPlanning,
+                     "The reservation periodicity ({}) must be an exact divider of the system "
+                     "maxPeriod ({})",
+                     period, maxPeriod);
+  }
+  if (period < end - start) {
+    return planError(PlanErrorKind::kPlanning,
+                     "Invalid input: (end - start) = ({} - {}) = {} > period = {}", end, start,
+                     end - start, period);
+  }
+  // YARN takes the max-periodicity / period instances that meet every phase of the periodic
+  // load; a non-periodic reservation further ahead would go unseen, so the instances go on
+  // until the last one that meets the non-periodic load.
+  int64_t instances = maxPeriod / period;
+  const int64_t lastEnd = committed_.latestNonNullTime();
+  if (lastEnd > start) instances = std::max(instances, (lastEnd - start + period - 1) / period);
+  SPINDLE_PLAN_RETURN_IF_ERROR(availableResourceOverTimeInto(user, oldId, start, end, 0, out));
+  Rle::Points snapshot, lowest;
+  for (int64_t i = 1; i < instances; ++i) {
+    const int64_t shift = i * period;
+    SPINDLE_PLAN_RETURN_IF_ERROR(
+        availableResourceOverTimeInto(user, oldId, start + shift, end + shift, 0, snapshot));
+    for (auto& point : snapshot) point.first -= shift;
+    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc_, settings_.totalCapacity, out, snapshot,
+                                                RleOperator::kMin, start, end, lowest));
+    out.swap(lowest);
+  }
+  return PlanStatus::ok();
 }
 
 const Rle& InMemoryPlan::userLoad(const std::string& user) const {
@@ -204,18 +328,37 @@ const Rle& InMemoryPlan::userLoad(const std::string& user) const {
 
 Status InMemoryPlan::checkInvariants() const {
   Rle committed;
-  std::map<std::string, Rle> users;
-  if (byInterval_.size() != table_.size() || byEnd_.size() != table_.size()) {
-    return internalError("plan {}: {} reservations but {} / {} index entries", queueName(),
-                         table_.size(), byInterval_.size(), byEnd_.size());
-  }
+  std::map<std::string, Rle> users, active;
+  std::map<int64_t, PeriodicLoad> periodic;
+  std::map<std::string, std::map<int64_t, PeriodicLoad>> userPeriodic;
+  size_t periodicCount = 0;
   for (const auto& [id, a] : table_) {
-    if (!byInterval_.contains({a->startTime(), a->endTime(), id}) ||
-        !byEnd_.contains({a->endTime(), id})) {
-      return internalError("plan {}: {} missing from the time indexes", queueName(), id.toString());
+    const bool inByEnd = byEnd_.contains({a->endTime(), id});
+    if (!byInterval_.contains({a->startTime(), a->endTime(), id}) || inByEnd == a->isPeriodic()) {
+      return internalError("plan {}: {} is not indexed by time as a {} reservation", queueName(),
+                           id.toString(), a->isPeriodic() ? "periodic" : "non-periodic");
     }
-    addSkyline(committed, a->resourcesOverTime(), true);
-    addSkyline(users[a->user()], a->resourcesOverTime(), true);
+    if (const PeriodicRle* folded = a->periodicResources()) {
+      ++periodicCount;
+      for (auto* loads : {&periodic, &userPeriodic[a->user()]}) {
+        auto it =
+            loads->try_emplace(a->periodicity(), PeriodicLoad{PeriodicRle(a->periodicity()), 0})
+                .first;
+        it->second.skyline.add(*folded);
+        ++it->second.reservations;
+      }
+    } else {
+      addSkyline(committed, a->resourcesOverTime(), true);
+      addSkyline(users[a->user()], a->resourcesOverTime(), true);
+    }
+    if (auto span = activeSpan(*a)) active[a->user()].addInterval(*span, kOneActive);
+  }
+  if (byInterval_.size() != table_.size() || byEnd_.size() != table_.size() - periodicCount ||
+      periodicCount != periodicCount_) {
+    return internalError(
+        "plan {}: {} reservations ({} periodic, {} counted) but {} / {} time index entries",
+        queueName(), table_.size(), periodicCount, periodicCount_, byInterval_.size(),
+        byEnd_.size());
   }
   if (!sameValues(committed, committed_)) {
     return internalError("plan {}: committed skyline {} differs from the sum {}", queueName(),
@@ -231,6 +374,48 @@ Status InMemoryPlan::checkInvariants() const {
   for (const auto& [user, load] : userLoad_) {
     if (!users.contains(user) && !load.isEmpty()) {
       return internalError("plan {}: user {} has load but no reservation", queueName(), user);
+    }
+  }
+  auto samePeriodic = [](const PeriodicLoads& want, const PeriodicLoads& have) {
+    if (want.size() != have.size()) return false;
+    for (const auto& [period, load] : want) {
+      auto it = have.find(period);
+      if (it == have.end() || it->second.reservations != load.reservations ||
+          !sameValues(load.skyline.base(), it->second.skyline.base())) {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!samePeriodic(periodic, periodicCommitted_)) {
+    return internalError(
+        "plan {}: the periodic load differs from the sum of the periodic "
+        "reservations",
+        queueName());
+  }
+  if (userPeriodic.size() != userPeriodicLoad_.size()) {
+    return internalError("plan {}: {} users hold periodic reservations but {} have periodic load",
+                         queueName(), userPeriodic.size(), userPeriodicLoad_.size());
+  }
+  for (const auto& [user, loads] : userPeriodic) {
+    auto it = userPeriodicLoad_.find(user);
+    if (it == userPeriodicLoad_.end() || !samePeriodic(loads, it->second)) {
+      return internalError(
+          "plan {}: user {} periodic load differs from the sum of its periodic "
+          "reservations",
+          queueName(), user);
+    }
+  }
+  for (const auto& [user, count] : active) {
+    auto it = userActive_.find(user);
+    if (it == userActive_.end() || !sameValues(count, it->second)) {
+      return internalError("plan {}: user {} active reservation count differs", queueName(), user);
+    }
+  }
+  for (const auto& [user, count] : userActive_) {
+    if (!active.contains(user) && !count.isEmpty()) {
+      return internalError("plan {}: user {} counts active reservations but holds none",
+                           queueName(), user);
     }
   }
   return Status::ok();

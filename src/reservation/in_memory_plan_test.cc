@@ -20,7 +20,7 @@ TEST(InMemoryPlanTest, RefusedReservationLeavesThePlanUnchanged) {
   EXPECT_TRUE(s.message().starts_with("Resources at time")) << s.message();
   EXPECT_EQ(p.plan->size(), 1u);
   EXPECT_EQ(p.plan->committed().toString(), before);
-  EXPECT_TRUE(p.plan->consumptionForUserOverTime("b", 0, 10).isEmpty());
+  EXPECT_TRUE(p.plan->consumptionForUserOverTime("b", 0, 10)->isEmpty());
 }
 
 TEST(InMemoryPlanTest, RefusedUpdateKeepsTheOldVersion) {

@@ -77,9 +77,11 @@ PlanResult<Rle> IterativePlanner::computeJobAllocation(const InMemoryPlan& plan,
   const int64_t jobArrival = stepRoundUp(def.arrival, step);
   const int64_t jobDeadline = stepRoundDown(def.deadline, step);
   const ReservationAllocation* old = plan.reservationById(id);
+  Result<int64_t> period = def.period();
+  if (!period) return PlanStatus(PlanErrorKind::kContractValidation, period.status().message());
   Rle planLoads;
   if (allocator_->needsPlanLoads()) {
-    planLoads = plan.cumulativeLoadOverTime(jobArrival, jobDeadline);
+    SPINDLE_PLAN_ASSIGN_OR_RETURN(planLoads, plan.cumulativeLoadOverTime(jobArrival, jobDeadline));
     if (old != nullptr) {
       SPINDLE_PLAN_ASSIGN_OR_RETURN(planLoads,
                                     Rle::merge(plan.calculator(), plan.totalCapacity(), planLoads,
@@ -88,8 +90,12 @@ PlanResult<Rle> IterativePlanner::computeJobAllocation(const InMemoryPlan& plan,
     }
   }
   Rle planModifications;
-  StageContext ctx{plan, planLoads, planModifications, user,
-                   old != nullptr ? std::optional<ReservationId>(id) : std::nullopt};
+  StageContext ctx{plan,
+                   planLoads,
+                   planModifications,
+                   user,
+                   old != nullptr ? std::optional<ReservationId>(id) : std::nullopt,
+                   *period};
   Rle allocations;
   const size_t n = def.stages.size();
   for (size_t i = 0; i < n; ++i) {
@@ -132,8 +138,12 @@ PlanResult<ReservationAllocation> IterativePlanner::allocate(
     intervals.push_back(
         {ReservationInterval{intervals.back().first.end, def.deadline}, Resource()});
   }
+  // A periodic reservation keeps this allocation folded into its period (PlanningAlgorithm
+  // wraps it in a PeriodicRLESparseResourceAllocation).
+  // (computeJobAllocation has refused a recurrence that does not parse.)
+  Result<int64_t> period = def.period();
   return ReservationAllocation(id, def, user, plan.queueName(), def.arrival, def.deadline,
-                               std::move(intervals));
+                               std::move(intervals), period ? *period : 0);
 }
 
 PlanStatus IterativePlanner::createReservation(const ReservationId& id, const std::string& user,

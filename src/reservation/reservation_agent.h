@@ -9,8 +9,10 @@
 //
 // Mirrors org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.{ReservationAgent,
 // PlanningAlgorithm, IterativePlanner, GreedyReservationAgent, AlignedPlannerWithGreedy,
-// TryManyReservationAgents} (Hadoop 3.x, non-periodic). A refused create or update leaves the
-// plan exactly as it was. Agents keep no state between calls beyond their settings.
+// TryManyReservationAgents} (Hadoop 3.x). A refused create or update leaves the plan exactly as
+// it was. Agents keep no state between calls beyond their settings. A periodic definition
+// (recurrence > 0) is planned in its first window against what is free in every period, and
+// its allocation is folded into the period (PlanningAlgorithm.allocateUser).
 #pragma once
 
 #include <memory>
@@ -63,7 +65,8 @@ class ReservationAgent {
 //     touching the allocation so far ("... does not respect ORDER_NO_GAP");
 //  4. R_ANY stops at its first placed stage; an empty allocation fails;
 //  5. the reservation spans the contract's [arrival, deadline) and is added to (or replaces
-//     its version in) the plan.
+//     its version in) the plan; with a recurrence, the stages see the availability of every
+//     period (StageContext::period) and the allocation is folded into the period.
 class IterativePlanner : public ReservationAgent {
  public:
   IterativePlanner(std::unique_ptr<StageExecutionInterval> sei,

@@ -63,7 +63,8 @@ struct TestPlan {
 
   static TestPlan make(const Resource& capacity, int64_t step,
                        std::unique_ptr<SharingPolicy> policy,
-                       Resource maxAlloc = Resource::of(8192, 8)) {
+                       Resource maxAlloc = Resource::of(8192, 8),
+                       int64_t maxPeriodicity = 86400000) {
     TestPlan p;
     p.calc = makeDefaultResourceCalculator(ResourceTypes());
     p.clock = std::make_unique<SettableClock>();
@@ -71,7 +72,8 @@ struct TestPlan {
                                                          .totalCapacity = capacity,
                                                          .stepMs = step,
                                                          .minimumAllocation = Resource::of(1024, 1),
-                                                         .maximumAllocation = maxAlloc},
+                                                         .maximumAllocation = maxAlloc,
+                                                         .maxPeriodicity = maxPeriodicity},
                                             *p.calc, std::move(policy), *p.clock);
     return p;
   }
@@ -92,6 +94,18 @@ struct TestPlan {
     def.deadline = end;
     def.stages.push_back(ReservationRequest::of(containers(1), 1, 1, step));
     return ReservationAllocation(id, def, user, "dedicated", start, end, a);
+  }
+
+  // `containers` containers of <1024, 1> on [start, end), repeating every `period`.
+  ReservationAllocation periodic(const ReservationId& id, const std::string& user, int64_t start,
+                                 int64_t end, int64_t count, int64_t period) const {
+    ReservationDefinition def;
+    def.arrival = start;
+    def.deadline = end;
+    def.recurrenceExpression = std::to_string(period);
+    def.stages.push_back(ReservationRequest::of(containers(1), count, 1, end - start));
+    return ReservationAllocation(id, def, user, "dedicated", start, end,
+                                 {{{start, end}, containers(count)}}, period);
   }
 
   PlanStatus addFixed(const std::string& user, int64_t start, int64_t step,

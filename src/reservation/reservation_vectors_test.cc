@@ -102,6 +102,11 @@ ReservationDefinition definitionFrom(const json& in, int64_t scale) {
   return d;
 }
 
+// The recurrence expressions a common setup's tests are parameterised over ("0" first).
+std::vector<std::string> recurrences(const std::string& setup) {
+  return commonSetup(setup)["recurrence_parameter"].get<std::vector<std::string>>();
+}
+
 bool expectsAccepted(const json& expected) {
   std::string o = expected["outcome"].get<std::string>();
   return o.find("rejected") == std::string::npos;
@@ -131,12 +136,25 @@ TestPlan greedyPlan(const json& v) {
   return p;
 }
 
+void runGreedyOnce(const json& v, const std::string& recurrence, bool left);
+
+// Each vector for every recurrence of the setup: YARN's test is parameterised over them and its
+// assertions hold for all (the windows fit in every period; the basic plan is non-periodic).
 void runGreedy(const json& v) {
+  for (const std::string& recurrence : recurrences("greedy_common")) {
+    for (bool left : {true, false}) {
+      SCOPED_TRACE(fmt::format("recurrence {}, allocateLeft={}", recurrence, left));
+      runGreedyOnce(v, recurrence, left);
+    }
+  }
+}
+
+void runGreedyOnce(const json& v, const std::string& recurrence, bool left) {
   const json& in = v["inputs"];
   const json& ex = v["expected"];
   ReservationDefinition def = definitionFrom(in["definition"], 1);
-  for (bool left : {true, false}) {
-    SCOPED_TRACE(left ? "allocateLeft=true" : "allocateLeft=false");
+  def.recurrenceExpression = recurrence;
+  {
     TestPlan p = greedyPlan(v);
     GreedyReservationAgent agent(AgentSettings{.favorEarlyAllocation = left});
     ReservationId id = ReservationId::of(1, 100);
@@ -145,12 +163,13 @@ void runGreedy(const json& v) {
     if (!expectsAccepted(ex)) {
       EXPECT_FALSE(s);
       EXPECT_TRUE(s.isPlanningException()) << s.toString();
-      continue;
+      return;
     }
     ASSERT_TRUE(s) << s.toString();
     std::string suffix = left ? "allocateLeft_true" : "allocateLeft_false";
     const json& expected = ex.contains(suffix) ? ex[suffix] : ex["allocation_" + suffix];
     expectAllocation(*p.plan->reservationById(id), expected, 1, 1000);
+    EXPECT_EQ(p.plan->reservationById(id)->isPeriodic(), recurrence != "0");
     EXPECT_TRUE(p.plan->checkInvariants().isOk());
   }
 }
@@ -185,15 +204,25 @@ AlignedPlannerWithGreedy alignedAgent(const json& v) {
       AgentSettings{.favorEarlyAllocation = !right, .smoothnessFactor = 10});
 }
 
+void runAlignedOnce(const json& v, const std::string& recurrence);
+
 void runAligned(const json& v) {
+  for (const std::string& recurrence : recurrences("aligned_common")) {
+    SCOPED_TRACE("recurrence " + recurrence);
+    runAlignedOnce(v, recurrence);
+  }
+}
+
+void runAlignedOnce(const json& v, const std::string& recurrence) {
   const json& in = v["inputs"];
   const json& ex = v["expected"];
   const int64_t step = commonSetup("aligned_common")["step_ms"];
   TestPlan p = alignedPlan(v);
   AlignedPlannerWithGreedy agent = alignedAgent(v);
   ReservationId id = ReservationId::of(1, 100);
-  PlanStatus s =
-      agent.createReservation(id, in["user"], *p.plan, definitionFrom(in["definition"], step));
+  ReservationDefinition def = definitionFrom(in["definition"], step);
+  def.recurrenceExpression = recurrence;
+  PlanStatus s = agent.createReservation(id, in["user"], *p.plan, def);
   EXPECT_EQ(p.plan->size(), ex["plan_reservation_count"].get<size_t>());
   if (!expectsAccepted(ex)) {
     EXPECT_TRUE(s.isPlanningException()) << s.toString();
@@ -250,8 +279,21 @@ PlanErrorKind expectedKind(const std::string& outcome) {
   return PlanErrorKind::kNone;
 }
 
-// Non-periodic variant: periodic reservations are not planned by this library yet.
+void runSharingParamOnce(const json& v, int64_t period);
+
+// Every variant of the vector: non-periodic ("null") and each period. A periodic submission
+// holds the same containers for `duration` (or the variant's override) from a time that is
+// not a multiple of the period, so the allocation wraps around the period's end.
 void runSharingParam(const json& v) {
+  for (const json& variant : v["inputs"]["setup"]["periodic_variants"]) {
+    const std::string name = variant;
+    const int64_t period = name.starts_with("null") ? 0 : std::stoll(name);
+    SCOPED_TRACE("period " + std::to_string(period));
+    runSharingParamOnce(v, period);
+  }
+}
+
+void runSharingParamOnce(const json& v, int64_t period) {
   const json& in = v["inputs"];
   const json& setup = in["setup"];
   std::unique_ptr<SharingPolicy> policy;
@@ -264,24 +306,34 @@ void runSharingParam(const json& v) {
         .averagePercent = setup["average_pct"].get<float>()});
   }
   TestPlan p = TestPlan::make(res(setup["plan_capacity"]), setup["step_ms"], std::move(policy));
-  const int64_t initTime = 10 * 86400000LL;
-  const int64_t duration = in["duration_ms"];
+  const int64_t initTime = 10 * 86400000LL + (period > 0 ? 5400000 : 0);
+  int64_t duration = in["duration_ms"];
+  if (period > 0 && in.contains("periodic_duration_overrides")) {
+    duration = in["periodic_duration_overrides"][std::to_string(period)];
+  }
   const int64_t height =
       std::llround(in["height_fraction_of_cluster"].get<double>() * setup["totCont"].get<double>());
   const int n = in["num_submissions"];
   const std::string outcome = v["expected"]["outcome"];
+  const int64_t end = initTime + (period > 0 ? std::min(duration, period) : duration);
   for (int i = 0; i < n; ++i) {
-    ReservationAllocation a(p.newId(), Def(initTime, initTime + duration), "u1", "dedicated",
-                            initTime, initTime + duration,
-                            {{{initTime, initTime + duration}, containers(height)}});
+    ReservationDefinition def = Def(initTime, end);
+    def.recurrenceExpression = std::to_string(period);
+    ReservationAllocation a(p.newId(), def, "u1", "dedicated", initTime, end,
+                            {{{initTime, initTime + duration}, containers(height)}}, period);
     PlanStatus s = p.plan->addReservation(std::move(a));
     bool last = i == n - 1;
-    if (last && expectedKind(outcome) != PlanErrorKind::kNone) {
+    // A periodic allocation longer than its period folds onto itself and can be refused
+    // before the last submission; YARN's runTest accepts the expected exception from any.
+    bool early = period > 0 && !s && expectedKind(outcome) != PlanErrorKind::kNone;
+    if ((last || early) && expectedKind(outcome) != PlanErrorKind::kNone) {
       EXPECT_EQ(s.kind(), expectedKind(outcome)) << s.toString();
-    } else {
-      EXPECT_TRUE(s) << "submission " << i << ": " << s.toString();
+      EXPECT_TRUE(p.plan->checkInvariants().isOk());
+      return;
     }
+    EXPECT_TRUE(s) << "submission " << i << ": " << s.toString();
   }
+  EXPECT_TRUE(p.plan->checkInvariants().isOk());
 }
 
 // ---- old_cotp_* : Hadoop 2.x TestCapacityOverTimePolicy, run against the 3.x policy ---------
@@ -498,7 +550,7 @@ void runPlan(const json& v) {
     const auto& after = ex["after_update_committed_containers_at_110_plus_i"];
     for (size_t i = 0; i < after.size(); ++i) {
       EXPECT_EQ(p.plan->totalCommittedResources(110 + i), containers(after[i]));
-      EXPECT_EQ(p.plan->consumptionForUserOverTime("yarn", 110, 116).capacityAtTime(110 + i),
+      EXPECT_EQ(p.plan->consumptionForUserOverTime("yarn", 110, 116)->capacityAtTime(110 + i),
                 containers(after[i]));
     }
     for (int t = 100; t < 110; ++t) EXPECT_TRUE(p.plan->totalCommittedResources(t).isZero());
@@ -513,7 +565,7 @@ void runPlan(const json& v) {
     EXPECT_EQ(p.plan->reservationById(rid), nullptr);
     for (int t = 100; t < 106; ++t) {
       EXPECT_TRUE(p.plan->totalCommittedResources(t).isZero());
-      EXPECT_TRUE(p.plan->consumptionForUserOverTime("yarn", 100, 106).capacityAtTime(t).isZero());
+      EXPECT_TRUE(p.plan->consumptionForUserOverTime("yarn", 100, 106)->capacityAtTime(t).isZero());
     }
   } else if (id == "plan_testDeleteNonExistingReservation") {
     PlanStatus s = p.plan->deleteReservation(rid);

@@ -38,11 +38,21 @@ PlanStatus NoOverCommitPolicy::validate(const InMemoryPlan& plan,
                      candidate.user());
   }
   Rle::Points available, scratch;
-  SPINDLE_PLAN_RETURN_IF_ERROR(plan.availableResourceOverTimeInto(
-      candidate.user(), candidate.id(), candidate.startTime(), candidate.endTime(), available));
-  PlanStatus fit = Rle::mergeInto(
-      plan.calculator(), plan.totalCapacity(), available, candidate.resourcesOverTime(),
-      RleOperator::kSubtractTestNonNegative, candidate.startTime(), candidate.endTime(), scratch);
+  SPINDLE_PLAN_RETURN_IF_ERROR(
+      plan.availableResourceOverTimeInto(candidate.user(), candidate.id(), candidate.startTime(),
+                                         candidate.endTime(), candidate.periodicity(), available));
+  PlanStatus fit;
+  if (candidate.isPeriodic()) {
+    Rle::Points ask;
+    candidate.resourcesOverTimeInto(candidate.startTime(), candidate.endTime(), ask);
+    fit = Rle::mergeInto(plan.calculator(), plan.totalCapacity(), available, ask,
+                         RleOperator::kSubtractTestNonNegative, candidate.startTime(),
+                         candidate.endTime(), scratch);
+  } else {
+    fit = Rle::mergeInto(plan.calculator(), plan.totalCapacity(), available,
+                         candidate.resourcesOverTime(), RleOperator::kSubtractTestNonNegative,
+                         candidate.startTime(), candidate.endTime(), scratch);
+  }
   if (!fit) {
     return planError(PlanErrorKind::kResourceOverCommit,
                      "Resources at time {} would be overcommitted by accepting reservation: {}",
@@ -74,7 +84,17 @@ PlanStatus CapacityOverTimePolicy::availableResources(Rle::Points& available,
   Rle::Points used, scratch;
   const Rle& load = plan.userLoad(user);
   const ReservationAllocation* old = oldId ? plan.reservationById(*oldId) : nullptr;
-  if (old != nullptr) {
+  if (plan.hasPeriodicLoad(user) || (old != nullptr && old->isPeriodic())) {
+    // The user's periodic reservations count in every period (their load unrolled here).
+    SPINDLE_PLAN_ASSIGN_OR_RETURN(Rle consumption,
+                                  plan.consumptionForUserOverTime(user, start, end));
+    Rle::Points oldPoints;
+    if (old != nullptr) old->resourcesOverTimeInto(start, end, oldPoints);
+    SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc, cap, consumption, oldPoints,
+                                                RleOperator::kSubtract, start, end, used));
+    SPINDLE_PLAN_RETURN_IF_ERROR(
+        Rle::mergeInto(calc, cap, quota, used, RleOperator::kSubtract, start, end, scratch));
+  } else if (old != nullptr) {
     SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(calc, cap, load, old->resourcesOverTime(),
                                                 RleOperator::kSubtract, start, end, used));
     SPINDLE_PLAN_RETURN_IF_ERROR(
@@ -106,9 +126,18 @@ PlanStatus CapacityOverTimePolicy::checkIntegral(const InMemoryPlan& plan,
   const int64_t w = settings_.validWindowMs;
   if (w <= 0) return PlanStatus::ok();
   const int64_t checkStart = candidate.startTime() - w;
-  const int64_t checkEnd = candidate.endTime() + w;
+  int64_t checkEnd = candidate.endTime() + w;
+  if (candidate.isPeriodic()) {
+    // YARN checks a periodic reservation over its first instance only. It repeats until
+    // cancelled: every window over one max-periodicity (all phases of the user's periodic
+    // load) and over the user's non-periodic load ahead is checked.
+    const int64_t horizon = std::max(candidate.startTime() + plan.maxPeriodicity(),
+                                     plan.userLoad(candidate.user()).latestNonNullTime());
+    checkEnd = std::max(checkEnd, horizon + w);
+  }
 
-  Rle consumption = plan.consumptionForUserOverTime(candidate.user(), checkStart, checkEnd);
+  SPINDLE_PLAN_ASSIGN_OR_RETURN(
+      Rle consumption, plan.consumptionForUserOverTime(candidate.user(), checkStart, checkEnd));
   if (const ReservationAllocation* old = plan.reservationById(candidate.id())) {
     // YARN 3.x adds the old version here although its comment says it is discounted.
     SPINDLE_PLAN_ASSIGN_OR_RETURN(

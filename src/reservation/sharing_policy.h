@@ -46,8 +46,13 @@ class SharingPolicy {
   virtual int64_t validWindowMs() const = 0;
 };
 
+// Periodic reservations: validate() checks a periodic candidate with the plan's periodic
+// availability (every later period) and its allocation unrolled over [start, end]; the user's
+// periodic load counts in every period in availableResources() and in the integral check.
+//
 // NoOverCommitPolicy:
-//  1. avail = plan.availableResourceOverTime(user, id, start, end) (the replaced version free);
+//  1. avail = plan.availableResourceOverTime(user, id, start, end, periodicity) (the replaced
+//     version free);
 //  2. the candidate must fit in avail componentwise at every breakpoint of [start, end]
 //     (a kSubtractTestNonNegative merge), else ResourceOverCommitException "Resources at time
 //     ... would be overcommitted by accepting reservation: <id>".
@@ -78,7 +83,9 @@ class NoOverCommitPolicy : public SharingPolicy {
 //      and down(p + W) = round(I(p)/W); the step function up - down must stay within
 //      maxAvg * capacity in every type, else PlanningQuotaException "Integral (avg over time)
 //      quota capacity ... would be exceeded ...". The check is conservative: 25 % for 25 h
-//      against a 25 % average over 24 h is refused.
+//      against a 25 % average over 24 h is refused. For a periodic candidate the range runs
+//      on to max(start + max-periodicity, the user's last non-periodic end) + W (YARN stops at
+//      end + W, which misses later periods).
 // Percentages are floats divided by 100 in float, and capacity * fraction truncates, as YARN.
 class CapacityOverTimePolicy : public SharingPolicy {
  public:

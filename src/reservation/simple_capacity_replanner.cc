@@ -1,6 +1,7 @@
 #include "reservation/simple_capacity_replanner.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace spindle::reservation {
 
@@ -8,7 +9,11 @@ PlanResult<std::vector<ReservationId>> SimpleCapacityReplanner::plan(InMemoryPla
   const ResourceCalculator& calc = plan.calculator();
   const int64_t now = plan.clock().nowMs();
   std::vector<ReservationId> deleted;
-  for (int64_t t = now; t < plan.lastEndTime() && t < now + windowMs_; t += plan.stepMs()) {
+  // Periodic reservations have no last end: with any, the whole window is checked (YARN's
+  // loop stops at the end of the non-periodic load).
+  const int64_t horizon =
+      plan.hasPeriodicReservations() ? std::numeric_limits<int64_t>::max() : plan.lastEndTime();
+  for (int64_t t = now; t < horizon && t < now + windowMs_; t += plan.stepMs()) {
     const Resource& cap = plan.totalCapacity();
     Resource excess = plan.totalCommittedResources(t) - cap;
     if (!calc.greaterThan(cap, excess, Resource())) continue;

@@ -6,8 +6,8 @@
 //   std::vector<ReservationId> dropped = replanner.plan(plan).value();
 //
 // Mirrors org.apache.hadoop.yarn.server.resourcemanager.reservation.planning.
-// {Planner, SimpleCapacityReplanner}. Algorithm, for t = now; t < plan.lastEndTime() and
-// t < now + window; t += step:
+// {Planner, SimpleCapacityReplanner}. Algorithm, for t = now; t < plan.lastEndTime() (no limit
+// when the plan holds periodic reservations, which never end) and t < now + window; t += step:
 //  1. excess = committed(t) - capacity;
 //  2. while excess > 0 (calculator comparison), delete the reservations active at t, newest
 //     acceptance first (ties: larger id first), subtracting each one's resources at t.

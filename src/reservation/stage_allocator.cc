@@ -15,7 +15,7 @@ PlanResult<Rle> netAvailable(StageContext& ctx, int64_t sa, int64_t sd) {
   const InMemoryPlan& plan = ctx.plan;
   Rle::Points avail, net;
   SPINDLE_PLAN_RETURN_IF_ERROR(
-      plan.availableResourceOverTimeInto(ctx.user, ctx.oldId, sa, sd, avail));
+      plan.availableResourceOverTimeInto(ctx.user, ctx.oldId, sa, sd, ctx.period, avail));
   SPINDLE_PLAN_RETURN_IF_ERROR(Rle::mergeInto(plan.calculator(), plan.totalCapacity(), avail,
                                               ctx.planModifications, RleOperator::kSubtract, sa, sd,
                                               net));
@@ -237,8 +237,8 @@ PlanResult<StageAllocation> StageAllocatorLowCostAligned::computeStageAllocation
   const int64_t maxGangsPerUnit =
       std::max<int64_t>(std::max<int64_t>(totalGangs / blocks, 1) / smoothness_, 1);
   Points net;
-  SPINDLE_PLAN_RETURN_IF_ERROR(
-      plan.availableResourceOverTimeInto(ctx.user, ctx.oldId, stageArrival, stageDeadline, net));
+  SPINDLE_PLAN_RETURN_IF_ERROR(plan.availableResourceOverTimeInto(ctx.user, ctx.oldId, stageArrival,
+                                                                  stageDeadline, ctx.period, net));
 
   const bool left = allocateLeft_;
   auto cheaper = [left](const DurationInterval& a, const DurationInterval& b) {

@@ -36,6 +36,9 @@ struct StageContext {
   RleSparseResourceAllocation& planModifications;
   const std::string& user;
   std::optional<ReservationId> oldId;
+  // The reservation's recurrence (0: not periodic): availability is then what is free in
+  // every one of its periods (getAvailableResourceOverTime with a period).
+  int64_t period = 0;
 };
 
 using StageAllocation = std::optional<IntervalAllocations>;

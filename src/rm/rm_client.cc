@@ -72,6 +72,7 @@ Result<std::string> RmCore::submit(const protocol::SubmissionContext& ctx,
   sub.user = user;
   sub.priority = ctx.priority;
   sub.applicationType = ctx.applicationType;
+  sub.reservationId = ctx.reservationId;
   if (!ctx.unmanagedAm) sub.amResource = Resource::of(ctx.resource.memory, ctx.resource.vCores);
   sub.id = id;
   auto out = driver_->submit(sub);

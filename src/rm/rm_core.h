@@ -39,6 +39,7 @@
 #include "config/configuration.h"
 #include "protocol/records.h"
 #include "protocol/rest_records.h"
+#include "rm/reservation_requests.h"
 #include "rm/rm_settings.h"
 #include "scheduler/driver.h"
 #include "scheduler/groups.h"
@@ -98,6 +99,29 @@ class RmCore {
                                       const std::string& target) const;
   // yarn.admin.acl (AdminService.checkAcls).
   bool isAdmin(const std::string& user) const;
+
+  // --- Reservations (rm_reservation.cc): ClientRMService's reservation verbs over the
+  // Driver's ReservationSystem. Without yarn.resourcemanager.reservation-system.enable each is
+  // FailedPrecondition "Reservation is not enabled. Please enable & try again"; a refusal is
+  // InvalidArgument with YARN's exception and message, the plans unchanged. ---
+  // POST reservation/new-reservation: {"reservation-id"}.
+  Result<nlohmann::json> newReservation();
+  Result<nlohmann::json> submitReservation(const ReservationSubmission& r, const std::string& user);
+  Result<nlohmann::json> updateReservation(const ReservationUpdate& r, const std::string& user);
+  Result<nlohmann::json> deleteReservation(const std::optional<reservation::ReservationId>& id,
+                                           const std::string& user);
+  // GET reservation/list: ReservationListInfo of the queue's plan.
+  Result<nlohmann::json> listReservations(const ReservationListRequest& r);
+  // ClientRMService.checkReservationACLs, with yarn.acl.enable and yarn.acl.reservation-enable:
+  // the AccessControlException message when `user` may not do `acl` on the plan of `queue`
+  // (an empty queue, for update and delete: the reservation's plan), nullopt when allowed. Allowed:
+  // the reservation's owner, a user in the plan queue's acl_<acl> or in its
+  // acl_administer_reservations (unset: everyone). Also nullopt for an unknown queue or
+  // reservation (the verb answers 400). A malformed ACL value is InvalidArgument naming the key.
+  enum class ReservationAcl { kSubmit, kList, kAdminister };
+  Result<std::optional<std::string>> denyReservation(
+      const std::string& user, ReservationAcl acl, const std::string& queue,
+      const std::optional<reservation::ReservationId>& id) const;
 
   // --- REST views (YARN's shapes; src/dao renders the scheduler, this adds the RM's part) ---
   nlohmann::json clusterInfo();

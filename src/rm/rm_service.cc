@@ -143,6 +143,12 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
     loop_.post([fn = std::move(fn), respond = std::move(respond)] { respond(fn()); });
   };
   RmCore& core = core_;
+  if (rest.starts_with("/reservation/")) {
+    // The reservation ACLs name the caller of every verb, listing included.
+    auto who = caller(req, core_.settings());
+    if (!who) return respond(error(who.status()));
+    return handleReservation(req, respond, rest.substr(12), *who);
+  }
   // The caller of a write; a GET needs none.
   std::string user;
   if (!get) {

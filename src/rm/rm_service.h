@@ -23,6 +23,8 @@
 //   /apps/{id}/appattempts, /apps/{id}/queue (GET)
 //   /ws/v1/cluster/apps/new-application, /apps (POST), /apps/{id}/state (PUT),
 //   /apps/{id}/queue (PUT: move)
+//   /ws/v1/cluster/reservation/new-reservation, /submit, /update, /delete (POST),
+//   /reservation/list (GET)             the reservation API (rm_reservation_service.cc)
 #pragma once
 
 #include "protocol/http_server.h"
@@ -40,6 +42,9 @@ class RmService {
  private:
   void handleRpc(protocol::HttpRequest& req, protocol::Respond& respond);
   void handleRest(protocol::HttpRequest& req, protocol::Respond& respond);
+  // `what`: the path after /ws/v1/cluster/reservation; `user`: the caller.
+  void handleReservation(protocol::HttpRequest& req, protocol::Respond& respond,
+                         std::string_view what, const std::string& user);
 
   RmCore& core_;
   SchedulerLoop& loop_;

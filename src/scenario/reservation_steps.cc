@@ -188,7 +188,7 @@ Result<json> reservationStatePath(const std::string& view, const std::vector<std
       if (f == "user" && k + 2 < p.size() && p[k + 2] == "at") {
         const std::string& user = p[k + 1];
         return atPath(p, k + 3, path, ctx,
-                      [&](int64_t t) { return plan->userLoad(user).capacityAtTime(t); });
+                      [&](int64_t t) { return plan->userResourcesAtTime(user, t); });
       }
       return invalidArgument(
           "expected plan:<queue>.reservationCount, .capacity.<type>, .at.<ms>.<type> or "
