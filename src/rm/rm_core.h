@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,6 +118,20 @@ class RmCore {
   Result<nlohmann::json> nodes(const std::map<std::string, std::string>& query);
   Result<nlohmann::json> node(std::string_view nodeId);
 
+  // --- Node attributes (rm_node_attributes.cc) ---
+  // `yarn nodeattributes -add|-replace|-remove` (AdminService.mapAttributesToNodes): by host,
+  // for every NodeManager on it and for those that register later. Errors (nothing changes):
+  // a bad attribute (naming host and attribute), REMOVE of one the host lacks, an unknown host
+  // with failOnUnknownNodes.
+  Result<nlohmann::json> mapAttributesToNodes(const protocol::NodesToAttributesMappingRequest& r);
+  // yarn.admin.acl's check of an admin call (AdminService.checkAcls): the refusal's message.
+  std::optional<std::string> denyAdmin(const std::string& user, std::string_view method) const;
+  // GetClusterNodeAttributes, GetAttributesToNodes (`attributes`: comma list of prefix/name or
+  // name), GetNodesToAttributes (`nodes`: comma list of hosts) as JSON.
+  nlohmann::json clusterNodeAttributes() const;
+  Result<nlohmann::json> attributesToNodes(const std::map<std::string, std::string>& q) const;
+  Result<nlohmann::json> nodesToAttributes(const std::map<std::string, std::string>& q) const;
+
   // --- Time and the launcher ---
   // NM and AM liveness (yarn.nm.liveness-monitor / yarn.am.liveness-monitor expiry) and the
   // scheduler's due monitor tick.
@@ -152,6 +167,13 @@ class RmCore {
   // true under FIFO (its one queue is open to everyone).
   bool queueAllows(const std::string& queue, QueueAcl acl, const std::string& user) const;
   bool queueKnown(const std::string& queue) const;
+  // Node attributes (rm_node_attributes.cc).
+  Status checkDistributed(const std::vector<protocol::NodeAttributeRecord>& attrs) const;
+  std::map<std::string, std::string> registrationAttributes(
+      const std::string& host, const std::vector<protocol::NodeAttributeRecord>& distributed) const;
+  std::map<std::string, placement::NodeAttribute> hostAttributes(const std::string& host) const;
+  std::set<std::string> attributeHosts() const;
+  nlohmann::json nodeAttributesInfo(const RmNode& n) const;
 
   RmSettings settings_;
   Configuration conf_;
@@ -166,6 +188,8 @@ class RmCore {
   std::vector<AmLaunch> launches_;
   uint32_t nextAppSeq_ = 1;
   std::vector<uint32_t> issued_;  // ids handed out by newApplication, not yet submitted
+  // Centralised node attributes by host (by "prefix/name"), also for hosts without a node yet.
+  std::map<std::string, std::map<std::string, placement::NodeAttribute>, std::less<>> centralized_;
   // Diagnostics a node reported for a completed container, until apply() hands them on.
   std::map<ContainerId, std::string> nodeDiagnostics_;
 };

@@ -23,6 +23,8 @@
 //   /apps/{id}/appattempts, /apps/{id}/queue (GET)
 //   /ws/v1/cluster/apps/new-application, /apps (POST), /apps/{id}/state (PUT),
 //   /apps/{id}/queue (PUT: move)
+//   /node-attributes, /attributes-to-nodes, /nodes-to-attributes (GET),
+//   /node-attributes/mapping (POST, admin): rm_node_attributes_service.cc
 #pragma once
 
 #include "protocol/http_server.h"
@@ -40,6 +42,9 @@ class RmService {
  private:
   void handleRpc(protocol::HttpRequest& req, protocol::Respond& respond);
   void handleRest(protocol::HttpRequest& req, protocol::Respond& respond);
+  // The node-attribute endpoints (rm_node_attributes_service.cc); false for another path.
+  bool handleNodeAttributes(std::string_view rest, protocol::HttpRequest& req,
+                            protocol::Respond& respond, const std::string& user);
 
   RmCore& core_;
   SchedulerLoop& loop_;

@@ -93,6 +93,18 @@ void SchedulerPlacement::nodeAdded(const Node& node) {
   if (!distributed.empty()) (void)attributes_.replaceDistributed(node.id(), std::move(distributed));
 }
 
+void SchedulerPlacement::nodeAttributesChanged(const Node& node) {
+  std::vector<placement::NodeAttribute> centralized;
+  std::vector<placement::NodeAttribute> distributed;
+  for (const auto& [key, value] : node.attributes()) {
+    placement::NodeAttribute a = attributeOf(key, value);
+    (a.prefix == placement::kDistributedPrefix ? distributed : centralized).push_back(std::move(a));
+  }
+  // Validated by the Scheduler; empty sets clear the node's previous ones.
+  (void)attributes_.replaceCentralized(node.id(), std::move(centralized));
+  (void)attributes_.replaceDistributed(node.id(), std::move(distributed));
+}
+
 void SchedulerPlacement::nodeRemoved(NodeId node) {
   auto it = std::lower_bound(nodes_.begin(), nodes_.end(), node);
   if (it != nodes_.end() && *it == node) nodes_.erase(it);
