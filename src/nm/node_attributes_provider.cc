@@ -146,7 +146,8 @@ Result<NodeAttributesSettings> readNodeAttributesSettings(const Configuration& c
 }
 
 Result<std::string> runAttributeScript(const std::string& path,
-                                       const std::vector<std::string>& opts, int64_t timeoutMs) {
+                                       const std::vector<std::string>& opts, int64_t timeoutMs,
+                                       const std::atomic<bool>* cancel) {
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) return internalError("pipe: {}", std::strerror(errno));
   std::vector<std::string> args{path};
@@ -175,6 +176,7 @@ Result<std::string> runAttributeScript(const std::string& path,
   std::string output;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
   bool timedOut = false;
+  bool cancelled = false;
   while (true) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                           deadline - std::chrono::steady_clock::now())
@@ -183,18 +185,27 @@ Result<std::string> runAttributeScript(const std::string& path,
       timedOut = true;
       break;
     }
+    if (cancel != nullptr && cancel->load()) {
+      cancelled = true;
+      break;
+    }
     pollfd p{out[0], POLLIN, 0};
-    if (poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 1000))) <= 0) continue;
+    if (poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 100))) <= 0) continue;
     char buf[4096];
     const ssize_t n = read(out[0], buf, sizeof buf);
     if (n <= 0) break;
     output.append(buf, static_cast<size_t>(n));
   }
   close(out[0]);
-  if (timedOut) kill(-pid, SIGKILL);
+  if (timedOut || cancelled) {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);  // in case it had not made its process group yet
+  }
   int status = 0;
-  waitpid(pid, &status, 0);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   if (timedOut) return failedPrecondition("script {} timed out after {} ms", path, timeoutMs);
+  if (cancelled) return failedPrecondition("script {} stopped: the NodeManager is stopping", path);
   if (WIFSIGNALED(status)) {
     return failedPrecondition("script {} was killed by signal {}", path, WTERMSIG(status));
   }
@@ -232,6 +243,7 @@ Status NodeAttributesProvider::start() {
 }
 
 void NodeAttributesProvider::stop() {
+  cancel_ = true;
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
@@ -241,8 +253,8 @@ void NodeAttributesProvider::stop() {
 }
 
 void NodeAttributesProvider::fetchOnce() {
-  auto output =
-      runAttributeScript(settings_.scriptPath, settings_.scriptOpts, settings_.fetchTimeoutMs);
+  auto output = runAttributeScript(settings_.scriptPath, settings_.scriptOpts,
+                                   settings_.fetchTimeoutMs, &cancel_);
   auto parsed = output ? parseScriptNodeAttributes(*output)
                        : Result<std::vector<protocol::NodeAttributeRecord>>(output.status());
   if (!parsed) {

@@ -24,6 +24,7 @@
 // script runs on the provider's own thread.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -63,10 +64,11 @@ struct NodeAttributesSettings {
 // Reads the keys; an unknown provider or a bad number is an error naming the key.
 Result<NodeAttributesSettings> readNodeAttributesSettings(const Configuration& conf);
 
-// Runs `path opts...`, returns its standard output; an error for a non-zero exit, a signal or
-// more than `timeoutMs` (the process group is then killed).
+// Runs `path opts...`, returns its standard output; an error for a non-zero exit, a signal,
+// more than `timeoutMs`, or `cancel` becoming true (the process group is then killed).
 Result<std::string> runAttributeScript(const std::string& path,
-                                       const std::vector<std::string>& opts, int64_t timeoutMs);
+                                       const std::vector<std::string>& opts, int64_t timeoutMs,
+                                       const std::atomic<bool>* cancel = nullptr);
 
 class NodeAttributesProvider {
  public:
@@ -93,6 +95,7 @@ class NodeAttributesProvider {
   mutable std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  std::atomic<bool> cancel_{false};  // stops a running script when the NM stops
   bool changed_ = false;
   std::vector<protocol::NodeAttributeRecord> current_;
   std::thread thread_;

@@ -140,6 +140,12 @@ TEST_F(ScriptProviderTest, FailureAndTimeoutAreErrors) {
                 .message()
                 .find("timed out after 100 ms"),
             std::string::npos);
+  const std::atomic<bool> cancel{true};
+  EXPECT_NE(runAttributeScript(script("sleep 5\n"), {}, 5000, &cancel)
+                .status()
+                .message()
+                .find("the NodeManager is stopping"),
+            std::string::npos);
   NodeAttributesSettings s;
   s.kind = NodeAttributesSettings::Kind::kScript;
   s.scriptPath = (dir / "missing.sh").string();

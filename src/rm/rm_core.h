@@ -16,7 +16,10 @@
 //     containers the node must clean up, RUNNING or LOST. A LOST node stays listed.
 //  2. Apps by id: the submission context (the AM's launch command), the AM's registration,
 //     progress, final status and diagnostics, the last allocate response (responseId), and the
-//     containers allocated and completed since the AM's last allocate call.
+//     containers allocated and completed since the AM's last allocate call, the SchedulingRequests
+//     it sent and the rejected ones not yet returned.
+//  3. Centralised node attributes by host (also for hosts without a node yet) and each node's
+//     distributed attributes as last accepted (rm_node_attributes.cc).
 // Each Driver event's Outcome is applied at once (apply()): AM containers become launches,
 // other allocations wait for the AM's next allocate, completions go to the AM, kills and
 // releases go to their node's cleanup list, and a lost AM container fails its attempt (a new
@@ -27,7 +30,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,7 @@
 #include "base/rng.h"
 #include "base/status.h"
 #include "config/configuration.h"
+#include "placement/node_attributes.h"
 #include "protocol/records.h"
 #include "protocol/rest_records.h"
 #include "rm/rm_settings.h"
@@ -171,8 +174,7 @@ class RmCore {
   Status checkDistributed(const std::vector<protocol::NodeAttributeRecord>& attrs) const;
   std::map<std::string, std::string> registrationAttributes(
       const std::string& host, const std::vector<protocol::NodeAttributeRecord>& distributed) const;
-  std::map<std::string, placement::NodeAttribute> hostAttributes(const std::string& host) const;
-  std::set<std::string> attributeHosts() const;
+  std::map<std::string, std::map<std::string, placement::NodeAttribute>> hostAttributes() const;
   nlohmann::json nodeAttributesInfo(const RmNode& n) const;
 
   RmSettings settings_;

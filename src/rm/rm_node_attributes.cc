@@ -149,33 +149,26 @@ Result<json> RmCore::mapAttributesToNodes(const protocol::NodesToAttributesMappi
   return json::object();
 }
 
-// Every attribute of a host: its centralised set and the distributed sets of its running
-// NodeManagers, by key (a distributed attribute reported by two NMs of a host: the first).
-std::map<std::string, NodeAttribute> RmCore::hostAttributes(const std::string& host) const {
-  std::map<std::string, NodeAttribute> out;
-  if (auto it = centralized_.find(host); it != centralized_.end()) out = it->second;
+// Every host with attributes and its attributes by key: the centralised set and the
+// distributed sets of its running NodeManagers (a key two NMs of a host report: the first's).
+// One pass over the hosts and the nodes.
+std::map<std::string, std::map<std::string, NodeAttribute>> RmCore::hostAttributes() const {
+  std::map<std::string, std::map<std::string, NodeAttribute>> out;
+  for (const auto& [host, set] : centralized_) out[host] = set;
   for (const auto& [id, n] : nodes_) {
-    if (n->host != host || n->state != RmNodeState::RUNNING) continue;
+    if (n->state != RmNodeState::RUNNING || n->distributed.empty()) continue;
+    std::map<std::string, NodeAttribute>& attrs = out[n->host];
     for (const protocol::NodeAttributeRecord& r : n->distributed) {
-      out.try_emplace(r.attributePrefix + "/" + r.attributeName, fromRecord(r));
+      attrs.try_emplace(r.attributePrefix + "/" + r.attributeName, fromRecord(r));
     }
   }
   return out;
 }
 
-std::set<std::string> RmCore::attributeHosts() const {
-  std::set<std::string> hosts;
-  for (const auto& [host, set] : centralized_) hosts.insert(host);
-  for (const auto& [id, n] : nodes_) {
-    if (n->state == RmNodeState::RUNNING && !n->distributed.empty()) hosts.insert(n->host);
-  }
-  return hosts;
-}
-
 json RmCore::clusterNodeAttributes() const {
   std::map<std::string, NodeAttribute> keys;
-  for (const std::string& host : attributeHosts()) {
-    for (auto& [key, a] : hostAttributes(host)) keys.try_emplace(key, a);
+  for (const auto& [host, attrs] : hostAttributes()) {
+    for (const auto& [key, a] : attrs) keys.try_emplace(key, a);
   }
   json list = json::array();
   for (const auto& [key, a] : keys) {
@@ -200,8 +193,8 @@ Result<json> RmCore::attributesToNodes(const std::map<std::string, std::string>&
     }
   }
   std::map<std::string, std::pair<NodeAttribute, json>> byKey;
-  for (const std::string& host : attributeHosts()) {
-    for (const auto& [key, a] : hostAttributes(host)) {
+  for (const auto& [host, attrs] : hostAttributes()) {
+    for (const auto& [key, a] : attrs) {
       if (!wanted.empty() && !wanted.contains(key)) continue;
       auto [it, fresh] = byKey.try_emplace(key, a, json::array());
       it->second.second.push_back({{"hostname", host}, {"attributeValue", a.value}});
@@ -216,16 +209,19 @@ Result<json> RmCore::attributesToNodes(const std::map<std::string, std::string>&
 }
 
 Result<json> RmCore::nodesToAttributes(const std::map<std::string, std::string>& q) const {
-  std::set<std::string> hosts = attributeHosts();
+  const auto all = hostAttributes();
+  std::set<std::string> hosts;
   if (auto it = q.find("nodes"); it != q.end()) {
-    hosts.clear();
     for (std::string_view h : splitNonEmpty(it->second, ',')) hosts.insert(std::string(h));
+  } else {
+    for (const auto& [host, attrs] : all) hosts.insert(host);
   }
   json list = json::array();
   for (const std::string& host : hosts) {
     json attrs = json::array();
-    for (const auto& [key, a] : hostAttributes(host))
-      attrs.push_back(protocol::toJson(toRecord(a)));
+    if (auto it = all.find(host); it != all.end()) {
+      for (const auto& [key, a] : it->second) attrs.push_back(protocol::toJson(toRecord(a)));
+    }
     list.push_back({{"node", host}, {"nodeAttributes", attrs}});
   }
   return json{{"nodesToAttributes", list}};
