@@ -4,8 +4,10 @@
 // cluster lost (ABORTED, PREEMPTED), and finishes SUCCEEDED when every container exited 0.
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <ostream>
 #include <thread>
 
