@@ -126,9 +126,8 @@ Result<NodeAttributesSettings> readNodeAttributesSettings(const Configuration& c
   } else if (kind == "script") {
     s.kind = NodeAttributesSettings::Kind::kScript;
     s.scriptPath = conf.get(pre + "script.path", "");
-    for (std::string_view o : splitNonEmpty(conf.get(pre + "script.opts", ""), ' ')) {
-      s.scriptOpts.emplace_back(o);
-    }
+    const std::string opts = conf.get(pre + "script.opts", "");
+    for (std::string_view o : splitNonEmpty(opts, ' ')) s.scriptOpts.emplace_back(o);
   } else {
     return invalidArgument("{}: '{}' is not a provider Spindle has (config or script)", kProvider,
                            kind);
