@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The REST API's JSON shapes against golden files: a real ResourceManager and one NodeManager
-# on loopback free ports, one dshell job run to completion, then info, metrics, scheduler,
-# nodes, apps, apps/{id} and apps/{id}/appattempts compared with tests/data/rest/*.json by
+# on loopback free ports, one dshell job run to completion and a node attribute set by the admin,
+# then info, metrics, scheduler, nodes, nodes/{id}, apps, apps/{id}, apps/{id}/appattempts and
+# the node-attribute views compared with tests/data/rest/*.json by
 # key sets and value types (tests/rest_shape.py; timestamps, ids and ports are masked).
 # Every wait is bounded; processes are stopped by PID.
 #   rest_golden_test.sh <spindle> <work folder> <golden folder> [--update]
@@ -35,6 +36,8 @@ cat >"$work/nm/yarn-site.xml" <<EOF
   <property><name>yarn.nodemanager.log-dirs</name><value>$work/nm/logs</value></property>
   <property><name>yarn.nodemanager.local-dirs</name><value>$work/nm/local</value></property>
   <property><name>spindle.nodemanager.allow-root</name><value>$allow_root</value></property>
+  <property><name>yarn.nodemanager.node-attributes.provider</name><value>config</value></property>
+  <property><name>yarn.nodemanager.node-attributes.provider.configured-node-attributes</name><value>os,STRING,linux</value></property>
 </configuration>
 EOF
 "$spindle" rm --conf "$work/rm" >"$work/rm.log" 2>&1 &
@@ -51,9 +54,14 @@ check "the dshell job succeeds" '[ $code = 0 ]'
 app=$(sed -n 's/^Submitted application //p' "$work/dshell.out")
 # The AM container's completion reaches the RM on the next heartbeat.
 waitfor 5 "get /metrics | grep -q '\"containersAllocated\":0'"
+# A centralised attribute beside the NM's distributed one, for the node-attribute views.
+"$spindle" nodeattributes --rm "127.0.0.1:$port" -add "127.0.0.1:java=1.8" >"$work/attrs.out" 2>&1
+check "nodeattributes -add succeeds" '[ $? = 0 ]'
+node=$(get /nodes | python3 -c 'import json,sys; print(json.load(sys.stdin)["nodes"]["node"][0]["id"])')
 
-for view in info metrics scheduler nodes apps "apps/$app" "apps/$app/appattempts"; do
-  name=$(echo "$view" | sed "s#$app#id#; s#/#-#g")
+for view in info metrics scheduler nodes "nodes/$node" apps "apps/$app" "apps/$app/appattempts" \
+  node-attributes attributes-to-nodes nodes-to-attributes; do
+  name=$(echo "$view" | sed "s#$app#id#; s#$node#id#; s#/#-#g")
   get "/$view" >"$work/$name.json"
   if [ "$update" = --update ]; then
     python3 "$here/rest_shape.py" shape "$work/$name.json" >"$golden/$name.json"

@@ -10,7 +10,8 @@ namespace spindle::cli {
 
 bool DaemonOptions::selected() const {
   return rm->parsed() || nm->parsed() || application->parsed() || node->parsed() ||
-         dshell->parsed() || attempt->parsed() || queue->parsed();
+         dshell->parsed() || attempt->parsed() || queue->parsed() || nodeAttributes->parsed() ||
+         cluster->parsed();
 }
 
 namespace {
@@ -29,7 +30,7 @@ std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
   if (argc < 2) return out;
   const std::string cmd = argv[1];
   if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "queue" &&
-      cmd != "dshell") {
+      cmd != "dshell" && cmd != "nodeattributes" && cmd != "cluster") {
     return out;
   }
   for (size_t i = 2; i < out.size(); ++i) {
@@ -82,6 +83,33 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   o.node->add_option("--states", o.nodeArgs.states, "With -list: states, comma separated");
   o.node->add_option("--status", o.nodeArgs.status, "Print the report of a node");
 
+  o.nodeAttributes =
+      app.add_subcommand("nodeattributes", "Set and list node attributes (yarn nodeattributes)");
+  client::NodeAttributesArgs& na = o.attrArgs;
+  addConnection(o.nodeAttributes, na.conn);
+  o.nodeAttributes->add_option(
+      "--add", na.add, "Admin: add or update \"host1:attr[(type)][=value],attr2 host2:...\"");
+  o.nodeAttributes->add_option("--replace", na.replace,
+                               "Admin: replace the hosts' centralised attributes");
+  o.nodeAttributes->add_option("--remove", na.remove, "Admin: remove \"host1:attr,attr2 ...\"");
+  o.nodeAttributes->add_flag("--failOnUnknownNodes", na.failOnUnknownNodes,
+                             "With -add/-replace/-remove: fail when a host has no NodeManager");
+  o.nodeAttributes->add_flag("--list", na.list, "List every attribute of the cluster");
+  o.nodeAttributes->add_flag("--attributestonodes", na.attributesToNodes,
+                             "Hosts and values per attribute");
+  o.nodeAttributes
+      ->add_option("--attributes", na.attributes,
+                   "With -attributestonodes: prefix/name or name, comma separated")
+      ->delimiter(',');
+  o.nodeAttributes->add_flag("--nodestoattributes", na.nodesToAttributes, "Attributes per host");
+  o.nodeAttributes->add_option("--nodes", na.nodes, "With -nodestoattributes: hosts")
+      ->delimiter(',');
+
+  o.cluster = app.add_subcommand("cluster", "Cluster information (yarn cluster)");
+  addConnection(o.cluster, o.clusterArgs.conn);
+  o.cluster->add_flag("--lna,--list-node-attributes", o.clusterArgs.listNodeAttributes,
+                      "List the cluster's node attributes");
+
   o.dshell =
       app.add_subcommand("dshell", "YARN's distributed shell: run a command in N containers");
   auto* d = o.dshell;
@@ -98,7 +126,8 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   d->add_option("--master_memory", ds.masterMemory, "MB for the AM (100)");
   d->add_option("--master_vcores", ds.masterVcores, "Virtual cores for the AM (1)");
   d->add_option("--timeout", ds.timeoutMs, "Kill the application after this many ms (600000)");
-  d->add_option("--placement_spec", ds.placementSpec, "Placement constraints (refused for now)");
+  d->add_option("--placement_spec", ds.placementSpec,
+                "Placement constraints, e.g. zk=3,NOTIN,NODE,zk or zk(3),notin,node,zk");
   d->add_flag("--am", ds.am, "Run as the application master (the AM container's command)")
       ->group("");
 }
@@ -106,8 +135,12 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
 int runDaemonCommand(const DaemonOptions& o) {
   initLogging(LogLevel::kInfo);
   if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed() ||
-      o.queue->parsed()) {
+      o.queue->parsed() || o.nodeAttributes->parsed() || o.cluster->parsed()) {
     initLogging(LogLevel::kWarn);
+    if (o.nodeAttributes->parsed()) {
+      return client::runNodeAttributes(o.attrArgs, std::cout, std::cerr);
+    }
+    if (o.cluster->parsed()) return client::runCluster(o.clusterArgs, std::cout, std::cerr);
     if (o.queue->parsed()) return client::runQueue(o.queueArgs, std::cout, std::cerr);
     if (o.attempt->parsed()) {
       return client::runApplicationAttempt(o.attemptArgs, std::cout, std::cerr);

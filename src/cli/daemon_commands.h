@@ -1,5 +1,6 @@
 // The daemon and client commands of `spindle`: resourcemanager (rm), nodemanager (nm),
-// application, node and dshell. Client commands take YARN's single-dash options
+// application, node, nodeattributes, cluster and dshell. Client commands take YARN's single-dash
+// options
 // (`spindle application -list`); normalizeYarnArgs turns them into CLI11's double-dash form.
 //
 //   DaemonOptions o;
@@ -25,12 +26,16 @@ struct DaemonOptions {
   CLI::App* attempt = nullptr;
   CLI::App* queue = nullptr;
   CLI::App* dshell = nullptr;
+  CLI::App* nodeAttributes = nullptr;
+  CLI::App* cluster = nullptr;
   std::string confDir;
   client::ApplicationArgs app;
   client::NodeArgs nodeArgs;
   client::AttemptArgs attemptArgs;
   client::QueueArgs queueArgs;
   client::DshellArgs ds;
+  client::NodeAttributesArgs attrArgs;
+  client::ClusterArgs clusterArgs;
   bool selected() const;
 };
 

@@ -104,6 +104,19 @@ std::string healthDate(int64_t ms) {
   return fmt::format("{}:{:02d}UTC", buf, (ms % 1000) / 10);
 }
 
+// NodeCLI's Node Attributes lines: NodeAttribute's toString, the first on the header's line,
+// the others indented below it; an empty line without attributes.
+std::string nodeAttributesLines(const json& n) {
+  std::string out;
+  const json info = n.value("nodeAttributesInfo", json::object());
+  for (const json& a : info.value("nodeAttributeInfo", json::array())) {
+    if (!out.empty()) out += "\t                  ";
+    out += fmt::format("Prefix-{} :Name-{}:Value-{}:Type-{}\n", str(a, "prefix"), str(a, "name"),
+                       str(a, "value"), str(a, "type"));
+  }
+  return out.empty() ? "\n" : out;
+}
+
 int printNodeReport(RmRestClient& rm, const std::string& id, std::ostream& out, std::ostream& err) {
   auto r = rm.get("/ws/v1/cluster/nodes/" + id);
   if (!r) {
@@ -134,7 +147,7 @@ int printNodeReport(RmRestClient& rm, const std::string& id, std::ostream& out, 
       << "\tCPU-Used : " << str(n, "usedVirtualCores") << " vcores\n"
       << "\tCPU-Capacity : " << str(total, "vCores") << " vcores\n"
       << "\tNode-Labels : " << labels << "\n"
-      << "\tNode Attributes : \n"
+      << "\tNode Attributes : " << nodeAttributesLines(n)
       << "\tResource Utilization by Node : PMem:0 MB, VMem:0 MB, VCores:0.0\n"
       << "\tResource Utilization by Containers : PMem:0 MB, VMem:0 MB, VCores:0.0\n";
   return 0;

@@ -57,6 +57,28 @@ struct NodeArgs {
 };
 int runNode(const NodeArgs& a, std::ostream& out, std::ostream& err);
 
+// `yarn nodeattributes` (NodeAttributesCLI): the admin's -add, -replace, -remove of
+// centralised attributes ("host1:attr[(type)][=value],attr2 host2:..."; every NodeManager on
+// the host), and -list, -attributestonodes [-attributes ...], -nodestoattributes [-nodes ...].
+struct NodeAttributesArgs {
+  Connection conn;
+  std::string add, replace, remove;
+  bool failOnUnknownNodes = false;
+  bool list = false;
+  bool attributesToNodes = false;
+  std::vector<std::string> attributes;  // prefix/name or name (rm.yarn.io)
+  bool nodesToAttributes = false;
+  std::vector<std::string> nodes;  // hosts
+};
+int runNodeAttributes(const NodeAttributesArgs& a, std::ostream& out, std::ostream& err);
+
+// `yarn cluster --list-node-attributes` (ClusterCLI).
+struct ClusterArgs {
+  Connection conn;
+  bool listNodeAttributes = false;
+};
+int runCluster(const ClusterArgs& a, std::ostream& out, std::ostream& err);
+
 // YARN's distributed shell (org.apache.hadoop.yarn.applications.distributedshell): the client
 // submits an AM that is this same binary (`spindle dshell --am`, its settings in the AM's
 // environment), waits for the app and exits 0 when it SUCCEEDED.

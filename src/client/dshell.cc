@@ -4,8 +4,10 @@
 // cluster lost (ABORTED, PREEMPTED), and finishes SUCCEEDED when every container exited 0.
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <ostream>
 #include <thread>
 
@@ -14,6 +16,7 @@
 #include "app/container_state.h"
 #include "client/commands.h"
 #include "client/rm_client.h"
+#include "placement/spec_parser.h"
 #include "protocol/yarn_ids.h"
 
 namespace spindle::client {
@@ -41,6 +44,84 @@ int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+// One item of -placement_spec: `count` containers tagged `tag` under `expression` (the
+// PlacementSpec expression text; "" for a bare `tag(n)`). A lone node-attribute expression has
+// no tag and -num_containers containers, as DistributedShell's parsePlacementSpecs reads it.
+struct PlacementItem {
+  std::string tag;
+  int32_t count = 0;
+  std::string expression;
+};
+
+// Splits on ':' outside parentheses, as the PlacementSpec tokenizer does.
+std::vector<std::string> specItems(std::string_view spec) {
+  std::vector<std::string> out(1);
+  int depth = 0;
+  for (char c : spec) {
+    if (c == '(') ++depth;
+    if (c == ')' && depth > 0) --depth;
+    if (c == ':' && depth == 0) {
+      out.emplace_back();
+      continue;
+    }
+    out.back() += c;
+  }
+  return out;
+}
+
+// YARN 3.1's DistributedShell wrote a source tag as `tag=n` ("zk=3,NOTIN,NODE,zk"); the newer
+// parser reads `tag(n)`. An item `tag=n,<in|notin|cardinality|and|or>...` is rewritten so both
+// forms work; anything else (a node-attribute expression such as `java=1.8`) is left alone.
+std::string newerForm(const std::string& item) {
+  const size_t eq = item.find('=');
+  const size_t comma = item.find(',');
+  if (eq == std::string::npos || comma == std::string::npos || eq > comma || eq == 0) return item;
+  const std::string tag = item.substr(0, eq);
+  const std::string count = item.substr(eq + 1, comma - eq - 1);
+  if (tag.find_first_of("()!") != std::string::npos || count.empty() ||
+      count.find_first_not_of("0123456789") != std::string::npos) {
+    return item;
+  }
+  std::string rest = item.substr(comma + 1);
+  std::string lower = rest;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* kw : {"in,", "notin,", "cardinality,", "and(", "or("}) {
+    if (lower.starts_with(kw)) return tag + "(" + count + ")," + rest;
+  }
+  return item;
+}
+
+Result<std::vector<PlacementItem>> parsePlacement(const std::string& spec, int32_t numContainers) {
+  std::vector<std::string> items = specItems(spec);
+  std::string normalized;
+  for (std::string& item : items) {
+    item = newerForm(item);
+    normalized += (normalized.empty() ? "" : ":") + item;
+  }
+  SPINDLE_ASSIGN_OR_RETURN(placement::PlacementSpec parsed,
+                           placement::parsePlacementSpec(normalized));
+  if (parsed.size() != items.size()) {
+    return invalidArgument("-placement_spec '{}': {} items, the parser read {}", spec, items.size(),
+                           parsed.size());
+  }
+  std::vector<PlacementItem> out;
+  for (size_t i = 0; i < parsed.size(); ++i) {
+    PlacementItem p;
+    if (parsed[i].sourceTags.empty()) {
+      p.count = numContainers;
+      p.expression = items[i];
+    } else {
+      p.tag = parsed[i].sourceTags.tag;
+      p.count = parsed[i].sourceTags.numAllocations;
+      const size_t end = items[i].find("),");
+      if (end != std::string::npos) p.expression = items[i].substr(end + 2);
+    }
+    if (p.count < 0) return invalidArgument("-placement_spec: negative count for '{}'", items[i]);
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 int runAm(std::ostream& out, std::ostream& err) {
@@ -77,22 +158,73 @@ int runAm(std::ostream& out, std::ostream& err) {
   NmClient nm;
   out << "dshell AM " << attemptId << ": " << total << " containers of <memory:" << memory
       << ", vCores:" << vcores << "> running: " << command << std::endl;
-  auto reg = rm.registerAm(env("NM_HOST", "127.0.0.1"), "");
+  // -placement_spec (DistributedShell's placementSpecs): the constraints of tagged items are
+  // registered per source tag; every container is one SchedulingRequest of one allocation
+  // with its own allocationRequestId; a lone attribute expression is the requests' own.
+  std::vector<PlacementItem> placement;
+  std::vector<protocol::PlacementConstraintEntry> registered;
+  if (const std::string spec = env("DSHELL_PLACEMENT_SPEC"); !spec.empty()) {
+    auto p = parsePlacement(spec, total);
+    if (!p) {
+      err << "dshell AM: " << p.status().message() << "\n";
+      return 2;
+    }
+    placement = std::move(*p);
+    for (const PlacementItem& i : placement) {
+      if (!i.tag.empty() && !i.expression.empty()) registered.push_back({{i.tag}, i.expression});
+    }
+  }
+  int64_t nextRequestId = 0;
+  std::map<int64_t, size_t> itemOfRequest;  // allocationRequestId -> placement item
+  std::vector<protocol::SchedulingRequestRecord> pendingRequests;
+  auto requestFor = [&](size_t item) {
+    protocol::SchedulingRequestRecord r;
+    r.allocationRequestId = ++nextRequestId;
+    r.priority = priority;
+    if (!placement[item].tag.empty()) r.allocationTags = {placement[item].tag};
+    r.resourceSizing = protocol::ResourceSizingRecord{1, {memory, vcores}};
+    if (placement[item].tag.empty()) r.placementConstraint = placement[item].expression;
+    itemOfRequest[r.allocationRequestId] = item;
+    pendingRequests.push_back(std::move(r));
+  };
+  for (size_t i = 0; i < placement.size(); ++i) {
+    for (int32_t k = 0; k < placement[i].count; ++k) requestFor(i);
+  }
+  // DistributedShell retries rejected requests, 10 in all, then gives up.
+  int32_t retriesLeft = 10;
+  auto reg = rm.registerAm(env("NM_HOST", "127.0.0.1"), "", registered);
   if (!reg) {
     err << "dshell AM: register: " << reg.status().message() << "\n";
     return 1;
   }
   int32_t allocated = 0, succeeded = 0, failed = 0;
   std::string lastFailure;
+  std::map<std::string, int64_t> requestOfContainer;  // container id -> allocationRequestId
+  // The AM cannot go on (an allocate call refused, retries exhausted): it finishes FAILED with
+  // the reason, so the client and the app report show it.
+  auto giveUp = [&](const std::string& why) {
+    err << "dshell AM: " << why << "\n";
+    (void)rm.finish(protocol::FinalApplicationStatus::FAILED, why);
+    return 1;
+  };
   while (succeeded + failed < total) {
     std::vector<protocol::ResourceRequest> asks;
     // Asks are absolute: the number still wanted, every call.
-    asks.push_back({priority, "*", {memory, vcores}, std::max(0, total - allocated), true, "", 0});
+    if (placement.empty()) {
+      asks.push_back(
+          {priority, "*", {memory, vcores}, std::max(0, total - allocated), true, "", 0});
+    }
     auto r = rm.allocate(std::move(asks), {},
-                         static_cast<double>(succeeded + failed) / std::max(total, 1));
-    if (!r) {
-      err << "dshell AM: allocate: " << r.status().message() << "\n";
-      return 1;
+                         static_cast<double>(succeeded + failed) / std::max(total, 1),
+                         std::move(pendingRequests));
+    pendingRequests.clear();
+    if (!r) return giveUp("allocate: " + r.status().message());
+    for (const protocol::RejectedSchedulingRequestRecord& rej : r->rejectedSchedulingRequests) {
+      out << "Scheduling Request " << rej.request.allocationRequestId
+          << " has been rejected. Reason " << rej.reason << ": " << rej.message << std::endl;
+      if (--retriesLeft <= 0) return giveUp("Exiting, since retries are exhausted: " + rej.message);
+      auto it = itemOfRequest.find(rej.request.allocationRequestId);
+      if (it != itemOfRequest.end()) requestFor(it->second);
     }
     if (r->amCommand) {
       err << "dshell AM: the RM sent " << protocol::toString(*r->amCommand) << "\n";
@@ -105,6 +237,7 @@ int runAm(std::ostream& out, std::ostream& err) {
         continue;
       }
       ++allocated;
+      requestOfContainer[c.id] = c.allocationRequestId;
       protocol::StartContainerRequest start;
       start.containerId = c.id;
       start.resource = c.resource;
@@ -127,6 +260,10 @@ int runAm(std::ostream& out, std::ostream& err) {
       } else if (s.exitStatus == ContainerExitStatus::ABORTED ||
                  s.exitStatus == ContainerExitStatus::PREEMPTED) {
         --allocated;  // lost by the cluster, not by the command: ask again
+        auto req = requestOfContainer.find(s.containerId);
+        auto item =
+            req == requestOfContainer.end() ? itemOfRequest.end() : itemOfRequest.find(req->second);
+        if (item != itemOfRequest.end()) requestFor(item->second);
       } else {
         ++failed;
         lastFailure = s.diagnostics;
@@ -163,10 +300,17 @@ int runAm(std::ostream& out, std::ostream& err) {
 
 int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err) {
   if (a.am) return runAm(out, err);
+  int32_t numContainers = a.numContainers;
   if (!a.placementSpec.empty()) {
-    err << "dshell: -placement_spec: placement constraints are not served by the daemon yet; "
-           "submit without it\n";
-    return 2;
+    // The spec's counts decide the number of containers (-num_containers only for a lone
+    // node-attribute expression), as DistributedShell's parsePlacementSpecs.
+    auto p = parsePlacement(a.placementSpec, a.numContainers);
+    if (!p) {
+      err << "dshell: -placement_spec: " << p.status().message() << "\n";
+      return 2;
+    }
+    numContainers = 0;
+    for (const PlacementItem& i : *p) numContainers += i.count;
   }
   if (a.shellCommand.empty()) {
     err << "dshell: -shell_command is required\n";
@@ -200,7 +344,8 @@ int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err) {
     envEntries.push_back({{"key", k}, {"value", v}});
   };
   add("DSHELL_SHELL_COMMAND", a.shellCommand);
-  add("DSHELL_NUM_CONTAINERS", std::to_string(a.numContainers));
+  add("DSHELL_NUM_CONTAINERS", std::to_string(numContainers));
+  add("DSHELL_PLACEMENT_SPEC", a.placementSpec);
   add("DSHELL_CONTAINER_MEMORY", std::to_string(a.containerMemory));
   add("DSHELL_CONTAINER_VCORES", std::to_string(a.containerVcores));
   add("DSHELL_PRIORITY", std::to_string(a.priority));

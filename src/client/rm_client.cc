@@ -97,24 +97,27 @@ Result<Resp> AmRmClient::rpc(const std::string& path, const std::string& body) {
 }
 
 Result<protocol::RegisterApplicationMasterResponse> AmRmClient::registerAm(
-    const std::string& host, const std::string& trackingUrl) {
+    const std::string& host, const std::string& trackingUrl,
+    std::vector<protocol::PlacementConstraintEntry> placementConstraints) {
   protocol::RegisterApplicationMasterRequest req;
   req.applicationAttemptId = attemptId_;
   req.host = host;
   req.trackingUrl = trackingUrl;
+  req.placementConstraints = std::move(placementConstraints);
   return rpc<protocol::RegisterApplicationMasterResponse>("/rpc/v1/am/register",
                                                           protocol::toJson(req).dump());
 }
 
-Result<protocol::AllocateResponse> AmRmClient::allocate(std::vector<protocol::ResourceRequest> asks,
-                                                        std::vector<std::string> releases,
-                                                        double progress) {
+Result<protocol::AllocateResponse> AmRmClient::allocate(
+    std::vector<protocol::ResourceRequest> asks, std::vector<std::string> releases, double progress,
+    std::vector<protocol::SchedulingRequestRecord> schedulingRequests) {
   protocol::AllocateRequest req;
   req.applicationAttemptId = attemptId_;
   req.responseId = responseId_;
   req.progress = progress;
   req.ask = std::move(asks);
   req.release = std::move(releases);
+  req.schedulingRequests = std::move(schedulingRequests);
   const std::string body = protocol::toJson(req).dump();
   auto r = rpc<protocol::AllocateResponse>("/rpc/v1/am/allocate", body);
   // A call whose answer was lost is sent again with the same responseId: the RM answers it

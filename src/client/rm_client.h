@@ -53,10 +53,13 @@ class AmRmClient {
  public:
   AmRmClient(std::string host, uint16_t port, std::string attemptId)
       : http_(std::move(host), port, 30'000), attemptId_(std::move(attemptId)) {}
-  Result<protocol::RegisterApplicationMasterResponse> registerAm(const std::string& host,
-                                                                 const std::string& trackingUrl);
-  Result<protocol::AllocateResponse> allocate(std::vector<protocol::ResourceRequest> asks,
-                                              std::vector<std::string> releases, double progress);
+  // `placementConstraints`: the AM's constraints per source tags (placement constraints).
+  Result<protocol::RegisterApplicationMasterResponse> registerAm(
+      const std::string& host, const std::string& trackingUrl,
+      std::vector<protocol::PlacementConstraintEntry> placementConstraints = {});
+  Result<protocol::AllocateResponse> allocate(
+      std::vector<protocol::ResourceRequest> asks, std::vector<std::string> releases,
+      double progress, std::vector<protocol::SchedulingRequestRecord> schedulingRequests = {});
   Result<protocol::FinishApplicationMasterResponse> finish(protocol::FinalApplicationStatus status,
                                                            const std::string& diagnostics);
 

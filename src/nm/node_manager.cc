@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "config/configuration.h"
 #include "nm/container_launcher.h"
+#include "nm/node_attributes_provider.h"
 #include "protocol/codec.h"
 #include "protocol/http_client.h"
 #include "protocol/http_server.h"
@@ -43,8 +44,9 @@ struct NmSettings {
   int64_t killGraceMs = 250;
   int64_t connectMaxWaitMs = 900'000;
   int64_t connectRetryMs = 30'000;
-  std::string registrationSecret;  // spindle.nodemanager.registration.secret
-  bool allowRoot = false;          // spindle.nodemanager.allow-root
+  std::string registrationSecret;     // spindle.nodemanager.registration.secret
+  bool allowRoot = false;             // spindle.nodemanager.allow-root
+  NodeAttributesSettings attributes;  // yarn.nodemanager.node-attributes.provider.*
 };
 
 Result<std::pair<std::string, uint16_t>> address(const Configuration& conf, const char* key,
@@ -98,6 +100,7 @@ Result<NmSettings> readSettings(const std::string& dir) {
       conf.getTimeDurationMs("yarn.resourcemanager.connect.retry-interval.ms", 30'000));
   s.registrationSecret = conf.get("spindle.nodemanager.registration.secret", "");
   SPINDLE_ASSIGN_OR_RETURN(s.allowRoot, conf.getBool("spindle.nodemanager.allow-root", false));
+  SPINDLE_ASSIGN_OR_RETURN(s.attributes, readNodeAttributesSettings(conf));
   return s;
 }
 
@@ -208,6 +211,13 @@ int runNodeManager(const std::string& confDir) {
     return 2;
   }
   const NmSettings& s = *settings;
+  // Distributed node attributes: a bad configured value or a missing script stops the NM, as
+  // YARN's provider fails the NodeManager's start.
+  NodeAttributesProvider attributes(s.attributes);
+  if (Status st = attributes.start(); !st.isOk()) {
+    std::cerr << "spindle nm: " << st.message() << "\n";
+    return 2;
+  }
   const std::string rmAddress = s.rmHost + ":" + std::to_string(s.rmPort);
   std::unique_ptr<ContainerLauncher> launcher;
   std::unique_ptr<NmService> service;
@@ -259,6 +269,7 @@ int runNodeManager(const std::string& confDir) {
   };
 
   bool registered = false;
+  std::optional<std::vector<protocol::NodeAttributeRecord>> pendingAttributes;
   int32_t responseId = 0;
   int64_t interval = 1000;
   int64_t nextBeat = nowMs();
@@ -277,6 +288,8 @@ int runNodeManager(const std::string& confDir) {
       req.nmVersion = SPINDLE_VERSION;
       req.nodeLabels = s.labels;
       req.registrationSecret = s.registrationSecret;
+      req.nodeAttributes = attributes.current();
+      (void)attributes.takeChanged();  // the registration carries the latest set
       auto r = rm.post("/rpc/v1/resource-tracker/register", protocol::toJson(req).dump());
       if (r && r->status == 403) {
         // A refused secret is a configuration error: retrying cannot help.
@@ -298,6 +311,10 @@ int runNodeManager(const std::string& confDir) {
       if (resp->nodeAction == NodeAction::SHUTDOWN) {
         return shutdown(0, "the ResourceManager refused the node: " + resp->diagnosticsMessage);
       }
+      if (!resp->areNodeAttributesAcceptedByRM) {
+        SPINDLE_LOG_WARN("the ResourceManager refused the node attributes: {}",
+                         resp->diagnosticsMessage);
+      }
       registered = true;
       responseId = 0;
       nextBeat = nowMs();
@@ -309,6 +326,9 @@ int runNodeManager(const std::string& confDir) {
     hb.nodeStatus.responseId = responseId;
     hb.nodeStatus.containersStatuses = launcher->statuses();
     hb.nodeStatus.nodeHealthStatus.lastHealthReportTime = lastContact;
+    // A change stays pending until a heartbeat carrying it is answered.
+    if (auto changed = attributes.takeChanged()) pendingAttributes = std::move(changed);
+    hb.nodeAttributes = pendingAttributes;
     auto r = rm.post("/rpc/v1/resource-tracker/heartbeat", protocol::toJson(hb).dump());
     auto resp = r && r->status == 200
                     ? protocol::decode<protocol::NodeHeartbeatResponse>(r->body)
@@ -320,6 +340,7 @@ int runNodeManager(const std::string& confDir) {
       continue;
     }
     lastContact = nowMs();
+    pendingAttributes.reset();
     interval = resp->nextHeartBeatInterval;
     nextBeat = nowMs() + interval;
     if (resp->nodeAction == NodeAction::SHUTDOWN) {
@@ -336,6 +357,10 @@ int runNodeManager(const std::string& confDir) {
     }
     launcher->acknowledge(hb.nodeStatus.containersStatuses);
     responseId = resp->responseId;
+    if (!resp->areNodeAttributesAcceptedByRM) {
+      SPINDLE_LOG_WARN("the ResourceManager refused the node attributes: {}",
+                       resp->diagnosticsMessage);
+    }
     for (const std::string& id : resp->containersToCleanup) {
       (void)launcher->stop(id, ContainerExitStatus::KILLED_BY_RESOURCEMANAGER,
                            "Container Killed by ResourceManager");

@@ -11,6 +11,8 @@
 //       port 0 picks a free one): the NM's one HTTP server; the node id is host:bound port
 //   yarn.nodemanager.resource.memory-mb (8192), yarn.nodemanager.resource.cpu-vcores (8)
 //   yarn.nodemanager.node-labels.provider.configured-node-partition: the node's label
+//   yarn.nodemanager.node-attributes.provider.*: the node's distributed attributes, sent with
+//       the registration and with the next heartbeat after a change (node_attributes_provider.h)
 //   yarn.nodemanager.log-dirs (/tmp/spindle/nm-logs), yarn.nodemanager.local-dirs
 //       (/tmp/spindle/nm-local-dir): the first folder of each list is used
 //   yarn.nodemanager.sleep-delay-before-sigkill.ms (250)

@@ -93,6 +93,31 @@ Result<std::vector<NodeAttributeMapping>> parseNodeAttributeMappings(std::string
   return out;
 }
 
+Status validateNodeAttribute(const NodeAttribute& a, std::string_view prefix) {
+  auto word = [](std::string_view s, std::string_view extra) {
+    if (s.empty() || !std::isalnum(static_cast<unsigned char>(s.front()))) return false;
+    return std::all_of(s.begin(), s.end(), [&](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || extra.find(c) != std::string::npos;
+    });
+  };
+  if (a.prefix != prefix) {
+    return invalidArgument("attribute {}: the prefix must be {}", a.key(), prefix);
+  }
+  if (a.name.size() > 255 || !word(a.name, "-_")) {
+    return invalidArgument(
+        "attribute {}: the name must be 1 to 255 of {{0-9, a-z, A-Z, -, _}} and must not start "
+        "with - or _",
+        a.key());
+  }
+  if (!a.value.empty() && (a.value.size() > 255 || !word(a.value, "-_."))) {
+    return invalidArgument(
+        "attribute {}: the value '{}' must be up to 255 of {{0-9, a-z, A-Z, -, _, .}} and must "
+        "not start with -, _ or .",
+        a.key(), a.value);
+  }
+  return Status::ok();
+}
+
 Status NodeAttributes::validate(const std::vector<NodeAttribute>& attributes,
                                 std::string_view prefix) const {
   for (const NodeAttribute& a : attributes) {

@@ -63,6 +63,12 @@ struct NodeAttributeMapping {
 Result<std::vector<NodeAttributeMapping>> parseNodeAttributeMappings(std::string_view text,
                                                                      bool withValues = true);
 
+// YARN's NodeLabelUtil.validateNodeAttributes for attributes changed at run time (the admin's
+// mappings, a node's provider): the prefix must be `prefix`; the name 1-255 characters of
+// [0-9a-zA-Z-_] not starting with '-' or '_'; the value empty or of [0-9a-zA-Z-_.] not starting
+// with '-', '_' or '.'. InvalidArgument naming the attribute and the rule it breaks.
+Status validateNodeAttribute(const NodeAttribute& attribute, std::string_view prefix);
+
 class NodeAttributes {
  public:
   // Admin operations on centralised attributes. InvalidArgument for a prefix other than

@@ -147,6 +147,34 @@ void read(JsonFields& f, Container& c) {
   c.allocationRequestId = f.int64("allocationRequestId", 0);
 }
 
+json toJson(const NodeAttributeRecord& a) {
+  return {{"attributeKey",
+           {{"attributePrefix", a.attributePrefix}, {"attributeName", a.attributeName}}},
+          {"attributeType", a.attributeType},
+          {"attributeValue", a.attributeValue}};
+}
+void read(JsonFields& f, NodeAttributeRecord& a) {
+  JsonFields k = f.object("attributeKey");
+  a.attributePrefix = k.str("attributePrefix");
+  a.attributeName = k.str("attributeName");
+  nonEmpty(k, "attributeName", a.attributeName);
+  a.attributeType = f.str("attributeType", "STRING");
+  if (f.ok() && a.attributeType != "STRING") {
+    f.fail("attributeType", "unknown value '" + a.attributeType + "' (one of STRING)");
+  }
+  a.attributeValue = f.str("attributeValue", "");
+}
+
+namespace {
+
+std::optional<std::vector<NodeAttributeRecord>> readAttributes(JsonFields& f,
+                                                               std::string_view key) {
+  if (!f.has(key)) return std::nullopt;
+  return readList<NodeAttributeRecord>(f, key);
+}
+
+}  // namespace
+
 // --- ResourceTracker ------------------------------------------------------------------------
 
 json toJson(const RegisterNodeManagerRequest& r) {
@@ -156,7 +184,8 @@ json toJson(const RegisterNodeManagerRequest& r) {
           {"nmVersion", r.nmVersion},
           {"nodeLabels", r.nodeLabels},
           {"containerStatuses", list(r.containerStatuses)},
-          {"registrationSecret", r.registrationSecret}};
+          {"registrationSecret", r.registrationSecret},
+          {"nodeAttributes", list(r.nodeAttributes)}};
 }
 void read(JsonFields& f, RegisterNodeManagerRequest& r) {
   r.nodeId = f.str("nodeId");
@@ -176,6 +205,7 @@ void read(JsonFields& f, RegisterNodeManagerRequest& r) {
   r.nodeLabels = f.strings("nodeLabels");
   r.containerStatuses = readList<ContainerStatus>(f, "containerStatuses");
   r.registrationSecret = f.str("registrationSecret", "");
+  r.nodeAttributes = readList<NodeAttributeRecord>(f, "nodeAttributes");
 }
 
 json toJson(const RegisterNodeManagerResponse& r) {
@@ -183,7 +213,8 @@ json toJson(const RegisterNodeManagerResponse& r) {
           {"rmIdentifier", r.rmIdentifier},
           {"diagnosticsMessage", r.diagnosticsMessage},
           {"rmVersion", r.rmVersion},
-          {"resource", toJson(r.resource)}};
+          {"resource", toJson(r.resource)},
+          {"areNodeAttributesAcceptedByRM", r.areNodeAttributesAcceptedByRM}};
 }
 void read(JsonFields& f, RegisterNodeManagerResponse& r) {
   r.nodeAction = readEnum(f, "nodeAction", kNodeActions, NodeAction::NORMAL, true);
@@ -191,19 +222,22 @@ void read(JsonFields& f, RegisterNodeManagerResponse& r) {
   r.diagnosticsMessage = f.str("diagnosticsMessage", "");
   r.rmVersion = f.str("rmVersion", "");
   if (auto res = f.optObject("resource")) read(*res, r.resource);
+  r.areNodeAttributesAcceptedByRM = f.boolean("areNodeAttributesAcceptedByRM", true);
 }
 
 json toJson(const NodeHeartbeatRequest& r) {
   const NodeStatus& s = r.nodeStatus;
-  return {{"nodeStatus",
-           {{"nodeId", s.nodeId},
-            {"responseId", s.responseId},
-            {"containersStatuses", list(s.containersStatuses)},
-            {"nodeHealthStatus",
-             {{"isNodeHealthy", s.nodeHealthStatus.isNodeHealthy},
-              {"healthReport", s.nodeHealthStatus.healthReport},
-              {"lastHealthReportTime", s.nodeHealthStatus.lastHealthReportTime}}},
-            {"keepAliveApplications", s.keepAliveApplications}}}};
+  json j = {{"nodeStatus",
+             {{"nodeId", s.nodeId},
+              {"responseId", s.responseId},
+              {"containersStatuses", list(s.containersStatuses)},
+              {"nodeHealthStatus",
+               {{"isNodeHealthy", s.nodeHealthStatus.isNodeHealthy},
+                {"healthReport", s.nodeHealthStatus.healthReport},
+                {"lastHealthReportTime", s.nodeHealthStatus.lastHealthReportTime}}},
+              {"keepAliveApplications", s.keepAliveApplications}}}};
+  if (r.nodeAttributes) j["nodeAttributes"] = list(*r.nodeAttributes);
+  return j;
 }
 void read(JsonFields& f, NodeHeartbeatRequest& r) {
   JsonFields s = f.object("nodeStatus");
@@ -218,6 +252,7 @@ void read(JsonFields& f, NodeHeartbeatRequest& r) {
     n.nodeHealthStatus.lastHealthReportTime = h->int64("lastHealthReportTime", 0);
   }
   n.keepAliveApplications = s.strings("keepAliveApplications");
+  r.nodeAttributes = readAttributes(f, "nodeAttributes");
 }
 
 json toJson(const NodeHeartbeatResponse& r) {
@@ -226,7 +261,8 @@ json toJson(const NodeHeartbeatResponse& r) {
           {"containersToCleanup", r.containersToCleanup},
           {"applicationsToCleanup", r.applicationsToCleanup},
           {"nextHeartBeatInterval", r.nextHeartBeatInterval},
-          {"diagnosticsMessage", r.diagnosticsMessage}};
+          {"diagnosticsMessage", r.diagnosticsMessage},
+          {"areNodeAttributesAcceptedByRM", r.areNodeAttributesAcceptedByRM}};
 }
 void read(JsonFields& f, NodeHeartbeatResponse& r) {
   r.responseId = f.int32("responseId");
@@ -238,15 +274,73 @@ void read(JsonFields& f, NodeHeartbeatResponse& r) {
     f.fail("nextHeartBeatInterval", "must be positive");
   }
   r.diagnosticsMessage = f.str("diagnosticsMessage", "");
+  r.areNodeAttributesAcceptedByRM = f.boolean("areNodeAttributesAcceptedByRM", true);
 }
 
 // --- ApplicationMasterProtocol ----------------------------------------------------------------
+
+json toJson(const PlacementConstraintEntry& e) {
+  return {{"allocationTags", e.allocationTags}, {"placementConstraint", e.placementConstraint}};
+}
+void read(JsonFields& f, PlacementConstraintEntry& e) {
+  e.allocationTags = f.strings("allocationTags");
+  e.placementConstraint = f.str("placementConstraint");
+  nonEmpty(f, "placementConstraint", e.placementConstraint);
+}
+
+json toJson(const SchedulingRequestRecord& r) {
+  json j = {
+      {"allocationRequestId", r.allocationRequestId},
+      {"priority", r.priority},
+      {"executionType",
+       {{"executionType", r.executionType}, {"enforceExecutionType", r.enforceExecutionType}}},
+      {"allocationTags", r.allocationTags}};
+  if (r.resourceSizing) {
+    j["resourceSizing"] = {{"numAllocations", r.resourceSizing->numAllocations},
+                           {"resources", toJson(r.resourceSizing->resources)}};
+  }
+  if (!r.placementConstraint.empty()) j["placementConstraint"] = r.placementConstraint;
+  return j;
+}
+void read(JsonFields& f, SchedulingRequestRecord& r) {
+  r.allocationRequestId = f.int64("allocationRequestId", 0);
+  r.priority = f.int32("priority", 0);
+  if (auto e = f.optObject("executionType")) {
+    r.executionType = e->str("executionType", "GUARANTEED");
+    if (e->ok() && r.executionType != "GUARANTEED" && r.executionType != "OPPORTUNISTIC") {
+      e->fail("executionType",
+              "unknown value '" + r.executionType + "' (one of GUARANTEED, OPPORTUNISTIC)");
+    }
+    r.enforceExecutionType = e->boolean("enforceExecutionType", false);
+  }
+  r.allocationTags = f.strings("allocationTags");
+  if (auto s = f.optObject("resourceSizing")) {
+    ResourceSizingRecord sizing;
+    sizing.numAllocations = s->int32("numAllocations");
+    nonNegative(*s, "numAllocations", sizing.numAllocations);
+    JsonFields res = s->object("resources");
+    read(res, sizing.resources);
+    r.resourceSizing = sizing;
+  }
+  r.placementConstraint = f.str("placementConstraint", "");
+}
+
+json toJson(const RejectedSchedulingRequestRecord& r) {
+  return {{"reason", r.reason}, {"request", toJson(r.request)}, {"message", r.message}};
+}
+void read(JsonFields& f, RejectedSchedulingRequestRecord& r) {
+  r.reason = f.str("reason");
+  JsonFields q = f.object("request");
+  read(q, r.request);
+  r.message = f.str("message", "");
+}
 
 json toJson(const RegisterApplicationMasterRequest& r) {
   return {{"applicationAttemptId", r.applicationAttemptId},
           {"host", r.host},
           {"rpcPort", r.rpcPort},
-          {"trackingUrl", r.trackingUrl}};
+          {"trackingUrl", r.trackingUrl},
+          {"placementConstraints", list(r.placementConstraints)}};
 }
 void read(JsonFields& f, RegisterApplicationMasterRequest& r) {
   r.applicationAttemptId = f.str("applicationAttemptId");
@@ -254,6 +348,7 @@ void read(JsonFields& f, RegisterApplicationMasterRequest& r) {
   r.host = f.str("host", "");
   r.rpcPort = f.int32("rpcPort", -1);
   r.trackingUrl = f.str("trackingUrl", "");
+  r.placementConstraints = readList<PlacementConstraintEntry>(f, "placementConstraints");
 }
 
 json toJson(const RegisterApplicationMasterResponse& r) {
@@ -298,7 +393,8 @@ json toJson(const AllocateRequest& r) {
           {"release", r.release},
           {"blacklistRequest",
            {{"blacklistAdditions", r.blacklistRequest.blacklistAdditions},
-            {"blacklistRemovals", r.blacklistRequest.blacklistRemovals}}}};
+            {"blacklistRemovals", r.blacklistRequest.blacklistRemovals}}},
+          {"schedulingRequests", list(r.schedulingRequests)}};
 }
 void read(JsonFields& f, AllocateRequest& r) {
   r.applicationAttemptId = f.str("applicationAttemptId");
@@ -314,6 +410,7 @@ void read(JsonFields& f, AllocateRequest& r) {
     r.blacklistRequest.blacklistAdditions = b->strings("blacklistAdditions");
     r.blacklistRequest.blacklistRemovals = b->strings("blacklistRemovals");
   }
+  r.schedulingRequests = readList<SchedulingRequestRecord>(f, "schedulingRequests");
 }
 
 json toJson(const AllocateResponse& r) {
@@ -322,7 +419,8 @@ json toJson(const AllocateResponse& r) {
             {"completedContainerStatuses", list(r.completedContainerStatuses)},
             {"limit", toJson(r.limit)},
             {"numClusterNodes", r.numClusterNodes},
-            {"preempt", {{"strictContract", {{"container", r.preemptContainers}}}}}};
+            {"preempt", {{"strictContract", {{"container", r.preemptContainers}}}}},
+            {"rejectedSchedulingRequests", list(r.rejectedSchedulingRequests)}};
   if (r.amCommand) j["amCommand"] = toString(*r.amCommand);
   return j;
 }
@@ -338,6 +436,8 @@ void read(JsonFields& f, AllocateResponse& r) {
   if (auto p = f.optObject("preempt")) {
     if (auto s = p->optObject("strictContract")) r.preemptContainers = s->strings("container");
   }
+  r.rejectedSchedulingRequests =
+      readList<RejectedSchedulingRequestRecord>(f, "rejectedSchedulingRequests");
 }
 
 json toJson(const FinishApplicationMasterRequest& r) {
@@ -360,6 +460,34 @@ json toJson(const FinishApplicationMasterResponse& r) {
 }
 void read(JsonFields& f, FinishApplicationMasterResponse& r) {
   r.isUnregistered = f.boolean("isUnregistered", false);
+}
+
+// --- ResourceManagerAdministrationProtocol ---------------------------------------------------
+
+json toJson(const NodeToAttributes& n) {
+  return {{"node", n.node}, {"nodeAttributes", list(n.nodeAttributes)}};
+}
+void read(JsonFields& f, NodeToAttributes& n) {
+  n.node = f.str("node");
+  nonEmpty(f, "node", n.node);
+  n.nodeAttributes = readList<NodeAttributeRecord>(f, "nodeAttributes");
+}
+
+json toJson(const NodesToAttributesMappingRequest& r) {
+  return {{"operation", r.operation},
+          {"nodesToAttributes", list(r.nodesToAttributes)},
+          {"failOnUnknownNodes", r.failOnUnknownNodes}};
+}
+void read(JsonFields& f, NodesToAttributesMappingRequest& r) {
+  r.operation = f.str("operation");
+  if (f.ok() && r.operation != "ADD" && r.operation != "REPLACE" && r.operation != "REMOVE") {
+    f.fail("operation", "unknown value '" + r.operation + "' (one of ADD, REPLACE, REMOVE)");
+  }
+  r.nodesToAttributes = readList<NodeToAttributes>(f, "nodesToAttributes");
+  if (f.ok() && r.nodesToAttributes.empty()) {
+    f.fail("nodesToAttributes", "No node-to-attributes mappings are specified");
+  }
+  r.failOnUnknownNodes = f.boolean("failOnUnknownNodes", false);
 }
 
 // --- ContainerManagementProtocol ----------------------------------------------------------------

@@ -24,6 +24,10 @@ nlohmann::json toJson(const ContainerStatus& s);
 nlohmann::json toJson(const Container& c);
 nlohmann::json toJson(const ResourceRequest& r);
 nlohmann::json toJson(const FailedContainer& c);
+nlohmann::json toJson(const NodeAttributeRecord& a);
+nlohmann::json toJson(const PlacementConstraintEntry& e);
+nlohmann::json toJson(const SchedulingRequestRecord& r);
+nlohmann::json toJson(const RejectedSchedulingRequestRecord& r);
 nlohmann::json toJson(const RegisterNodeManagerRequest& r);
 nlohmann::json toJson(const RegisterNodeManagerResponse& r);
 nlohmann::json toJson(const NodeHeartbeatRequest& r);
@@ -34,6 +38,8 @@ nlohmann::json toJson(const AllocateRequest& r);
 nlohmann::json toJson(const AllocateResponse& r);
 nlohmann::json toJson(const FinishApplicationMasterRequest& r);
 nlohmann::json toJson(const FinishApplicationMasterResponse& r);
+nlohmann::json toJson(const NodeToAttributes& n);
+nlohmann::json toJson(const NodesToAttributesMappingRequest& r);
 nlohmann::json toJson(const StartContainersRequest& r);
 nlohmann::json toJson(const StartContainersResponse& r);
 nlohmann::json toJson(const StopContainersRequest& r);
@@ -45,6 +51,10 @@ void read(JsonFields& f, ContainerStatus& s);
 void read(JsonFields& f, Container& c);
 void read(JsonFields& f, ResourceRequest& r);
 void read(JsonFields& f, FailedContainer& c);
+void read(JsonFields& f, NodeAttributeRecord& a);
+void read(JsonFields& f, PlacementConstraintEntry& e);
+void read(JsonFields& f, SchedulingRequestRecord& r);
+void read(JsonFields& f, RejectedSchedulingRequestRecord& r);
 void read(JsonFields& f, RegisterNodeManagerRequest& r);
 void read(JsonFields& f, RegisterNodeManagerResponse& r);
 void read(JsonFields& f, NodeHeartbeatRequest& r);
@@ -55,6 +65,8 @@ void read(JsonFields& f, AllocateRequest& r);
 void read(JsonFields& f, AllocateResponse& r);
 void read(JsonFields& f, FinishApplicationMasterRequest& r);
 void read(JsonFields& f, FinishApplicationMasterResponse& r);
+void read(JsonFields& f, NodeToAttributes& n);
+void read(JsonFields& f, NodesToAttributesMappingRequest& r);
 void read(JsonFields& f, StartContainersRequest& r);
 void read(JsonFields& f, StartContainersResponse& r);
 void read(JsonFields& f, StopContainersRequest& r);
@@ -95,6 +107,7 @@ SPINDLE_PROTOCOL_RECORD(AllocateRequest)
 SPINDLE_PROTOCOL_RECORD(AllocateResponse)
 SPINDLE_PROTOCOL_RECORD(FinishApplicationMasterRequest)
 SPINDLE_PROTOCOL_RECORD(FinishApplicationMasterResponse)
+SPINDLE_PROTOCOL_RECORD(NodesToAttributesMappingRequest)
 SPINDLE_PROTOCOL_RECORD(StartContainersRequest)
 SPINDLE_PROTOCOL_RECORD(StartContainersResponse)
 SPINDLE_PROTOCOL_RECORD(StopContainersRequest)

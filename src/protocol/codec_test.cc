@@ -143,6 +143,78 @@ TEST(Codec, MalformedMessagesNameTheField) {
             "StartContainersRequest.startContainerRequest: at least one container is needed");
 }
 
+TEST(Codec, PlacementRecordsRoundTrip) {
+  RegisterNodeManagerRequest reg;
+  reg.nodeId = "h:1";
+  reg.httpPort = 1;
+  reg.nodeAttributes = {{"nm.yarn.io", "os", "STRING", "linux"}};
+  EXPECT_EQ(roundTrip(reg).nodeAttributes, reg.nodeAttributes);
+  NodeHeartbeatRequest hb;
+  hb.nodeStatus.nodeId = "h:1";
+  EXPECT_FALSE(roundTrip(hb).nodeAttributes.has_value());  // absent: unchanged
+  hb.nodeAttributes = std::vector<NodeAttributeRecord>{};
+  ASSERT_TRUE(roundTrip(hb).nodeAttributes.has_value());  // empty: none any more
+  EXPECT_TRUE(roundTrip(hb).nodeAttributes->empty());
+
+  AllocateRequest a;
+  a.applicationAttemptId = "appattempt_1_0001_000001";
+  SchedulingRequestRecord s;
+  s.allocationRequestId = 7;
+  s.priority = 2;
+  s.allocationTags = {"zk"};
+  s.resourceSizing = ResourceSizingRecord{3, {512, 1}};
+  s.placementConstraint = "notin,node,zk";
+  a.schedulingRequests = {s};
+  const SchedulingRequestRecord back = roundTrip(a).schedulingRequests.at(0);
+  EXPECT_EQ(back.allocationRequestId, 7);
+  EXPECT_EQ(back.allocationTags, std::vector<std::string>{"zk"});
+  ASSERT_TRUE(back.resourceSizing.has_value());
+  EXPECT_EQ(back.resourceSizing->numAllocations, 3);
+  EXPECT_EQ(back.resourceSizing->resources, (ResourceRecord{512, 1}));
+  EXPECT_EQ(back.placementConstraint, "notin,node,zk");
+
+  AllocateResponse resp;
+  resp.rejectedSchedulingRequests = {{"COULD_NOT_PLACE_ON_NODE", s, "no node"}};
+  const auto rej = roundTrip(resp).rejectedSchedulingRequests.at(0);
+  EXPECT_EQ(rej.reason, "COULD_NOT_PLACE_ON_NODE");
+  EXPECT_EQ(rej.request.placementConstraint, "notin,node,zk");
+
+  RegisterApplicationMasterRequest am;
+  am.applicationAttemptId = "appattempt_1_0001_000001";
+  am.placementConstraints = {{{"zk"}, "notin,node,zk"}};
+  EXPECT_EQ(roundTrip(am).placementConstraints.at(0).placementConstraint, "notin,node,zk");
+
+  NodesToAttributesMappingRequest m;
+  m.operation = "REPLACE";
+  m.nodesToAttributes = {{"host1", {{"rm.yarn.io", "java", "STRING", "1.8"}}}};
+  EXPECT_EQ(roundTrip(m).nodesToAttributes.at(0).nodeAttributes.at(0).attributeValue, "1.8");
+}
+
+TEST(Codec, MalformedPlacementRecordsNameTheField) {
+  EXPECT_EQ(errorOf<RegisterNodeManagerRequest>(
+                R"({"nodeId": "h:1", "httpPort": 1, "resource": {"memory": 1, "vCores": 1},
+                    "nodeAttributes": [{"attributeKey": {"attributePrefix": "nm.yarn.io",
+                    "attributeName": "os"}, "attributeType": "INT"}]})"),
+            "RegisterNodeManagerRequest.nodeAttributes[0].attributeType: unknown value 'INT' "
+            "(one of STRING)");
+  EXPECT_EQ(errorOf<AllocateRequest>(R"({"applicationAttemptId": "a", "responseId": 0,
+      "schedulingRequests": [{"resourceSizing": {"numAllocations": -1,
+                                                 "resources": {"memory": 1, "vCores": 1}}}]})"),
+            "AllocateRequest.schedulingRequests[0].resourceSizing.numAllocations: must not be "
+            "negative, got -1");
+  EXPECT_EQ(errorOf<AllocateRequest>(R"({"applicationAttemptId": "a", "responseId": 0,
+      "schedulingRequests": [{"executionType": {"executionType": "LATER"}}]})"),
+            "AllocateRequest.schedulingRequests[0].executionType.executionType: unknown value "
+            "'LATER' (one of GUARANTEED, OPPORTUNISTIC)");
+  EXPECT_EQ(errorOf<NodesToAttributesMappingRequest>(
+                R"({"operation": "MERGE", "nodesToAttributes": []})"),
+            "NodesToAttributesMappingRequest.operation: unknown value 'MERGE' (one of ADD, "
+            "REPLACE, REMOVE)");
+  EXPECT_EQ(errorOf<NodesToAttributesMappingRequest>(R"({"operation": "ADD"})"),
+            "NodesToAttributesMappingRequest.nodesToAttributes: No node-to-attributes mappings "
+            "are specified");
+}
+
 TEST(Codec, UnknownFieldsAreIgnored) {
   auto r = decode<FinishApplicationMasterResponse>(R"({"isUnregistered": true, "future": 1})");
   ASSERT_TRUE(r.isOk());

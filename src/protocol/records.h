@@ -57,6 +57,16 @@ struct NodeHealthStatus {
   int64_t lastHealthReportTime = 0;
 };
 
+// NodeAttribute: attributeKey (attributePrefix + attributeName) identifies it; attributeType is
+// STRING, the one type YARN has.
+struct NodeAttributeRecord {
+  std::string attributePrefix;
+  std::string attributeName;
+  std::string attributeType = "STRING";
+  std::string attributeValue;
+  bool operator==(const NodeAttributeRecord&) const = default;
+};
+
 // --- ResourceTracker ------------------------------------------------------------------------
 
 struct RegisterNodeManagerRequest {
@@ -70,6 +80,8 @@ struct RegisterNodeManagerRequest {
   // spindle.nodemanager.registration.secret of the NM's configuration (where YARN relies on
   // Kerberos); empty when it has none.
   std::string registrationSecret;
+  // The node's distributed attributes (prefix nm.yarn.io) from its provider.
+  std::vector<NodeAttributeRecord> nodeAttributes;
 };
 
 struct RegisterNodeManagerResponse {
@@ -78,6 +90,9 @@ struct RegisterNodeManagerResponse {
   std::string diagnosticsMessage;
   std::string rmVersion;
   ResourceRecord resource;  // the resource the RM accepted for the node
+  // false when the RM refused the reported attributes (diagnosticsMessage says why); the node
+  // is registered without them.
+  bool areNodeAttributesAcceptedByRM = true;
 };
 
 struct NodeStatus {
@@ -90,6 +105,9 @@ struct NodeStatus {
 
 struct NodeHeartbeatRequest {
   NodeStatus nodeStatus;
+  // The node's distributed attributes when they changed since the last report (absent:
+  // unchanged; an empty list: the node has none any more).
+  std::optional<std::vector<NodeAttributeRecord>> nodeAttributes;
 };
 
 struct NodeHeartbeatResponse {
@@ -99,17 +117,29 @@ struct NodeHeartbeatResponse {
   std::vector<std::string> applicationsToCleanup;
   int64_t nextHeartBeatInterval = 1000;
   std::string diagnosticsMessage;
+  // false when the heartbeat's nodeAttributes were refused (diagnosticsMessage says why).
+  bool areNodeAttributesAcceptedByRM = true;
 };
 
 // --- ApplicationMasterProtocol ----------------------------------------------------------------
 // Every request names its attempt in `applicationAttemptId`, where YARN reads the caller's
 // AMRMToken.
 
+// A placement constraint in its PlacementSpec expression form ("notin,node,zk",
+// "cardinality,rack,hbase,0,2", "rm.yarn.io/java=1.8"; docs/placement-constraints.md).
+// RegisterApplicationMasterRequest.placementConstraints maps a set of source allocation tags
+// to one (YARN's Map<Set<String>, PlacementConstraint>).
+struct PlacementConstraintEntry {
+  std::vector<std::string> allocationTags;
+  std::string placementConstraint;
+};
+
 struct RegisterApplicationMasterRequest {
   std::string applicationAttemptId;
   std::string host;
   int32_t rpcPort = -1;
   std::string trackingUrl;
+  std::vector<PlacementConstraintEntry> placementConstraints;
 };
 
 struct Container {
@@ -142,6 +172,33 @@ struct ResourceBlacklistRequest {
   std::vector<std::string> blacklistRemovals;
 };
 
+// ResourceSizing: numAllocations containers of `resources` each.
+struct ResourceSizingRecord {
+  int32_t numAllocations = 0;
+  ResourceRecord resources;
+};
+
+// SchedulingRequest: an ask with allocation tags and an optional placement constraint
+// (its PlacementSpec expression form, as PlacementConstraintEntry).
+struct SchedulingRequestRecord {
+  int64_t allocationRequestId = 0;
+  int32_t priority = 0;
+  std::string executionType = "GUARANTEED";  // ExecutionTypeRequest.executionType
+  bool enforceExecutionType = false;
+  std::vector<std::string> allocationTags;
+  std::optional<ResourceSizingRecord> resourceSizing;
+  std::string placementConstraint;  // "" = none
+};
+
+// RejectedSchedulingRequest: the request (numAllocations = what was rejected) and the
+// RejectionReason (COULD_NOT_PLACE_ON_NODE, COULD_NOT_SCHEDULE_ON_NODE); `message` is
+// Spindle's detail.
+struct RejectedSchedulingRequestRecord {
+  std::string reason;
+  SchedulingRequestRecord request;
+  std::string message;
+};
+
 struct AllocateRequest {
   std::string applicationAttemptId;
   // Must equal the last response's responseId (0 on the first call); the previous id repeats
@@ -151,6 +208,7 @@ struct AllocateRequest {
   std::vector<ResourceRequest> ask;  // absolute: replaces the ask at (priority, name, id)
   std::vector<std::string> release;
   ResourceBlacklistRequest blacklistRequest;
+  std::vector<SchedulingRequestRecord> schedulingRequests;
 };
 
 // AMCommand: the RM asks the AM to resynchronise or to shut down.
@@ -166,6 +224,7 @@ struct AllocateResponse {
   int32_t numClusterNodes = 0;
   // PreemptionMessage.strictContract's containers (they will be taken).
   std::vector<std::string> preemptContainers;
+  std::vector<RejectedSchedulingRequestRecord> rejectedSchedulingRequests;
 };
 
 // FinalApplicationStatus.
@@ -181,6 +240,22 @@ struct FinishApplicationMasterRequest {
 
 struct FinishApplicationMasterResponse {
   bool isUnregistered = false;
+};
+
+// --- ResourceManagerAdministrationProtocol (node attributes; served as REST) ----------------
+
+// NodeToAttributes: a host (every NodeManager on it) and attributes.
+struct NodeToAttributes {
+  std::string node;
+  std::vector<NodeAttributeRecord> nodeAttributes;
+};
+
+// NodesToAttributesMappingRequest (`yarn nodeattributes -add|-replace|-remove`): operation is
+// AttributeMappingOperationType ADD, REPLACE or REMOVE.
+struct NodesToAttributesMappingRequest {
+  std::string operation;
+  std::vector<NodeToAttributes> nodesToAttributes;
+  bool failOnUnknownNodes = false;
 };
 
 // --- ContainerManagementProtocol ----------------------------------------------------------------

@@ -1,11 +1,46 @@
 // RmCore: the ApplicationMasterProtocol (YARN's ApplicationMasterService).
 #include <algorithm>
 
+#include "placement/spec_parser.h"
 #include "protocol/yarn_ids.h"
 #include "rm/rm_core.h"
 #include "rm/rm_core_internal.h"
 
 namespace spindle::rm {
+
+namespace {
+
+// A constraint in its PlacementSpec expression form; the error names `where`.
+Result<placement::PlacementConstraint> constraintOf(const std::string& spec,
+                                                    const std::string& where) {
+  auto c = placement::parseExpression(spec);
+  if (!c) return c.status().withContext(where);
+  return std::move(*c);
+}
+
+Result<SchedulingRequest> schedulingRequestOf(const protocol::SchedulingRequestRecord& r,
+                                              size_t i) {
+  SchedulingRequest s;
+  s.allocationRequestId = r.allocationRequestId;
+  s.priority = r.priority;
+  s.executionType = r.executionType == "OPPORTUNISTIC" ? RequestExecutionType::kOpportunistic
+                                                       : RequestExecutionType::kGuaranteed;
+  s.allocationTags = r.allocationTags;
+  if (r.resourceSizing) {
+    s.sizing = ResourceSizing{
+        r.resourceSizing->numAllocations,
+        Resource::of(r.resourceSizing->resources.memory, r.resourceSizing->resources.vCores)};
+  }
+  if (!r.placementConstraint.empty()) {
+    SPINDLE_ASSIGN_OR_RETURN(
+        s.constraint,
+        constraintOf(r.placementConstraint,
+                     fmt::format("AllocateRequest.schedulingRequests[{}].placementConstraint", i)));
+  }
+  return s;
+}
+
+}  // namespace
 
 Result<RmCore::RmApp*> RmCore::attemptFor(const std::string& attemptId, bool allowFinished) {
   auto parsed = protocol::parseAttemptId(attemptId);
@@ -33,6 +68,25 @@ Result<protocol::RegisterApplicationMasterResponse> RmCore::registerAm(
   if (app->registered) {
     return failedPrecondition("Application Master is already registered : {}",
                               r.applicationAttemptId);
+  }
+  if (!r.placementConstraints.empty()) {
+    // The AM's constraints per source tags (PlacementConstraintManager); the `disabled`
+    // handler refuses them and the registration fails, as YARN's processor chain does.
+    RegisterApplicationMaster reg;
+    reg.app = app->id;
+    for (size_t i = 0; i < r.placementConstraints.size(); ++i) {
+      const protocol::PlacementConstraintEntry& e = r.placementConstraints[i];
+      SPINDLE_ASSIGN_OR_RETURN(
+          placement::PlacementConstraint c,
+          constraintOf(e.placementConstraint,
+                       fmt::format("RegisterApplicationMasterRequest.placementConstraints[{}]."
+                                   "placementConstraint",
+                                   i)));
+      reg.placementConstraints.emplace_back(e.allocationTags, std::move(c));
+    }
+    auto out = driver_->handle(reg);
+    if (!out) return out.status();
+    apply(*out);
   }
   app->registered = true;
   if (!app->attempts.empty()) app->attempts.back().state = "RUNNING";
@@ -87,14 +141,22 @@ Result<protocol::AllocateResponse> RmCore::allocate(const protocol::AllocateRequ
   }
   event.blacklistAdd = r.blacklistRequest.blacklistAdditions;
   event.blacklistRemove = r.blacklistRequest.blacklistRemovals;
+  for (size_t i = 0; i < r.schedulingRequests.size(); ++i) {
+    SPINDLE_ASSIGN_OR_RETURN(SchedulingRequest s, schedulingRequestOf(r.schedulingRequests[i], i));
+    event.schedulingRequests.push_back(std::move(s));
+  }
   auto out = driver_->handle(event);
   if (!out) return out.status();
+  for (const protocol::SchedulingRequestRecord& s : r.schedulingRequests) {
+    app->schedulingRequests[{s.priority, s.allocationRequestId}] = s;
+  }
   apply(*out);
   app->progress = r.progress;
   protocol::AllocateResponse resp;
   resp.responseId = expected + 1;
   resp.allocatedContainers.swap(app->newlyAllocated);
   resp.completedContainerStatuses.swap(app->completed);
+  resp.rejectedSchedulingRequests.swap(app->rejected);
   if (auto h = sched().headroom(app->id)) resp.limit = {h->memoryMb(), h->vcores()};
   resp.numClusterNodes = static_cast<int32_t>(sched().cluster().numNodes());
   for (ContainerId c : sched().preemptionMessage(app->id).containers) {

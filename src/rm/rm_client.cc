@@ -326,6 +326,7 @@ json RmCore::nodeJson(const RmNode& n) {
   j["lastHealthUpdate"] = n.lastHealthUpdate;
   j["healthReport"] = n.healthReport;
   j["version"] = SPINDLE_VERSION;
+  j["nodeAttributesInfo"] = nodeAttributesInfo(n);
   return j;
 }
 

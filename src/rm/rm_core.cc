@@ -167,6 +167,28 @@ void RmCore::apply(const Outcome& out) {
       SPINDLE_LOG_INFO("{} finished: {}", sched().appIdString(a.app), toString(a.finalState));
     }
   }
+  for (const RejectedSchedulingRequest& r : out.rejectedSchedulingRequests) {
+    // Returned to the AM with its next allocate response (RejectedSchedulingRequest), the
+    // request as the AM sent it with the allocations that were rejected.
+    RmApp* app = findApp(r.app);
+    if (app == nullptr) continue;
+    protocol::RejectedSchedulingRequestRecord rec;
+    rec.reason = toString(r.reason);
+    rec.message = r.message;
+    auto sent = app->schedulingRequests.find({r.request.priority, r.request.allocationRequestId});
+    if (sent != app->schedulingRequests.end()) rec.request = sent->second;
+    rec.request.allocationRequestId = r.request.allocationRequestId;
+    rec.request.priority = r.request.priority;
+    rec.request.allocationTags = r.request.allocationTags;
+    if (r.request.sizing) {
+      rec.request.resourceSizing = protocol::ResourceSizingRecord{
+          r.request.sizing->numAllocations,
+          {r.request.sizing->resource.memoryMb(), r.request.sizing->resource.vcores()}};
+    }
+    SPINDLE_LOG_INFO("{}: SchedulingRequest {} rejected ({}): {}", sched().appIdString(r.app),
+                     r.request.allocationRequestId, rec.reason, r.message);
+    app->rejected.push_back(std::move(rec));
+  }
   for (const auto& [id, why] : failedAttempts) failAttempt(id, why);
 }
 
@@ -211,6 +233,8 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
   app->registered = false;
   app->lastResponse.reset();
   app->newlyAllocated.clear();
+  app->rejected.clear();
+  app->schedulingRequests.clear();
   app->completed.clear();
   apply(copy);
 }
@@ -231,16 +255,24 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
     auto out = driver_->handle(NodeRemoved{r.nodeId});
     if (out) apply(*out);
   }
-  NodeAdded added{r.nodeId,
-                  "/default-rack",
-                  Resource::of(r.resource.memory, r.resource.vCores),
-                  r.nodeLabels,
-                  {}};
+  // Distributed attributes the RM refuses leave the node without them (YARN's
+  // ResourceTrackerService answers areNodeAttributesAcceptedByRM = false and registers it).
+  const std::string host = r.nodeId.substr(0, r.nodeId.rfind(':'));
+  std::vector<protocol::NodeAttributeRecord> distributed = r.nodeAttributes;
+  if (Status st = checkDistributed(distributed); !st.isOk()) {
+    resp.areNodeAttributesAcceptedByRM = false;
+    resp.diagnosticsMessage = "node attributes not accepted: " + st.message();
+    SPINDLE_LOG_WARN("node {}: {}", r.nodeId, resp.diagnosticsMessage);
+    distributed.clear();
+  }
+  NodeAdded added{r.nodeId, "/default-rack", Resource::of(r.resource.memory, r.resource.vCores),
+                  r.nodeLabels, registrationAttributes(host, distributed)};
   auto out = driver_->handle(added);
   if (!out && !r.nodeLabels.empty()) {
     // Labels the cluster does not know are refused, the node is not (YARN's
     // ResourceTrackerService answers areNodeLabelsAcceptedByRM = false and registers it).
-    resp.diagnosticsMessage = "node labels not accepted: " + out.status().message();
+    resp.diagnosticsMessage += (resp.diagnosticsMessage.empty() ? "" : "; ") +
+                               std::string("node labels not accepted: ") + out.status().message();
     SPINDLE_LOG_WARN("node {}: {}", r.nodeId, resp.diagnosticsMessage);
     added.labels.clear();
     out = driver_->handle(added);
@@ -260,6 +292,7 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
   n->sched = *sched().cluster().findNode(r.nodeId);
   n->total = r.resource;
   n->labels = added.labels;
+  n->distributed = std::move(distributed);
   n->registeredAt = n->lastHeartbeat = n->lastHealthUpdate = clock_.nowMs();
   n->lastResponse.responseId = 0;
   n->lastResponse.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;
@@ -315,6 +348,31 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
       unknownRunning.push_back(cs.containerId);  // the RM no longer knows it: stop it
     }
   }
+  // Distributed attributes, when the node reports a change (NodeHeartbeatRequest.nodeAttributes;
+  // YARN's ResourceTrackerService.updateNodeAttributesIfNecessary).
+  std::string attributesRefused;
+  if (r.nodeAttributes && *r.nodeAttributes != n.distributed) {
+    Status st = checkDistributed(*r.nodeAttributes);
+    if (st.isOk()) {
+      NodeAttributesUpdate u;
+      u.distributed = true;
+      std::vector<placement::NodeAttribute> attrs;
+      for (const protocol::NodeAttributeRecord& a : *r.nodeAttributes) {
+        attrs.push_back({a.attributePrefix, a.attributeName, placement::NodeAttributeType::kString,
+                         a.attributeValue});
+      }
+      u.nodes.push_back({n.nodeId, std::move(attrs)});
+      auto out = driver_->updateNodeAttributes(u);
+      st = out.status();
+    }
+    if (st.isOk()) {
+      n.distributed = *r.nodeAttributes;
+      SPINDLE_LOG_INFO("node {}: distributed attributes updated", n.nodeId);
+    } else {
+      attributesRefused = "node attributes not accepted: " + st.message();
+      SPINDLE_LOG_WARN("node {}: {}", n.nodeId, attributesRefused);
+    }
+  }
   const TimeMs now = clock_.nowMs();
   n.lastHeartbeat = now;
   if (n.healthReport != st.nodeHealthStatus.healthReport) n.lastHealthUpdate = now;
@@ -329,6 +387,10 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   resp.nodeAction = NodeAction::NORMAL;
   resp.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;
   resp.containersToCleanup.swap(n.toCleanup);
+  if (!attributesRefused.empty()) {
+    resp.areNodeAttributesAcceptedByRM = false;
+    resp.diagnosticsMessage = attributesRefused;
+  }
   for (std::string& c : unknownRunning) resp.containersToCleanup.push_back(std::move(c));
   n.lastResponse = resp;
   return resp;

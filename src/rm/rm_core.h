@@ -16,7 +16,10 @@
 //     containers the node must clean up, RUNNING or LOST. A LOST node stays listed.
 //  2. Apps by id: the submission context (the AM's launch command), the AM's registration,
 //     progress, final status and diagnostics, the last allocate response (responseId), and the
-//     containers allocated and completed since the AM's last allocate call.
+//     containers allocated and completed since the AM's last allocate call, the SchedulingRequests
+//     it sent and the rejected ones not yet returned.
+//  3. Centralised node attributes by host (also for hosts without a node yet) and each node's
+//     distributed attributes as last accepted (rm_node_attributes.cc).
 // Each Driver event's Outcome is applied at once (apply()): AM containers become launches,
 // other allocations wait for the AM's next allocate, completions go to the AM, kills and
 // releases go to their node's cleanup list, and a lost AM container fails its attempt (a new
@@ -37,6 +40,7 @@
 #include "base/rng.h"
 #include "base/status.h"
 #include "config/configuration.h"
+#include "placement/node_attributes.h"
 #include "protocol/records.h"
 #include "protocol/rest_records.h"
 #include "rm/reservation_requests.h"
@@ -141,6 +145,20 @@ class RmCore {
   Result<nlohmann::json> nodes(const std::map<std::string, std::string>& query);
   Result<nlohmann::json> node(std::string_view nodeId);
 
+  // --- Node attributes (rm_node_attributes.cc) ---
+  // `yarn nodeattributes -add|-replace|-remove` (AdminService.mapAttributesToNodes): by host,
+  // for every NodeManager on it and for those that register later. Errors (nothing changes):
+  // a bad attribute (naming host and attribute), REMOVE of one the host lacks, an unknown host
+  // with failOnUnknownNodes.
+  Result<nlohmann::json> mapAttributesToNodes(const protocol::NodesToAttributesMappingRequest& r);
+  // yarn.admin.acl's check of an admin call (AdminService.checkAcls): the refusal's message.
+  std::optional<std::string> denyAdmin(const std::string& user, std::string_view method) const;
+  // GetClusterNodeAttributes, GetAttributesToNodes (`attributes`: comma list of prefix/name or
+  // name), GetNodesToAttributes (`nodes`: comma list of hosts) as JSON.
+  nlohmann::json clusterNodeAttributes() const;
+  Result<nlohmann::json> attributesToNodes(const std::map<std::string, std::string>& q) const;
+  Result<nlohmann::json> nodesToAttributes(const std::map<std::string, std::string>& q) const;
+
   // --- Time and the launcher ---
   // NM and AM liveness (yarn.nm.liveness-monitor / yarn.am.liveness-monitor expiry) and the
   // scheduler's due monitor tick.
@@ -176,6 +194,12 @@ class RmCore {
   // true under FIFO (its one queue is open to everyone).
   bool queueAllows(const std::string& queue, QueueAcl acl, const std::string& user) const;
   bool queueKnown(const std::string& queue) const;
+  // Node attributes (rm_node_attributes.cc).
+  Status checkDistributed(const std::vector<protocol::NodeAttributeRecord>& attrs) const;
+  std::map<std::string, std::string> registrationAttributes(
+      const std::string& host, const std::vector<protocol::NodeAttributeRecord>& distributed) const;
+  std::map<std::string, std::map<std::string, placement::NodeAttribute>> hostAttributes() const;
+  nlohmann::json nodeAttributesInfo(const RmNode& n) const;
 
   RmSettings settings_;
   Configuration conf_;
@@ -190,6 +214,8 @@ class RmCore {
   std::vector<AmLaunch> launches_;
   uint32_t nextAppSeq_ = 1;
   std::vector<uint32_t> issued_;  // ids handed out by newApplication, not yet submitted
+  // Centralised node attributes by host (by "prefix/name"), also for hosts without a node yet.
+  std::map<std::string, std::map<std::string, placement::NodeAttribute>, std::less<>> centralized_;
   // Diagnostics a node reported for a completed container, until apply() hands them on.
   std::map<ContainerId, std::string> nodeDiagnostics_;
 };

@@ -2,6 +2,7 @@
 // rm_core.cc (nodes, outcomes, liveness), rm_am.cc (the AM protocol), rm_client.cc (REST).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ struct RmCore::RmNode {
   protocol::NodeHeartbeatResponse lastResponse;
   // Containers the NM must stop (released, killed), sent with the next response.
   std::vector<std::string> toCleanup;
+  // The node's distributed attributes as last accepted from its reports.
+  std::vector<protocol::NodeAttributeRecord> distributed;
 };
 
 // One attempt as the REST API lists it (YARN's AppAttemptInfo).
@@ -72,6 +75,11 @@ struct RmCore::RmApp {
   std::string amNodeHttpAddress;
   // Every attempt so far, the current one last.
   std::vector<AttemptRecord> attempts;
+  // The AM's SchedulingRequests as sent, by (priority, allocationRequestId): a rejection
+  // returns the request as the AM wrote it.
+  std::map<std::pair<int32_t, int64_t>, protocol::SchedulingRequestRecord> schedulingRequests;
+  // Rejected SchedulingRequests for the AM's next allocate response.
+  std::vector<protocol::RejectedSchedulingRequestRecord> rejected;
 
   void endAttempt(const char* state, TimeMs now, const std::string& why) {
     if (attempts.empty() || attempts.back().finishedTime != 0) return;

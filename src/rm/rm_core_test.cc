@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/ranges.h>
+
 #include "protocol/yarn_ids.h"
 
 namespace spindle::rm {
@@ -304,6 +306,164 @@ TEST_F(RmCoreTest, ClientErrors) {
   auto late = core->moveApp(app, "default");
   ASSERT_FALSE(late.isOk());
   EXPECT_EQ(late.status().message(), "App in KILLED state cannot be moved.");
+}
+
+class RmPlacementTest : public RmCoreTest {
+ protected:
+  void SetUp() override {
+    Configuration conf;
+    conf.set("spindle.cluster.timestamp", "1700000000000");
+    conf.set("yarn.scheduler.minimum-allocation-mb", "128");
+    conf.set("yarn.resourcemanager.placement-constraints.handler", "placement-processor");
+    conf.set("yarn.admin.acl", "boss");
+    auto s = RmSettings::fromConfiguration(conf);
+    ASSERT_TRUE(s.isOk()) << s.status().toString();
+    core = std::move(RmCore::create(*s, conf, clock, "127.0.0.1:8088")).value();
+  }
+  protocol::RegisterNodeManagerResponse registerWith(
+      const std::string& id, std::vector<protocol::NodeAttributeRecord> attrs) {
+    protocol::RegisterNodeManagerRequest r;
+    r.nodeId = id;
+    r.httpPort = 8042;
+    r.resource = {4096, 8};
+    r.nodeAttributes = std::move(attrs);
+    responseIds[id] = 0;
+    return core->registerNode(r);
+  }
+  std::string nodeAttrs(const std::string& id) {
+    std::vector<std::string> out;
+    const nlohmann::json node = core->node(id).value();
+    for (const auto& a : node["node"]["nodeAttributesInfo"]["nodeAttributeInfo"]) {
+      out.push_back(fmt::format("{}/{}={}", a["prefix"].get<std::string>(),
+                                a["name"].get<std::string>(), a["value"].get<std::string>()));
+    }
+    return fmt::format("{}", fmt::join(out, " "));
+  }
+  // The app's AM attempt, registered.
+  std::string runningAttempt(const std::string& node) {
+    submit();
+    heartbeat(node);
+    auto launches = core->takeLaunches();
+    EXPECT_EQ(launches.size(), 1u);
+    const std::string attempt = protocol::toString(*protocol::attemptOfContainer(
+        launches.at(0).request.startContainerRequest.at(0).containerId));
+    protocol::RegisterApplicationMasterRequest reg;
+    reg.applicationAttemptId = attempt;
+    EXPECT_TRUE(core->registerAm(reg).isOk());
+    return attempt;
+  }
+};
+
+TEST_F(RmPlacementTest, DistributedAttributesFromRegistrationAndHeartbeats) {
+  auto ok = registerWith("h1:1", {{"nm.yarn.io", "os", "STRING", "linux"}});
+  EXPECT_TRUE(ok.areNodeAttributesAcceptedByRM);
+  EXPECT_EQ(nodeAttrs("h1:1"), "nm.yarn.io/os=linux");
+  // A wrong prefix is refused; the node registers without its attributes.
+  auto refused = registerWith("h2:1", {{"rm.yarn.io", "os", "STRING", "linux"}});
+  EXPECT_EQ(refused.nodeAction, NodeAction::NORMAL);
+  EXPECT_FALSE(refused.areNodeAttributesAcceptedByRM);
+  EXPECT_NE(
+      refused.diagnosticsMessage.find("attribute rm.yarn.io/os: the prefix must be nm.yarn.io"),
+      std::string::npos)
+      << refused.diagnosticsMessage;
+  EXPECT_EQ(nodeAttrs("h2:1"), "");
+  // A heartbeat with a changed set replaces it; a bad one is refused and changes nothing.
+  protocol::NodeHeartbeatRequest hb;
+  hb.nodeStatus.nodeId = "h1:1";
+  hb.nodeAttributes =
+      std::vector<protocol::NodeAttributeRecord>{{"nm.yarn.io", "os", "STRING", "bsd"}};
+  auto r = core->nodeHeartbeat(hb);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_TRUE(r->areNodeAttributesAcceptedByRM);
+  EXPECT_EQ(nodeAttrs("h1:1"), "nm.yarn.io/os=bsd");
+  hb.nodeStatus.responseId = r->responseId;
+  hb.nodeAttributes =
+      std::vector<protocol::NodeAttributeRecord>{{"nm.yarn.io", "-os", "STRING", "x"}};
+  r = core->nodeHeartbeat(hb);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_FALSE(r->areNodeAttributesAcceptedByRM);
+  EXPECT_NE(r->diagnosticsMessage.find("the name must be"), std::string::npos);
+  EXPECT_EQ(nodeAttrs("h1:1"), "nm.yarn.io/os=bsd");
+}
+
+TEST_F(RmPlacementTest, CentralizedAttributesByHostAndTheViews) {
+  registerWith("h1:1", {{"nm.yarn.io", "os", "STRING", "linux"}});
+  registerWith("h1:2", {});
+  protocol::NodesToAttributesMappingRequest m;
+  m.operation = "ADD";
+  m.nodesToAttributes = {{"h1", {{"rm.yarn.io", "java", "STRING", "1.8"}}},
+                         {"later", {{"rm.yarn.io", "gpu", "STRING", ""}}}};
+  ASSERT_TRUE(core->mapAttributesToNodes(m).isOk());
+  // Every NM on the host has it; a host that registers later gets its attributes then.
+  EXPECT_EQ(nodeAttrs("h1:1"), "nm.yarn.io/os=linux rm.yarn.io/java=1.8");
+  EXPECT_EQ(nodeAttrs("h1:2"), "rm.yarn.io/java=1.8");
+  registerWith("later:1", {});
+  EXPECT_EQ(nodeAttrs("later:1"), "rm.yarn.io/gpu=");
+  // Bad input changes nothing.
+  m.operation = "REMOVE";
+  m.nodesToAttributes = {{"h1", {{"rm.yarn.io", "java", "STRING", ""}}},
+                         {"h1", {{"rm.yarn.io", "nothere", "STRING", ""}}}};
+  auto bad = core->mapAttributesToNodes(m);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().message(), "node 'h1' has no attribute rm.yarn.io/nothere to remove");
+  EXPECT_EQ(nodeAttrs("h1:1"), "nm.yarn.io/os=linux rm.yarn.io/java=1.8");
+  m.nodesToAttributes = {{"nohost", {{"rm.yarn.io", "java", "STRING", ""}}}};
+  m.failOnUnknownNodes = true;
+  EXPECT_EQ(core->mapAttributesToNodes(m).status().message(),
+            "Following nodes does not exist : [nohost]");
+  EXPECT_TRUE(core->denyAdmin("carol", "mapAttributesToNodes").has_value());
+  EXPECT_FALSE(core->denyAdmin("boss", "mapAttributesToNodes").has_value());
+
+  const auto keys = core->clusterNodeAttributes()["nodeAttributes"];
+  EXPECT_EQ(keys.size(), 3u);  // gpu, java, os
+  auto a2n = core->attributesToNodes({{"attributes", "java"}});
+  ASSERT_TRUE(a2n.isOk());
+  ASSERT_EQ((*a2n)["attributesToNodes"].size(), 1u);
+  EXPECT_EQ((*a2n)["attributesToNodes"][0]["nodeToAttributeValues"][0]["hostname"], "h1");
+  auto n2a = core->nodesToAttributes({{"nodes", "h1"}});
+  ASSERT_TRUE(n2a.isOk());
+  EXPECT_EQ((*n2a)["nodesToAttributes"][0]["nodeAttributes"].size(), 2u);
+  EXPECT_FALSE(core->attributesToNodes({{"attributes", "a/b/c"}}).isOk());
+}
+
+TEST_F(RmPlacementTest, SchedulingRequestsAndRejectionsThroughTheAmProtocol) {
+  registerWith("h1:1", {});
+  const std::string attempt = runningAttempt("h1:1");
+  protocol::AllocateRequest a;
+  a.applicationAttemptId = attempt;
+  protocol::SchedulingRequestRecord s;
+  s.allocationRequestId = 1;
+  s.priority = 1;
+  s.allocationTags = {"w"};
+  s.resourceSizing = protocol::ResourceSizingRecord{1, {256, 1}};
+  s.placementConstraint = "notin,nod,w";
+  a.schedulingRequests = {s};
+  auto bad = core->allocate(a);
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(
+      bad.status().message().find("AllocateRequest.schedulingRequests[0].placementConstraint: "),
+      std::string::npos)
+      << bad.status().message();
+  // No node has java=1.8: the processor rejects the request back to the AM, as the AM wrote it.
+  s.placementConstraint = "rm.yarn.io/java=1.8";
+  a.schedulingRequests = {s};
+  auto r = core->allocate(a);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  ASSERT_EQ(r->rejectedSchedulingRequests.size(), 1u);
+  EXPECT_EQ(r->rejectedSchedulingRequests[0].reason, "COULD_NOT_PLACE_ON_NODE");
+  EXPECT_EQ(r->rejectedSchedulingRequests[0].request.placementConstraint, "rm.yarn.io/java=1.8");
+  EXPECT_EQ(r->rejectedSchedulingRequests[0].request.resourceSizing->numAllocations, 1);
+  // With the attribute set, the same request is placed on h1.
+  protocol::NodesToAttributesMappingRequest m;
+  m.operation = "ADD";
+  m.nodesToAttributes = {{"h1", {{"rm.yarn.io", "java", "STRING", "1.8"}}}};
+  ASSERT_TRUE(core->mapAttributesToNodes(m).isOk());
+  a.responseId = r->responseId;
+  r = core->allocate(a);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_TRUE(r->rejectedSchedulingRequests.empty());
+  ASSERT_EQ(r->allocatedContainers.size(), 1u);
+  EXPECT_EQ(r->allocatedContainers[0].nodeId, "h1:1");
 }
 
 }  // namespace

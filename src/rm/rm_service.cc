@@ -156,6 +156,7 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
     if (!who) return respond(error(who.status()));
     user = std::move(*who);
   }
+  if (handleNodeAttributes(rest, req, respond, user)) return;
   if (rest.empty() || rest == "/info") {
     if (!get) return respond(wrongMethod(req));
     return onLoop([&core] { return ok(core.clusterInfo()); });

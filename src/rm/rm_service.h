@@ -25,6 +25,8 @@
 //   /apps/{id}/queue (PUT: move)
 //   /ws/v1/cluster/reservation/new-reservation, /submit, /update, /delete (POST),
 //   /reservation/list (GET)             the reservation API (rm_reservation_service.cc)
+//   /node-attributes, /attributes-to-nodes, /nodes-to-attributes (GET),
+//   /node-attributes/mapping (POST, admin): rm_node_attributes_service.cc
 #pragma once
 
 #include "protocol/http_server.h"
@@ -45,6 +47,9 @@ class RmService {
   // `what`: the path after /ws/v1/cluster/reservation; `user`: the caller.
   void handleReservation(protocol::HttpRequest& req, protocol::Respond& respond,
                          std::string_view what, const std::string& user);
+  // The node-attribute endpoints (rm_node_attributes_service.cc); false for another path.
+  bool handleNodeAttributes(std::string_view rest, protocol::HttpRequest& req,
+                            protocol::Respond& respond, const std::string& user);
 
   RmCore& core_;
   SchedulerLoop& loop_;

@@ -99,6 +99,11 @@ class Driver {
   Result<const Outcome&> restartAttempt(AppId app);
   // `yarn rmadmin -refreshQueues` (Scheduler::refreshConfiguration).
   Result<const Outcome&> refreshConfiguration(const Configuration& conf);
+  // Node attributes set by the administrator or reported by a node (NodeAttributesUpdate);
+  // an error names the node and attribute and nothing changed.
+  Result<const Outcome&> updateNodeAttributes(const NodeAttributesUpdate& update) {
+    return handle(update);
+  }
   // `yarn application -movetoqueue` (Scheduler::moveApp).
   Result<const Outcome&> moveApp(AppId app, std::string_view queue);
 

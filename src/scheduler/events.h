@@ -18,6 +18,7 @@
 #include "base/ids.h"
 #include "cluster/cluster.h"
 #include "placement/constraint_manager.h"
+#include "placement/node_attributes.h"
 #include "resource/resource.h"
 #include "scheduler/scheduling_request.h"
 
@@ -39,6 +40,25 @@ struct AddNodeLabels {
 
 struct NodeRemoved {
   std::string name;
+};
+
+// Node attributes changed at run time (YARN-3409). Centralised: the administrator's
+// NodesToAttributesMappingRequest (AttributeMappingOperationType ADD, REPLACE, REMOVE; prefix
+// rm.yarn.io). Distributed: the node's provider report (REPLACE only; prefix nm.yarn.io), which
+// replaces the node's previous distributed set. Every node and attribute is validated first
+// (unknown node, wrong prefix, bad name or value, an attribute named twice for one node, REMOVE
+// of an attribute the node lacks): an error names the node and the attribute, nothing changes.
+enum class NodeAttributeOp : uint8_t { kAdd, kReplace, kRemove };
+const char* toString(NodeAttributeOp op);  // "ADD", "REPLACE", "REMOVE"
+
+struct NodeAttributesUpdate {
+  struct Entry {
+    std::string node;  // the scheduler's node name
+    std::vector<placement::NodeAttribute> attributes;
+  };
+  NodeAttributeOp op = NodeAttributeOp::kReplace;
+  bool distributed = false;
+  std::vector<Entry> nodes;
 };
 
 struct NodeResourceUpdate {
@@ -119,6 +139,6 @@ struct MonitorTick {};
 using SchedulerEvent =
     std::variant<AddNodeLabels, NodeAdded, NodeRemoved, NodeResourceUpdate, NodeHeartbeat, AppAdded,
                  AppRemoved, AppAllocate, PlaceContainer, ContainerFinished, MonitorTick,
-                 RegisterApplicationMaster>;
+                 RegisterApplicationMaster, NodeAttributesUpdate>;
 
 }  // namespace spindle

@@ -40,6 +40,7 @@ Status Scheduler::handle(const SchedulerEvent& event) {
         if constexpr (std::is_same_v<E, RegisterApplicationMaster>) {
           return onRegisterApplicationMaster(e);
         }
+        if constexpr (std::is_same_v<E, NodeAttributesUpdate>) return onNodeAttributesUpdate(e);
       },
       event);
 }

@@ -370,6 +370,7 @@ class Scheduler {
   Status onPlaceContainer(const PlaceContainer& e);
   Status onContainerFinishedEvent(const ContainerFinished& e);
   Status onRegisterApplicationMaster(const RegisterApplicationMaster& e);
+  Status onNodeAttributesUpdate(const NodeAttributesUpdate& e);
   // SchedulingRequests of an allocate call (scheduling_requests.cc): checked before anything of
   // the call is applied, then handed to the configured handler.
   Status checkSchedulingRequests(const Application& app, const AppAllocate& e,

@@ -28,6 +28,17 @@ placement::NodeAttribute attributeOf(const std::string& key, const std::string& 
   return a;
 }
 
+// The node's attributes: {centralised, distributed}.
+std::pair<std::vector<placement::NodeAttribute>, std::vector<placement::NodeAttribute>>
+splitAttributes(const Node& node) {
+  std::pair<std::vector<placement::NodeAttribute>, std::vector<placement::NodeAttribute>> out;
+  for (const auto& [key, value] : node.attributes()) {
+    placement::NodeAttribute a = attributeOf(key, value);
+    (a.prefix == placement::kDistributedPrefix ? out.second : out.first).push_back(std::move(a));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> targetPartition(const SchedulingRequest& request) {
@@ -82,15 +93,17 @@ void SchedulerPlacement::nodeAdded(const Node& node) {
       rackIds_.try_emplace(node.rack(), RackId(static_cast<uint32_t>(rackIds_.size())));
   rackOfNode_[i] = it->second;
   nodes_.insert(std::lower_bound(nodes_.begin(), nodes_.end(), node.id()), node.id());
-  std::vector<placement::NodeAttribute> centralized;
-  std::vector<placement::NodeAttribute> distributed;
-  for (const auto& [key, value] : node.attributes()) {
-    placement::NodeAttribute a = attributeOf(key, value);
-    (a.prefix == placement::kDistributedPrefix ? distributed : centralized).push_back(std::move(a));
-  }
+  auto [centralized, distributed] = splitAttributes(node);
   // The Scheduler validated the prefixes when the node was added.
   if (!centralized.empty()) (void)attributes_.replaceCentralized(node.id(), std::move(centralized));
   if (!distributed.empty()) (void)attributes_.replaceDistributed(node.id(), std::move(distributed));
+}
+
+void SchedulerPlacement::nodeAttributesChanged(const Node& node) {
+  auto [centralized, distributed] = splitAttributes(node);
+  // Validated by the Scheduler; empty sets clear the node's previous ones.
+  (void)attributes_.replaceCentralized(node.id(), std::move(centralized));
+  (void)attributes_.replaceDistributed(node.id(), std::move(distributed));
 }
 
 void SchedulerPlacement::nodeRemoved(NodeId node) {

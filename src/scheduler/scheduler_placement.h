@@ -66,6 +66,8 @@ class SchedulerPlacement final : public PlacementCheck {
   // ---- Cluster ----
   // The node's rack and attributes (keys "prefix/name" or "name" = rm.yarn.io/name).
   void nodeAdded(const Node& node);
+  // The node's attributes changed (NodeAttributesUpdate): the store takes its new sets.
+  void nodeAttributesChanged(const Node& node);
   // Its attributes and every tag on it go (node loss).
   void nodeRemoved(NodeId node);
   placement::NodeContext context(const Node& node) const;
