@@ -91,7 +91,7 @@ bench-sim: deps build
 demo: deps build
 	./build/spindle sim --tracetype SLS --tracelocation examples/capacity/jobs.json \
 	  --nodes examples/capacity/nodes.json --conf examples/capacity/conf \
-	  --output-dir build/demo --seed 1 --print-simulation
+	  --output-dir build/demo --overwrite --seed 1 --print-simulation
 	examples/capacity/check.sh build/demo
 	@echo "open build/demo/report.html for the charts"
 	./build/spindle scenario run examples/quickstart.json --out build/quickstart-out --summary

@@ -6,6 +6,7 @@ spindle=$1; dir=$2; fails=0
 expect() {  # file, exit code, text the message must contain
   local out code
   out=$("$spindle" scenario check "$dir/$1" 2>&1); code=$?
+  [ "$code" -ge 128 ] && out="(killed by a signal) $out"
   if [ "$code" != "$2" ] || ! grep -qF -- "$3" <<<"$out"; then
     echo "FAIL $1: exit $code (want $2), output:"; echo "$out" | sed 's/^/    /'; fails=$((fails+1))
   else
@@ -25,4 +26,15 @@ expect malformed-acl-enable.json 2 "configuration.yarn-site.yarn.acl.enable: exp
 expect zero-heartbeat-interval.json 2 "configuration.yarn-site.yarn.resourcemanager.nodemanagers.heartbeat-interval-ms: must be larger than 0, got 0"
 expect failing-expectation.json 1 "state metrics.totalMB: expected 1, got 4096"
 expect does-not-exist.json 2 "cannot open the scenario file"
+# Values the JSON parser or a conversion would throw on: an error naming where, never an abort.
+expect number-overflow.json 2 "number-overflow.json:2:65: malformed JSON at byte 108: number overflow parsing '1e999' (field 'memory-mb')"
+expect string-tolerance.json 2 "steps[0].expect.state.metrics.totalMB.tolerance: expected a number, got \"0.01\""
+expect string-count.json 2 "steps[1].expect.allocations[0].count: expected an integer, got \"2\""
+expect huge-integer.json 2 "steps[1].ask.count: expected an integer, got 1e+300"
+expect container-not-string.json 2 "steps[1].expect.kills[0].container: expected a string, got 7"
+# Generated deep nesting (a million levels in a wrong-typed field): refused at the parser with
+# its position, not dumped into the message recursively.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+python3 -c "import sys; n=1000000; sys.stdout.write('{\"spindleScenario\": 1, \"scheduler\": ' + '['*n + ']'*n + ', \"steps\": []}')" >"$tmp/deep.json"
+dir=$tmp expect deep.json 2 "deep.json:1:100: malformed JSON at byte 99: arrays and objects nested deeper than 64 levels"
 exit $((fails > 0))

@@ -74,7 +74,8 @@ def decisions(config, workdir):
     subprocess.run([SPINDLE, "sim", "--tracetype", "SLS", "--tracelocation",
                     os.path.join(HERE, "exp1.json"), "--nodes", os.path.join(HERE, "nodes.json"),
                     "--conf", os.path.join(HERE, f"conf-{config}"), "--output-dir", out,
-                    "--seed", "1", "--no-timings", "--quiet", "--decision-log"], check=True,
+                    "--seed", "1", "--no-timings", "--quiet", "--decision-log", "--overwrite"],
+                   check=True,
                    stdout=subprocess.DEVNULL)
     alloc, end = {}, {}
     with open(os.path.join(out, "decisions.jsonl")) as f:

@@ -11,12 +11,14 @@
 #include <fmt/format.h>
 
 #include "cli/conf_dir.h"
+#include "cli/sim_outputs.h"
 #include "config/configuration.h"
 #include "dao/decision_json.h"
 #include "report/html_report.h"
 #include "resource/resource_config.h"
 #include "sim/engine.h"
 #include "sim/job_outputs.h"
+#include "sim/known_queues.h"
 #include "trace/readers.h"
 
 namespace spindle::cli {
@@ -37,7 +39,12 @@ void addSimCommand(CLI::App& app, SimOptions& o) {
   sim->add_option("--seed", o.seed, "Random seed (NM heartbeat offsets, scheduler, SYNTH)");
   sim->add_option("--until", o.until, "Stop at this simulated time (e.g. 3600000, 90s, 2h)");
   sim->add_flag("--skip-bad-jobs", o.skipBadJobs, "Skip jobs the trace reader rejects");
-  sim->add_flag("-q,--quiet", o.quiet, "No progress bar");
+  sim->add_flag("-q,--quiet", o.quiet, "No progress bar, no summary and notes on stderr");
+  sim->add_flag("--overwrite", o.overwrite,
+                "Reuse a non-empty --output-dir: remove the outputs of a previous run there "
+                "first (other files are kept)");
+  sim->add_flag("--fail-on-rejected", o.failOnRejected,
+                "Exit 1 when any job was rejected (the outputs are still written)");
   sim->add_flag("--no-timings", o.noTimings,
                 "Omit wall-clock timings so every output file is reproducible byte for byte");
   sim->add_flag("--decision-log", o.decisionLog, "Write decisions.jsonl");
@@ -78,11 +85,16 @@ Result<TimeMs> parseDuration(const std::string& s) {
   if (pos == 0 || pos > 15) return invalidArgument("--until '{}' is not a duration", s);
   const int64_t n = std::stoll(s.substr(0, pos));
   const std::string unit = s.substr(pos);
-  if (unit.empty() || unit == "ms") return n;
-  if (unit == "s") return n * 1000;
-  if (unit == "m") return n * 60'000;
-  if (unit == "h") return n * 3'600'000;
-  if (unit == "d") return n * 86'400'000;
+  const std::pair<const char*, int64_t> units[] = {
+      {"", 1}, {"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}, {"d", 86'400'000}};
+  for (const auto& [name, scale] : units) {
+    if (unit != name) continue;
+    if (n > kMaxTraceTimeMs / scale) {
+      return invalidArgument("--until '{}' is beyond the largest simulated time ({} ms)", s,
+                             kMaxTraceTimeMs);
+    }
+    return n * scale;
+  }
   return invalidArgument("--until '{}': unknown unit '{}' (ms, s, m, h, d)", s, unit);
 }
 
@@ -156,6 +168,23 @@ TimeMs estimatedEnd(const Trace& t, std::optional<TimeMs> until) {
   return end;
 }
 
+// Metric records above this are worth a warning: each is a line of realtimetrack.json and of
+// every metrics/*.csv (a few hundred bytes to kilobytes per record in all).
+constexpr int64_t kManyMetricRecords = 1'000'000;
+
+// yarn.sls.metrics.record.interval.ms small against the run's length writes huge outputs
+// (2 ms over an hour: 1.8 million records, about a gigabyte): say so before the run.
+void warnHugeMetrics(const Trace& trace, std::optional<TimeMs> until, const SlsSettings& sls) {
+  const int64_t records = estimatedEnd(trace, until) / sls.metricsRecordIntervalMs + 1;
+  if (records <= kManyMetricRecords) return;
+  std::cerr << fmt::format(
+      "warning: yarn.sls.metrics.record.interval.ms={} over about {} s simulated writes about {} "
+      "metric records (at least {} MB in realtimetrack.json and metrics/); raise the interval "
+      "or set yarn.sls.metrics.switch OFF\n",
+      sls.metricsRecordIntervalMs, estimatedEnd(trace, until) / 1000, records,
+      records * 500 / 1'000'000);
+}
+
 void printSummary(const sim::Engine& e, const Trace& trace) {
   const sim::RunStats& s = e.stats();
   std::map<std::string, int> states;
@@ -222,7 +251,15 @@ int runSimCommand(const SimOptions& o) {
   auto sls = slsSettingsFromConfig(*conf, *types);
   if (!sls) return fail(sls.status().message());
 
+  // Refused before any work: a reused folder would mix two runs' files.
+  if (Status dir = prepareOutputDir(o.outputDir, o.overwrite); !dir.isOk()) {
+    return fail(dir.message());
+  }
+  auto queues = sim::submittableQueues(*conf);
+  if (!queues) return fail(queues.status().message());
+
   TraceReadOptions ro;
+  ro.knownQueues = *queues;
   ro.types = *types;
   ro.sls = *sls;
   ro.seed = o.seed.value_or(1);
@@ -234,10 +271,8 @@ int runSimCommand(const SimOptions& o) {
   if (trace->skippedJobs > 0)
     std::cerr << fmt::format("skipped {} bad job(s)\n", trace->skippedJobs);
   for (const std::string& w : trace->warnings) std::cerr << "note: " << w << '\n';
+  if (!o.quiet && sls->metricsOn) warnHugeMetrics(*trace, until, *sls);
 
-  std::error_code ec;
-  std::filesystem::create_directories(o.outputDir, ec);
-  if (ec) return fail(fmt::format("--output-dir {}: {}", o.outputDir, ec.message()));
   std::unique_ptr<DecisionFile> decisions;
   if (o.decisionLog) {
     decisions = std::make_unique<DecisionFile>(o.outputDir + "/decisions.jsonl");
@@ -303,6 +338,25 @@ int runSimCommand(const SimOptions& o) {
     if (!r.isOk()) return fail(r.message());
   }
   if (o.printSimulation) printSummary(**engine, *trace);
+  const std::vector<sim::JobResult>& jobs = (*engine)->jobs();
+  if (!o.quiet) {
+    std::vector<std::string> written;
+    for (const std::string& name : kSimOutputFiles) {
+      if (std::filesystem::exists(std::filesystem::path(o.outputDir) / name)) {
+        written.push_back(name);
+      }
+    }
+    if (std::filesystem::is_directory(std::filesystem::path(o.outputDir) / "metrics")) {
+      written.push_back("metrics/");
+    }
+    std::cerr << runSummary(jobs, (*engine)->stats(), o.outputDir, written,
+                            sls->metricsOn ? "" : "yarn.sls.metrics.switch is OFF (no metrics)");
+  }
+  if (o.failOnRejected && rejectedJobs(jobs) > 0) {
+    std::cerr << fmt::format("error: {} job(s) rejected (--fail-on-rejected)\n",
+                             rejectedJobs(jobs));
+    return 1;
+  }
   return 0;
 }
 

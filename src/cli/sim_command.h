@@ -37,10 +37,13 @@ struct SimOptions {
   bool progress = false;         // force the progress bar even when stderr is not a terminal
   bool noHeartbeatSkip = false;  // process every NM heartbeat (for checking the skip rule)
   int64_t checkInvariants = 0;   // Scheduler::checkInvariants every N scheduler events
+  bool overwrite = false;        // reuse a non-empty --output-dir (clears Spindle's outputs)
+  bool failOnRejected = false;   // exit 1 when any job was REJECTED
 };
 
 void addSimCommand(CLI::App& app, SimOptions& opts);
-// Exit code: 0 done, 2 bad input (option, file, configuration, trace).
+// Exit code: 0 done, 2 bad input (option, file, configuration, trace, a non-empty --output-dir
+// without --overwrite), 1 with --fail-on-rejected when a job was rejected.
 int runSimCommand(const SimOptions& opts);
 
 }  // namespace spindle::cli

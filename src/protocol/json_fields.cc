@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "base/json_parse.h"
+
 namespace spindle::protocol {
 
 using nlohmann::json;
@@ -13,11 +15,7 @@ const json& emptyObject() {
   return kEmpty;
 }
 
-std::string shortDump(const json& v) {
-  std::string s = v.dump();
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return s;
-}
+std::string shortDump(const json& v) { return briefJson(v); }
 
 }  // namespace
 
@@ -199,16 +197,11 @@ std::vector<JsonFields> JsonFields::objects(std::string_view key) {
 
 Result<json> parseJsonBody(std::string_view body, std::string_view what) {
   if (body.empty()) return invalidArgument("{}: the request body is empty", what);
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    // Parse again with exceptions for the position of the error.
-    try {
-      const json again = json::parse(body);
-      (void)again;
-    } catch (const json::parse_error& e) {
-      return invalidArgument("{}: malformed JSON at byte {}", what, e.byte);
-    }
-    return invalidArgument("{}: malformed JSON", what);
+  json j;
+  if (std::optional<JsonParseError> e = parseJson(body, j)) {
+    // The byte is 1-based, as nlohmann's parse_error counts it.
+    return invalidArgument("{}: malformed JSON at byte {}{}", what, e->offset + 1,
+                           e->message.starts_with("syntax error") ? "" : ": " + e->message);
   }
   return j;
 }

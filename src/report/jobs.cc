@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -95,6 +96,8 @@ Result<std::vector<JobRecord>> parseJobsCsv(std::string_view text, std::string f
       CsvTable t, parseCsv(text, std::move(fileName),
                            {"JobID", "queue", "user", "am_type", "submit_ms", "start_ms", "end_ms",
                             "wait_ms", "runtime_ms", "tasks", "state"}));
+  // Written only when some job was rejected or killed for a reason.
+  const bool hasReason = std::find(t.header.begin(), t.header.end(), "reason") != t.header.end();
   std::vector<JobRecord> out;
   for (const CsvRow& row : t.rows) {
     SPINDLE_RETURN_IF_ERROR(requireNonEmpty(t, row, "JobID"));
@@ -110,7 +113,28 @@ Result<std::vector<JobRecord>> parseJobsCsv(std::string_view text, std::string f
     SPINDLE_ASSIGN_OR_RETURN(j.waitMs, t.optionalInt(row, "wait_ms"));
     SPINDLE_ASSIGN_OR_RETURN(j.runtimeMs, t.optionalInt(row, "runtime_ms"));
     SPINDLE_ASSIGN_OR_RETURN(j.tasks, t.optionalInt(row, "tasks"));
+    if (hasReason) j.reason = t.field(row, "reason");
     out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string reasonWithoutAppIds(const std::string& reason) {
+  static constexpr std::string_view kApp = "application_";
+  std::string out;
+  size_t i = 0;
+  while (i < reason.size()) {
+    if (reason.compare(i, kApp.size(), kApp) == 0) {
+      out += kApp;
+      out += '*';
+      i += kApp.size();
+      while (i < reason.size() &&
+             (std::isdigit(static_cast<unsigned char>(reason[i])) || reason[i] == '_')) {
+        ++i;
+      }
+    } else {
+      out += reason[i++];
+    }
   }
   return out;
 }

@@ -61,9 +61,14 @@ struct JobRecord {
   std::optional<int64_t> waitMs;     // start - submit
   std::optional<int64_t> runtimeMs;  // end - start
   std::optional<int64_t> tasks;
+  std::string reason;  // why it was rejected or killed (jobs.csv's optional "reason" column)
   // end - submit; set whenever both are known.
   std::optional<int64_t> turnaroundMs() const;
 };
+
+// A rejection or kill reason without the application id it names ("application_0_0012" ->
+// "application_*"), so jobs refused for the same reason count together.
+std::string reasonWithoutAppIds(const std::string& reason);
 
 struct JobSet {
   bool hasQueues = false;       // true when read from jobs.csv

@@ -1,16 +1,16 @@
 #include "scenario/json_reader.h"
 
 #include <charconv>
+#include <cmath>
+
+#include "base/json_parse.h"
 
 namespace spindle {
 
 using nlohmann::json;
 
 namespace {
-std::string brief(const json& j) {
-  std::string s = j.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
+std::string brief(const json& j) { return briefJson(j); }
 }  // namespace
 
 bool JsonReader::has(std::string_view key) const { return j_->is_object() && j_->contains(key); }
@@ -60,10 +60,16 @@ Result<std::string> JsonReader::getString(std::string_view key, std::string_view
 Result<int64_t> JsonReader::getInt(std::string_view key) const {
   SPINDLE_ASSIGN_OR_RETURN(JsonReader c, child(key));
   const nlohmann::json& v = c.json();
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+    return c.error("integer out of the 64-bit range, got {}", brief(v));
+  }
   if (v.is_number_integer()) return v.get<int64_t>();
   if (v.is_number_float()) {
-    double d = v.get<double>();
-    if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
+    // 2^63 is exact as a double; anything at or beyond it does not fit an int64_t.
+    const double d = v.get<double>();
+    if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
+      return static_cast<int64_t>(d);
+    }
   }
   return c.error("expected an integer, got {}", brief(v));
 }
@@ -100,6 +106,9 @@ Result<std::vector<std::string>> JsonReader::getStrings(std::string_view key) co
 }
 
 Result<int64_t> parseDurationMs(const json& j, std::string_view path) {
+  if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+    return invalidArgument("{}: duration out of the 64-bit range", path);
+  }
   if (j.is_number_integer()) {
     if (j.get<int64_t>() < 0) return invalidArgument("{}: negative duration", path);
     return j.get<int64_t>();
@@ -115,7 +124,9 @@ Result<int64_t> parseDurationMs(const json& j, std::string_view path) {
   const std::pair<std::string_view, int64_t> units[] = {
       {"", 1}, {"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}, {"d", 86400000}};
   for (const auto& [u, scale] : units) {
-    if (unit == u) return n * scale;
+    if (unit != u) continue;
+    if (n > INT64_MAX / scale) return invalidArgument("{}: '{}' is out of range", path, s);
+    return n * scale;
   }
   return invalidArgument("{}: unknown duration unit '{}' in '{}'", path, unit, s);
 }

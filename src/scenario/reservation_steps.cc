@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "base/json_parse.h"
 #include "dao/reservation_view.h"
 
 namespace spindle {
@@ -26,7 +27,7 @@ Result<int64_t> longField(const JsonReader& r, std::string_view key, std::option
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     if (ec == std::errc() && p == s.data() + s.size()) return out;
   }
-  return invalidArgument("{}: expected an integer, got {}", r.pathOf(key), v.dump());
+  return invalidArgument("{}: expected an integer, got {}", r.pathOf(key), briefJson(v));
 }
 
 Result<ReservationRequest> parseRequest(const JsonReader& r) {

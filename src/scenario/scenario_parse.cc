@@ -1,6 +1,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/json_parse.h"
 #include "resource/resource_config.h"
 #include "scenario/json_reader.h"
 #include "scenario/scenario.h"
@@ -25,7 +26,7 @@ Result<Resource> parseResource(const json& j, std::string_view path, const Resou
     }
     if (!v.is_number_integer() || v.get<int64_t>() < 0) {
       return invalidArgument("{}.{}: expected a non-negative integer, got {}", path, name,
-                             v.dump());
+                             briefJson(v));
     }
     r.set(*idx, v.get<int64_t>());
   }
@@ -258,16 +259,12 @@ Result<Scenario> loadScenario(const std::string& path) {
   if (!in) return invalidArgument("{}: cannot open the scenario file", path);
   std::stringstream buf;
   buf << in.rdbuf();
-  json doc = json::parse(buf.str(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    // Parse again with exceptions only to get the position for the message.
-    try {
-      json again = json::parse(buf.str());
-      (void)again;
-    } catch (const json::parse_error& e) {
-      return invalidArgument("{}: malformed JSON: {}", path, e.what());
-    }
-    return invalidArgument("{}: malformed JSON", path);
+  const std::string text = buf.str();
+  json doc;
+  if (std::optional<JsonParseError> e = parseJson(text, doc)) {
+    const TextPosition p = positionOf(text, e->offset);
+    return invalidArgument("{}:{}:{}: malformed JSON at byte {}: {}", path, p.line, p.column,
+                           e->offset, e->message);
   }
   auto sc = parseScenario(doc, path);
   if (!sc) return sc.status().withContext(path);

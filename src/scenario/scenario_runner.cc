@@ -103,7 +103,14 @@ Result<RunResult> Runner::run() {
     if (ec) return invalidArgument("--out {}: {}", opt_.outDir, ec.message());
   }
   for (const Step& step : sc_.steps) {
-    Status st = runStep(step);
+    Status st = Status::ok();
+    // The parser validates every field a step reads; this turns a value it missed into the
+    // step's error instead of an abort.
+    try {
+      st = runStep(step);
+    } catch (const nlohmann::json::exception& e) {
+      st = invalidArgument("unexpected value: {}", e.what());
+    }
     if (step.expectError) {
       checkStepError(step, st);
     } else {

@@ -1,4 +1,5 @@
 // Parsing of the individual step kinds of docs/scenario-format.md.
+#include "base/json_parse.h"
 #include "scenario/json_reader.h"
 #include "scenario/reservation_steps.h"
 #include "scenario/scenario.h"
@@ -257,7 +258,7 @@ Status parseExpectPreemption(const JsonReader& p) {
       }
       if (!n.is_number_integer() || n.get<int64_t>() < 0) {
         return invalidArgument("{}.{}: expected a non-negative integer, got {}", counts.path(), key,
-                               n.dump());
+                               briefJson(n));
       }
     }
   }
@@ -275,6 +276,40 @@ Status checkContainsMatchers(const JsonReader& r) {
   return Status::ok();
 }
 
+// A compared value: {"value": V, "tolerance": T} needs a numeric V and a non-negative number T;
+// objects and arrays are checked member by member (nesting is bounded by the parser).
+Status checkCompared(const JsonReader& v) {
+  const nlohmann::json& j = v.json();
+  if (j.is_object() && j.contains("value") && j.contains("tolerance")) {
+    SPINDLE_ASSIGN_OR_RETURN(double tol, v.getDouble("tolerance", 0));
+    if (!(tol >= 0)) return v.error("tolerance must not be negative, got {}", tol);
+  }
+  if (j.is_object()) {
+    for (const auto& [k, member] : j.items()) {
+      SPINDLE_RETURN_IF_ERROR(checkCompared(JsonReader(member, v.pathOf(k))));
+    }
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) SPINDLE_RETURN_IF_ERROR(checkCompared(v.at(i)));
+  }
+  return Status::ok();
+}
+
+// Most copies one matcher may stand for (`count`): far beyond any scenario, small enough that
+// expanding the list cannot exhaust memory.
+constexpr int64_t kMaxMatcherCount = 1'000'000;
+
+// One matcher of an expect list: `count` a bounded non-negative integer, `container` a handle.
+Status checkMatcher(const JsonReader& m) {
+  SPINDLE_RETURN_IF_ERROR(m.expectObject());
+  SPINDLE_ASSIGN_OR_RETURN(int64_t count, m.getInt("count", 1));
+  if (count < 0 || count > kMaxMatcherCount) {
+    return invalidArgument("{}: must be between 0 and {}, got {}", m.pathOf("count"),
+                           kMaxMatcherCount, count);
+  }
+  if (m.has("container")) SPINDLE_RETURN_IF_ERROR(m.getString("container").status());
+  return checkCompared(m);
+}
+
 Result<StepBody> parseExpect(const JsonReader& r) {
   SPINDLE_RETURN_IF_ERROR(r.onlyKeys(kExpectKeys));
   for (const char* list :
@@ -283,14 +318,19 @@ Result<StepBody> parseExpect(const JsonReader& r) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader l, r.child(list));
     SPINDLE_RETURN_IF_ERROR(l.expectArray());
     for (size_t i = 0; i < l.json().size(); ++i) {
-      SPINDLE_RETURN_IF_ERROR(l.at(i).expectObject());
+      SPINDLE_RETURN_IF_ERROR(checkMatcher(l.at(i)));
       SPINDLE_RETURN_IF_ERROR(checkContainsMatchers(l.at(i)));
     }
+  }
+  if (r.has("allocationCount")) {
+    SPINDLE_ASSIGN_OR_RETURN(int64_t n, r.getInt("allocationCount"));
+    if (n < 0) return invalidArgument("{}: must not be negative", r.pathOf("allocationCount"));
   }
   if (r.has("state")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader st, r.child("state"));
     SPINDLE_RETURN_IF_ERROR(st.expectObject());
     SPINDLE_RETURN_IF_ERROR(checkContainsMatchers(st));
+    SPINDLE_RETURN_IF_ERROR(checkCompared(st));
   }
   if (r.has("preemption")) {
     SPINDLE_ASSIGN_OR_RETURN(JsonReader p, r.child("preemption"));

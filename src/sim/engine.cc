@@ -12,6 +12,10 @@ namespace {
 
 constexpr TimeMs kNever = std::numeric_limits<TimeMs>::max();
 
+// t + d for d >= 0, saturating at kNever: readers bound trace times (kMaxTraceTimeMs) and
+// settings bound intervals, so this only guards against a time that would wrap around.
+TimeMs later(TimeMs t, int64_t d) { return d > kNever - t ? kNever : t + d; }
+
 std::string leafQueue(const std::string& q) {
   auto dot = q.rfind('.');
   return dot == std::string::npos ? q : q.substr(dot + 1);
@@ -336,7 +340,7 @@ Status Engine::onEvent(const SimEvent& e) {
     }
     case EventType::kSample:
       sample();
-      events_.push(e.time + opt_.sls.metricsRecordIntervalMs, EventType::kSample, 0);
+      events_.push(later(e.time, opt_.sls.metricsRecordIntervalMs), EventType::kSample, 0);
       return Status::ok();
   }
   return Status::ok();
@@ -452,7 +456,7 @@ Status Engine::amHeartbeat(uint32_t job) {
   }
   for (const TaskStart& s : act.starts) {
     running_[s.container] = nodeIndexOf_[s.node.value()];
-    events_.push(now + s.durationMs, EventType::kTaskEnd, s.container.app().value(),
+    events_.push(later(now, s.durationMs), EventType::kTaskEnd, s.container.app().value(),
                  packContainer(s.container));
   }
   if (!act.asks.empty() || !act.releases.empty() || !act.schedulingRequests.empty()) {
@@ -496,7 +500,7 @@ TimeMs Engine::gridBeatAtOrAfter(uint32_t job, TimeMs t) const {
 void Engine::afterBeat(uint32_t job) {
   updateBusy(job);
   JobRun& run = runs_[job];
-  const TimeMs next = clock_.nowMs() + opt_.sls.amHeartbeatMs;
+  const TimeMs next = later(clock_.nowMs(), opt_.sls.amHeartbeatMs);
   if (!opt_.heartbeatSkip || !run.am->inboxEmpty()) {
     scheduleBeat(job, next);
   } else if (auto due = run.am->dueTime()) {

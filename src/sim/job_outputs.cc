@@ -45,10 +45,14 @@ Status writeJobRuntimeCsv(const std::string& path, const std::vector<JobResult>&
 }
 
 Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs, bool placement) {
-  std::string out = placement ? "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,"
-                                "runtime_ms,tasks,state,rejected,rejection_reasons\n"
-                              : "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,"
-                                "runtime_ms,tasks,state\n";
+  // Why jobs were rejected or killed: a last column, written only when some job has a reason.
+  const bool withReasons =
+      std::any_of(jobs.begin(), jobs.end(), [](const JobResult& j) { return !j.note.empty(); });
+  std::string out =
+      "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state";
+  if (placement) out += ",rejected,rejection_reasons";
+  if (withReasons) out += ",reason";
+  out += '\n';
   for (const JobResult& j : jobs) {
     const bool ended = j.state == "FINISHED" || j.state == "KILLED" || j.state == "FAILED" ||
                        j.state == "REJECTED";
@@ -67,6 +71,10 @@ Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs,
         reasons += fmt::format("{}{}={}", reasons.empty() ? "" : ";", reason, n);
       }
       out += fmt::format(",{},{}", rejected, reasons);
+    }
+    if (withReasons) {
+      out += ',';
+      out += field(j.note);
     }
     out += '\n';
   }

@@ -9,11 +9,6 @@ namespace spindle {
 
 using nlohmann::json;
 
-std::string briefJson(const json& j) {
-  std::string s = j.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 namespace {
 
 // Blanks around a number in a string field; a newline inside is not accepted.

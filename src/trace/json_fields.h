@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_parse.h"  // briefJson: a short rendering of a value for error messages
 #include "base/status.h"
 
 namespace spindle {
@@ -63,8 +64,6 @@ inline Status copyString(const Result<std::string>& read, std::string& out) {
   return Status::ok();
 }
 
-// A short rendering of a JSON value for error messages (at most 40 characters).
-std::string briefJson(const nlohmann::json& j);
 // An integer from a JSON number or numeric string; nullopt when it is neither.
 std::optional<int64_t> jsonToInt(const nlohmann::json& j);
 

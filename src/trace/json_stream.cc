@@ -4,44 +4,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/json_parse.h"
+
 namespace spindle {
 namespace {
 
-struct Position {
-  int line = 1;
-  int column = 1;
-};
-
-Position positionOf(std::string_view text, size_t offset) {
-  Position p;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++p.line;
-      p.column = 1;
-    } else {
-      ++p.column;
-    }
-  }
-  return p;
-}
-
 Status syntaxError(std::string_view source, std::string_view text, size_t offset,
                    std::string_view what) {
-  Position p = positionOf(text, offset);
+  TextPosition p = positionOf(text, offset);
   return invalidArgument("{}:{}:{}: JSON syntax error at byte {}: {}", source, p.line, p.column,
                          offset, what);
-}
-
-// nlohmann's message without its "[json.exception...] parse error at line L, column C: "
-// prefix, whose position is relative to the slice and so misleading.
-std::string cleanParseMessage(const std::string& what) {
-  size_t col = what.find("column ");
-  if (col != std::string::npos) {
-    size_t colon = what.find(": ", col);
-    if (colon != std::string::npos) return what.substr(colon + 2);
-  }
-  size_t bracket = what.find("] ");
-  return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
 
 bool isJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -95,7 +67,7 @@ Status forEachJsonObject(std::string_view text, std::string_view source,
     }
     size_t end = findObjectEnd(text, i);
     if (end == std::string_view::npos) {
-      Position p = positionOf(text, i);
+      TextPosition p = positionOf(text, i);
       return syntaxError(source, text, text.size(),
                          fmt::format("unexpected end of file: the object opened at line {} "
                                      "column {} is not closed",
@@ -105,13 +77,17 @@ Status forEachJsonObject(std::string_view text, std::string_view source,
     obj.offset = static_cast<int64_t>(i);
     for (; lineCursor < i; ++lineCursor) line += text[lineCursor] == '\n' ? 1 : 0;
     obj.line = line;
-    try {
-      obj.value = nlohmann::json::parse(text.substr(i, end - i));
-    } catch (const nlohmann::json::parse_error& e) {
-      size_t at = i + (e.byte > 0 ? e.byte - 1 : 0);
-      return syntaxError(source, text, at, cleanParseMessage(e.what()));
+    if (std::optional<JsonParseError> e = parseJson(text.substr(i, end - i), obj.value)) {
+      return syntaxError(source, text, i + e->offset, e->message);
     }
-    SPINDLE_RETURN_IF_ERROR(fn(obj));
+    // The readers check each field's type; this turns a value one missed into an error that
+    // names the object instead of an abort.
+    try {
+      SPINDLE_RETURN_IF_ERROR(fn(obj));
+    } catch (const nlohmann::json::exception& e) {
+      return invalidArgument("{}:{}: the object starting on this line: unexpected value: {}",
+                             source, obj.line, e.what());
+    }
     i = end;
   }
   return Status::ok();

@@ -56,6 +56,11 @@ Result<std::optional<TraceTask>> taskFromLastAttempt(const JsonFields& task,
     skipReason = fmt::format("last attempt has a non-positive duration {} ms", *finish - *start);
     return std::optional<TraceTask>();
   }
+  if (*finish - *start > kMaxTraceTimeMs) {
+    return a.error("finishTime",
+                   "duration {} ms is beyond the largest time a trace may give ({} ms)",
+                   *finish - *start, kMaxTraceTimeMs);
+  }
   TraceTask t;
   t.durationMs = *finish - *start;
   t.resource = o.sls.containerResource;
@@ -108,6 +113,14 @@ Result<TraceJob> parseJob(const JsonFields& f, ReadState& st, std::string_view w
   SPINDLE_RETURN_IF_ERROR(checkKnownQueue(job.queue, o, "queue"));
   SPINDLE_ASSIGN_OR_RETURN(int64_t submit, f.requiredInt("submitTime"));
   SPINDLE_ASSIGN_OR_RETURN(std::optional<int64_t> finish, f.optInt("finishTime"));
+  // Rebased times must stay within kMaxTraceTimeMs (trace.h): no overflow in the simulator.
+  for (auto [key, v] :
+       {std::pair{"submitTime", std::optional<int64_t>(submit)}, std::pair{"finishTime", finish}}) {
+    if (v && (*v < -kMaxTraceTimeMs / 2 || *v > kMaxTraceTimeMs / 2)) {
+      return f.error(key, "{} ms is beyond the largest time a trace may give (+-{} ms)", *v,
+                     kMaxTraceTimeMs / 2);
+    }
+  }
   job.amType = "mapreduce";
   job.amResource = o.sls.amResource;
   const size_t skippedBefore = st.trace.warnings.size();

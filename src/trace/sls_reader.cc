@@ -47,7 +47,8 @@ const std::set<std::string, std::less<>> kTaskKeys = {"count",
 struct ReadState {
   const TraceReadOptions& options;
   Trace& trace;
-  int64_t jobSeq = 0;  // job objects seen across all files, for generated ids
+  int64_t jobSeq = 0;      // job objects seen across all files, for generated ids
+  int64_t containers = 0;  // containers of the jobs kept so far, AMs included
   std::vector<TraceNode> headerNodes;
   std::set<std::string> warnedKeys;  // per file
 };
@@ -61,6 +62,19 @@ std::string lower(std::string_view s) {
 Result<int64_t> nonNegativeOr(const JsonFields& f, std::string_view key, int64_t def) {
   SPINDLE_ASSIGN_OR_RETURN(int64_t v, f.intOr(key, def));
   if (v < 0) return f.error(key, "must not be negative, got {}", v);
+  return v;
+}
+
+// A time field within +-kMaxTraceTimeMs (trace.h), so the simulator's time sums cannot overflow.
+Status checkTime(const JsonFields& f, std::string_view key, int64_t v) {
+  if (v >= -kMaxTraceTimeMs && v <= kMaxTraceTimeMs) return Status::ok();
+  return f.error(key, "{} ms is beyond the largest time a trace may give ({} ms)", v,
+                 kMaxTraceTimeMs);
+}
+
+Result<std::optional<int64_t>> optTime(const JsonFields& f, std::string_view key) {
+  SPINDLE_ASSIGN_OR_RETURN(std::optional<int64_t> v, f.optInt(key));
+  if (v) SPINDLE_RETURN_IF_ERROR(checkTime(f, key, *v));
   return v;
 }
 
@@ -88,6 +102,7 @@ Result<int64_t> readDuration(const JsonFields& f) {
     if (!f.has(key)) continue;
     SPINDLE_ASSIGN_OR_RETURN(int64_t d, f.requiredInt(key));
     if (d <= 0) return f.error(key, "duration must be > 0, got {}", d);
+    SPINDLE_RETURN_IF_ERROR(checkTime(f, key, d));
     return d;
   }
   const bool hasStart = f.has("container.start.ms");
@@ -101,10 +116,13 @@ Result<int64_t> readDuration(const JsonFields& f) {
   if (!hasEnd) return f.error("container.end.ms", "missing (container.start.ms is given)");
   SPINDLE_ASSIGN_OR_RETURN(int64_t start, f.requiredInt("container.start.ms"));
   SPINDLE_ASSIGN_OR_RETURN(int64_t end, f.requiredInt("container.end.ms"));
+  SPINDLE_RETURN_IF_ERROR(checkTime(f, "container.start.ms", start));
+  SPINDLE_RETURN_IF_ERROR(checkTime(f, "container.end.ms", end));
   if (end - start <= 0) {
     return f.error("container.end.ms", "duration must be > 0, got {} - {} = {}", end, start,
                    end - start);
   }
+  SPINDLE_RETURN_IF_ERROR(checkTime(f, "container.end.ms", end - start));
   return end - start;
 }
 
@@ -200,6 +218,10 @@ Result<std::vector<TraceTask>> parseTaskGroup(const JsonFields& f, const TraceRe
   SPINDLE_RETURN_IF_ERROR(readPlacementSpec(f, "container.placement.spec", task.placementSpec));
   SPINDLE_ASSIGN_OR_RETURN(int64_t count, f.intOr("count", 1));
   if (count < 1) return f.error("count", "must be >= 1, got {}", count);
+  if (count > o.sls.maxContainersPerJob) {
+    return f.error("count", "{} containers exceed spindle.sls.max-containers-per-job ({})", count,
+                   o.sls.maxContainersPerJob);
+  }
   SPINDLE_ASSIGN_OR_RETURN(std::optional<std::string> host, f.optString("container.host"));
   if (host) {
     HostPath hp = splitHostPath(*host);
@@ -217,6 +239,7 @@ Result<std::vector<TraceTask>> parseTaskGroup(const JsonFields& f, const TraceRe
   SPINDLE_ASSIGN_OR_RETURN(task.executionType, readExecutionType(f));
   SPINDLE_ASSIGN_OR_RETURN(task.allocationId, f.intOr("container.allocation.id", -1));
   SPINDLE_ASSIGN_OR_RETURN(task.requestDelayMs, nonNegativeOr(f, "container.request.delay", 0));
+  SPINDLE_RETURN_IF_ERROR(checkTime(f, "container.request.delay", task.requestDelayMs));
   task.resource = o.sls.containerResource;
   SPINDLE_RETURN_IF_ERROR(
       readResourceOverrides(f, o.types, "container.", "container.memory", task.resource));
@@ -244,9 +267,10 @@ Result<std::string> readAmType(const JsonFields& f, const TraceReadOptions& o) {
 Status parseJobFields(const JsonFields& f, const TraceReadOptions& o, TraceJob& job) {
   SPINDLE_ASSIGN_OR_RETURN(job.startMs, f.requiredInt("job.start.ms"));
   if (job.startMs < 0) return f.error("job.start.ms", "must not be negative, got {}", job.startMs);
-  SPINDLE_ASSIGN_OR_RETURN(job.endMs, f.optInt("job.end.ms"));
+  SPINDLE_RETURN_IF_ERROR(checkTime(f, "job.start.ms", job.startMs));
+  SPINDLE_ASSIGN_OR_RETURN(job.endMs, optTime(f, "job.end.ms"));
   // Spindle's key: the job reserves resources ahead of its start to finish by this time.
-  SPINDLE_ASSIGN_OR_RETURN(job.deadlineMs, f.optInt("job.deadline.ms"));
+  SPINDLE_ASSIGN_OR_RETURN(job.deadlineMs, optTime(f, "job.deadline.ms"));
   if (job.deadlineMs) {
     if (*job.deadlineMs <= job.startMs) {
       return f.error("job.deadline.ms", "must be after job.start.ms ({}), got {}", job.startMs,
@@ -298,11 +322,25 @@ Result<std::vector<TraceJob>> parseJob(const JsonFields& f, const std::string& i
       }
       JsonFields tf(tasks[i], prefix);
       SPINDLE_ASSIGN_OR_RETURN(std::vector<TraceTask> group, parseTaskGroup(tf, o, jobPlacement));
+      if (group.size() > static_cast<size_t>(o.sls.maxContainersPerJob) - job.tasks.size()) {
+        return tf.error("count",
+                        "the job's containers exceed spindle.sls.max-containers-per-job ({})",
+                        o.sls.maxContainersPerJob);
+      }
       job.tasks.insert(job.tasks.end(), group.begin(), group.end());
       warnUnknownKeys(tasks[i], kTaskKeys, "container.", o.types, where, st);
     }
   }
   warnUnknownKeys(f.json(), kJobKeys, "am.", o.types, where, st);
+  // Every copy runs its AM and its tasks; the whole trace stays within max-containers.
+  const int64_t perCopy = 1 + static_cast<int64_t>(job.tasks.size());
+  if (copies > (o.sls.maxContainers - st.containers) / perCopy) {
+    return f.error("job.count",
+                   "{} copies of {} container(s) would take the trace beyond "
+                   "spindle.sls.max-containers ({}; {} before this job)",
+                   copies, perCopy, o.sls.maxContainers, st.containers);
+  }
+  st.containers += copies * perCopy;
   std::vector<TraceJob> out;
   if (copies == 1) {
     out.push_back(job);
@@ -325,6 +363,10 @@ Status readHeader(const JsonFields& f, ReadState& st) {
   SPINDLE_ASSIGN_OR_RETURN(int64_t nodes, f.requiredInt("num.nodes"));
   SPINDLE_ASSIGN_OR_RETURN(int64_t racks, f.intOr("num.racks", 1));
   if (nodes < 1) return f.error("num.nodes", "must be >= 1, got {}", nodes);
+  if (nodes > st.options.sls.maxNodes) {
+    return f.error("num.nodes", "{} nodes exceed spindle.sls.max-nodes ({})", nodes,
+                   st.options.sls.maxNodes);
+  }
   if (racks < 1) return f.error("num.racks", "must be >= 1, got {}", racks);
   std::vector<TraceNode> gen = generateNodes(nodes, racks, st.options.sls.nodeResource);
   st.headerNodes.insert(st.headerNodes.end(), gen.begin(), gen.end());
@@ -379,7 +421,7 @@ void deriveNodes(ReadState& st) {
 Result<Trace> parseSlsTrace(std::string_view text, std::string_view source,
                             const TraceReadOptions& options) {
   Trace trace;
-  ReadState st{options, trace, 0, {}, {}};
+  ReadState st{options, trace, 0, 0, {}, {}};
   SPINDLE_RETURN_IF_ERROR(parseFile(text, source, st));
   deriveNodes(st);
   return trace;
@@ -387,7 +429,7 @@ Result<Trace> parseSlsTrace(std::string_view text, std::string_view source,
 
 Result<Trace> readSlsTrace(const std::vector<std::string>& files, const TraceReadOptions& options) {
   Trace trace;
-  ReadState st{options, trace, 0, {}, {}};
+  ReadState st{options, trace, 0, 0, {}, {}};
   for (const std::string& file : files) {
     Result<std::string> text = readTextFile(file);
     if (!text) return text.status();

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "base/strings.h"
+#include "trace/trace.h"
 
 namespace spindle {
 namespace {
@@ -20,6 +21,16 @@ Status mustBePositive(const Configuration& conf, std::string_view key, int64_t v
 Result<int64_t> positiveLong(const Configuration& conf, std::string_view key, int64_t def) {
   SPINDLE_ASSIGN_OR_RETURN(int64_t v, conf.getLong(key, def));
   SPINDLE_RETURN_IF_ERROR(mustBePositive(conf, key, v));
+  return v;
+}
+
+// An interval in ms: positive and at most kMaxTraceTimeMs (trace.h), so the simulator's time
+// sums cannot overflow.
+Result<int64_t> intervalMs(const Configuration& conf, std::string_view key, int64_t def) {
+  SPINDLE_ASSIGN_OR_RETURN(int64_t v, positiveLong(conf, key, def));
+  if (v > kMaxTraceTimeMs) {
+    return invalidArgument("{}must be at most {} ms, got {}", conf.where(key), kMaxTraceTimeMs, v);
+  }
   return v;
 }
 
@@ -107,9 +118,9 @@ Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const Resou
                                         "yarn.sls.container.vcores", 1, "yarn.sls.container."));
 
   SPINDLE_ASSIGN_OR_RETURN(s.nmHeartbeatMs,
-                           positiveLong(conf, "yarn.sls.nm.heartbeat.interval.ms", 1000));
+                           intervalMs(conf, "yarn.sls.nm.heartbeat.interval.ms", 1000));
   SPINDLE_ASSIGN_OR_RETURN(s.amHeartbeatMs,
-                           positiveLong(conf, "yarn.sls.am.heartbeat.interval.ms", 1000));
+                           intervalMs(conf, "yarn.sls.am.heartbeat.interval.ms", 1000));
 
   // NMSimulator reports utilisation only for a ratio in (0, 1]; -1 (the default) and any other
   // value <= 0 switch it off. Above 1 is refused: a node cannot use more than it has.
@@ -124,7 +135,7 @@ Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const Resou
 
   SPINDLE_ASSIGN_OR_RETURN(s.metricsOn, readSwitch(conf, "yarn.sls.metrics.switch", true));
   SPINDLE_ASSIGN_OR_RETURN(s.metricsRecordIntervalMs,
-                           positiveLong(conf, "yarn.sls.metrics.record.interval.ms", 1000));
+                           intervalMs(conf, "yarn.sls.metrics.record.interval.ms", 1000));
   SPINDLE_ASSIGN_OR_RETURN(s.metricsTimerWindow,
                            positiveInt(conf, "yarn.sls.metrics.timer.window.size", 100));
   SPINDLE_ASSIGN_OR_RETURN(s.runnerPoolSize, positiveInt(conf, "yarn.sls.runner.pool.size", 10));
@@ -138,6 +149,11 @@ Result<SlsSettings> slsSettingsFromConfig(const Configuration& conf, const Resou
                            conf.getBool("spindle.sls.am.honour-preemption", true));
   SPINDLE_ASSIGN_OR_RETURN(s.amWorkPreservingPreemption,
                            conf.getBool("spindle.sls.am.preemption.work-preserving", false));
+  SPINDLE_ASSIGN_OR_RETURN(s.maxContainersPerJob,
+                           positiveLong(conf, "spindle.sls.max-containers-per-job", 1'000'000));
+  SPINDLE_ASSIGN_OR_RETURN(s.maxContainers,
+                           positiveLong(conf, "spindle.sls.max-containers", 20'000'000));
+  SPINDLE_ASSIGN_OR_RETURN(s.maxNodes, positiveLong(conf, "spindle.sls.max-nodes", 1'000'000));
   return s;
 }
 

@@ -47,6 +47,11 @@ struct SlsSettings {
   // spindle.sls.am.preemption.work-preserving: a preempted task resumes with the rest of its
   // duration (MapReduce checkpointing, MAPREDUCE-4584) instead of starting again from zero.
   bool amWorkPreservingPreemption = false;
+  // Size limits, so a typo in a count fails at once instead of exhausting memory (a trace
+  // beyond them is refused with the key to raise):
+  int64_t maxContainersPerJob = 1'000'000;  // spindle.sls.max-containers-per-job (AM excluded)
+  int64_t maxContainers = 20'000'000;       // spindle.sls.max-containers: every job's, AMs included
+  int64_t maxNodes = 1'000'000;  // spindle.sls.max-nodes: num.nodes, num_nodes, nodes files
 };
 
 // Errors name the key and the bad value (e.g. a non-positive heartbeat interval).

@@ -81,10 +81,24 @@ double drawSample(const SynthSample& s, Rng& rng) {
 
 namespace {
 
+// A drawn time beyond kMaxTraceTimeMs (trace.h) is refused: the simulator's sums of times must
+// not overflow.
+Status checkDrawnTime(std::string_view what, int64_t ms) {
+  if (ms <= kMaxTraceTimeMs) return Status::ok();
+  return invalidArgument("a drawn {} of {} ms is beyond the largest time a trace may give ({} ms)",
+                         what, ms, kMaxTraceTimeMs);
+}
+
 // Step 3.6 of the algorithm: one task group's containers, appended to job.tasks.
-void drawTasks(const SynthTaskSpec& t, const std::vector<TraceNode>& nodes,
-               const TraceReadOptions& options, Rng& rng, TraceJob& job) {
+Status drawTasks(const SynthTaskSpec& t, const std::vector<TraceNode>& nodes,
+                 const TraceReadOptions& options, Rng& rng, TraceJob& job) {
   const int64_t count = roundNonNegative(drawSample(t.count, rng));
+  const int64_t room = options.sls.maxContainersPerJob - static_cast<int64_t>(job.tasks.size());
+  if (count > room) {
+    return invalidArgument(
+        "{} drawn containers take the job beyond spindle.sls.max-containers-per-job ({})",
+        count + static_cast<int64_t>(job.tasks.size()), options.sls.maxContainersPerJob);
+  }
   Resource r = options.sls.containerResource;
   if (t.maxMemory.given) {
     r.setMemoryMb(std::max<int64_t>(1, roundNonNegative(drawSample(t.maxMemory, rng))));
@@ -100,25 +114,29 @@ void drawTasks(const SynthTaskSpec& t, const std::vector<TraceNode>& nodes,
     task.executionType = t.executionType;
     task.resource = r;
     task.durationMs = std::max<int64_t>(1, secondsToMs(drawSample(t.timeSec, rng)));
+    SPINDLE_RETURN_IF_ERROR(checkDrawnTime("task duration", task.durationMs));
     const TraceNode& node = nodes[static_cast<size_t>(rng.uniformInt(0, lastNode))];
     task.host = node.name;
     task.rack = node.rack;
     job.tasks.push_back(std::move(task));
   }
+  return Status::ok();
 }
 
 // Steps 3.3 to 3.6 for one job of workload w and class c (id and order come later).
-TraceJob drawJob(const SynthWorkload& w, const std::vector<double>& bucketWeights,
-                 const SynthJobClass& c, const std::vector<TraceNode>& nodes,
-                 const TraceReadOptions& options, Rng& rng) {
+Result<TraceJob> drawJob(const SynthWorkload& w, const std::vector<double>& bucketWeights,
+                         const SynthJobClass& c, const std::vector<TraceNode>& nodes,
+                         const TraceReadOptions& options, Rng& rng) {
   TraceJob job;
   job.queue = w.queue;
   job.user = c.user;
   job.amType = c.amType;
   job.amResource = options.sls.amResource;
   job.startMs = secondsToMs(drawStartSec(w, bucketWeights, rng));
+  SPINDLE_RETURN_IF_ERROR(checkDrawnTime("start", job.startMs));
   if (c.durationSec.given) {
     const int64_t durMs = std::max<int64_t>(1, secondsToMs(drawSample(c.durationSec, rng)));
+    SPINDLE_RETURN_IF_ERROR(checkDrawnTime("job duration", durMs));
     job.endMs = job.startMs + durMs;
   }
   const double chance = drawSample(c.reservation, rng);
@@ -127,9 +145,16 @@ TraceJob drawJob(const SynthWorkload& w, const std::vector<double>& bucketWeight
   if (coin && job.endMs) {
     job.wantsReservation = true;
     const double durMs = static_cast<double>(*job.endMs - job.startMs);
-    job.deadlineMs = job.startMs + static_cast<int64_t>(std::ceil(std::max(0.0, factor) * durMs));
+    const double late = std::ceil(std::max(0.0, factor) * durMs);
+    if (!(late <= static_cast<double>(kMaxTraceTimeMs))) {
+      return invalidArgument("a drawn deadline_factor of {} puts the deadline beyond {} ms", factor,
+                             kMaxTraceTimeMs);
+    }
+    job.deadlineMs = job.startMs + static_cast<int64_t>(late);
   }
-  for (const SynthTaskSpec& t : c.tasks) drawTasks(t, nodes, options, rng, job);
+  for (const SynthTaskSpec& t : c.tasks) {
+    SPINDLE_RETURN_IF_ERROR(drawTasks(t, nodes, options, rng, job));
+  }
   return job;
 }
 
@@ -146,11 +171,29 @@ Result<Trace> generateSynthTrace(const SynthSpec& spec, const std::vector<TraceN
   const WeightTables weights(spec);
   std::vector<TraceJob> drawn;
   std::vector<size_t> workloadOf;
+  if (spec.numJobs > options.sls.maxContainers) {
+    return invalidArgument("{}: field num_jobs: {} jobs exceed spindle.sls.max-containers ({})",
+                           source, spec.numJobs, options.sls.maxContainers);
+  }
+  int64_t containers = 0;
   for (int64_t n = 0; n < spec.numJobs; ++n) {
     const size_t wi = weightedPick(weights.workloads, rng);
     const SynthWorkload& w = spec.workloads[wi];
-    const SynthJobClass& c = w.classes[weightedPick(weights.classes[wi], rng)];
-    drawn.push_back(drawJob(w, weights.buckets[wi], c, nodes, options, rng));
+    const size_t ci = weightedPick(weights.classes[wi], rng);
+    const SynthJobClass& c = w.classes[ci];
+    Result<TraceJob> job = drawJob(w, weights.buckets[wi], c, nodes, options, rng);
+    if (!job) {
+      return job.status().withContext(
+          fmt::format("{}: drawn job #{} (workloads[{}].job_classes[{}])", source, n + 1, wi, ci));
+    }
+    containers += 1 + static_cast<int64_t>(job->tasks.size());
+    if (containers > options.sls.maxContainers) {
+      return invalidArgument(
+          "{}: drawn job #{} (workloads[{}].job_classes[{}]) takes the trace beyond "
+          "spindle.sls.max-containers ({})",
+          source, n + 1, wi, ci, options.sls.maxContainers);
+    }
+    drawn.push_back(std::move(job).value());
     workloadOf.push_back(wi);
   }
   // Step 4: submission order, then names; step 5: the queue check.
@@ -190,6 +233,10 @@ Result<Trace> readSynthTrace(const std::vector<std::string>& files,
     SPINDLE_ASSIGN_OR_RETURN(
         nodes, readNodesFile(options.nodesFile, options.types, options.sls.nodeResource));
   } else {
+    if (spec.numNodes > options.sls.maxNodes) {
+      return invalidArgument("{}: field num_nodes: {} nodes exceed spindle.sls.max-nodes ({})",
+                             files[0], spec.numNodes, options.sls.maxNodes);
+    }
     nodes = generateNodes(spec.numNodes, std::max<int64_t>(1, spec.numNodes / spec.nodesPerRack),
                           options.sls.nodeResource);
   }

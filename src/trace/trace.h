@@ -26,6 +26,11 @@
 
 namespace spindle {
 
+// The largest time a trace may give (a start, end, deadline, duration or delay, in ms): about
+// 31,700 years, far beyond any trace, and small enough that the simulator's sums of such times
+// never overflow 64 bits. Readers refuse larger values as bad jobs.
+inline constexpr int64_t kMaxTraceTimeMs = 1'000'000'000'000'000;
+
 enum class TaskType { kMap, kReduce };
 enum class ExecutionType { kGuaranteed, kOpportunistic };
 

@@ -20,9 +20,12 @@ bool hasWhitespace(std::string_view s) {
                      [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
 }
 
+// Deeper than any real hierarchy; bounds the recursion below and the size of the paths.
+constexpr int kMaxQueueDepth = 64;
+
 // Adds `path` and, depth first, its children; names are trimmed (getStrings trims).
 void addQueue(BuildContext& ctx, const std::string& path, const std::string& name,
-              const std::string& parent) {
+              const std::string& parent, int depth = 1) {
   QueueConfig q;
   q.path = path;
   q.name = name;
@@ -43,11 +46,16 @@ void addQueue(BuildContext& ctx, const std::string& path, const std::string& nam
     }
     q.children.push_back(path + "." + child);
   }
+  if (depth == kMaxQueueDepth && !q.children.empty()) {
+    ctx.problems.error(key, "queue {} is nested deeper than {} levels (root is level 1)",
+                       q.children.front(), kMaxQueueDepth);
+    q.children.clear();
+  }
   std::vector<std::string> children = q.children;
   ctx.out.preorder.push_back(path);
   ctx.out.queues.emplace(path, std::move(q));
   for (const std::string& childPath : children) {
-    addQueue(ctx, childPath, childPath.substr(path.size() + 1), path);
+    addQueue(ctx, childPath, childPath.substr(path.size() + 1), path, depth + 1);
   }
 }
 

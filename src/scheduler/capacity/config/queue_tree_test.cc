@@ -128,6 +128,33 @@ TEST(QueueTree, KeysOfQueuesOutsideTheTreeAreWarnedAbout) {
   EXPECT_THAT(cfg.warnings[1], HasSubstr("'typo' is neither a child queue"));
 }
 
+TEST(QueueTree, HierarchyDeeperThan64LevelsIsAnError) {
+  // root.q.q...q, 100 levels: each level's path repeats its parent's, so an unbounded depth
+  // costs memory quadratic in it.
+  CsConf c;
+  std::string path = "root";
+  for (int level = 1; level < 100; ++level) {
+    c.queues(path, "q");
+    path += ".q";
+    c.cap(path, "100");
+  }
+  std::string error = parseError(c);
+  EXPECT_THAT(error, HasSubstr("nested deeper than 64 levels (root is level 1)"));
+  // The error names the key that lists the 65th level.
+  std::string parent = "root";
+  for (int level = 2; level < 65; ++level) parent += ".q";
+  EXPECT_THAT(error, HasSubstr("property 'yarn.scheduler.capacity." + parent + ".queues'"));
+  // 64 levels are fine.
+  CsConf ok;
+  path = "root";
+  for (int level = 1; level < 64; ++level) {
+    ok.queues(path, "q");
+    path += ".q";
+    ok.cap(path, "100");
+  }
+  EXPECT_EQ(parseOk(ok).queues.size(), 64u);
+}
+
 TEST(QueueTree, AllErrorsAreReportedTogetherWithFileAndLine) {
   constexpr std::string_view xml = R"(<configuration>
   <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>

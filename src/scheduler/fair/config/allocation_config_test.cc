@@ -98,6 +98,23 @@ TEST(AllocationConfigTest, EveryQueueElement) {
   EXPECT_EQ(r->preorder, (std::vector<std::string>{"root", "root.a", "root.p", "root.default"}));
 }
 
+TEST(AllocationConfigTest, QueueNestingDeeperThan64LevelsIsRefusedWithItsLine) {
+  // Generated: 2,000 nested <queue> elements, one per line (line 3 holds the first).
+  std::string body;
+  for (int i = 0; i < 2000; ++i) body += "<queue name=\"q\">\n";
+  for (int i = 0; i < 2000; ++i) body += "</queue>\n";
+  const std::string e = errors(body);
+  // root is level 1, the first <queue> level 2: the 64th <queue> (line 66) is level 65.
+  EXPECT_NE(e.find("fair-scheduler.xml:66:"), std::string::npos) << e;
+  EXPECT_NE(e.find("nested deeper than 64 levels"), std::string::npos) << e;
+  EXPECT_LT(e.size(), 2000u) << "one error, not one per level";
+  // 63 nested <queue>s (64 levels with root) are fine.
+  body.clear();
+  for (int i = 0; i < 63; ++i) body += "<queue name=\"q\">\n";
+  for (int i = 0; i < 63; ++i) body += "</queue>\n";
+  EXPECT_TRUE(parse(body).isOk());
+}
+
 TEST(AllocationConfigTest, AclsAreCheckedUpTheAncestorChain) {
   AllocationConfig open = parseOk("<queue name=\"a\"/>\n");
   EXPECT_TRUE(open.hasAccess("root.a", QueueAcl::kSubmitApplications, "anyone", {}));

@@ -77,9 +77,14 @@ Result<int64_t> parseJavaLong(std::string_view text);
 Result<float> parseJavaFloat(std::string_view text);
 Result<bool> parseStrictBool(std::string_view text);
 
+// Deeper <queue> nesting than any real hierarchy is refused: it bounds the recursion and the
+// size of the queue paths (each level's path repeats its parent's).
+inline constexpr int kMaxQueueDepth = 64;
+
 // Parses one top-level <queue>/<pool> (and its subtree) under `parentPath` ("" for the root
-// queue element itself).
-void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath, ParseState& st);
+// queue element itself); `depth` is its level in the hierarchy (root is 1).
+void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath, ParseState& st,
+                       int depth);
 // Parses <queuePlacementPolicy>: its rules, validated; on success sets out.placementPolicy and
 // out.placementPolicyFromFile.
 void parsePlacementPolicy(const pugi::xml_node& node, ParseState& st, AllocationConfig& out);

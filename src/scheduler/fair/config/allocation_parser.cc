@@ -149,7 +149,7 @@ Result<AllocationConfig> parseDocument(const pugi::xml_node& top, ParseState& st
       st.error(node, "", "If configuring root queue, no other queues can be placed alongside it.");
       continue;
     }
-    alloc::parseQueueElement(node, isRoot ? "" : "root", st);
+    alloc::parseQueueElement(node, isRoot ? "" : "root", st, isRoot ? 1 : 2);
   }
   if (!out.placementPolicyFromFile) {
     out.placementPolicy =

@@ -146,7 +146,14 @@ bool isQueueTag(std::string_view tag) { return tag == "queue" || tag == "pool"; 
 
 }  // namespace
 
-void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath, ParseState& st) {
+void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath, ParseState& st,
+                       int depth) {
+  if (depth > kMaxQueueDepth) {
+    st.error(node, queueContext(parentPath),
+             fmt::format("<queue> elements nested deeper than {} levels (root is level 1)",
+                         kMaxQueueDepth));
+    return;
+  }
   const std::string name(trimView(node.attribute("name").value(), kJavaSpace));
   if (name.empty()) {
     st.error(node, parentPath.empty() ? "" : queueContext(parentPath),
@@ -190,7 +197,7 @@ void parseQueueElement(const pugi::xml_node& node, const std::string& parentPath
   for (pugi::xml_node child = node.first_child(); child; child = child.next_sibling()) {
     if (child.type() != pugi::node_element || !isQueueTag(child.name())) continue;
     const size_t before = st.order.size();
-    parseQueueElement(child, path, st);
+    parseQueueElement(child, path, st, depth + 1);
     if (st.order.size() > before) st.queues[path].cfg.children.push_back(st.order[before]);
   }
   RawQueue& done = st.queues[path];  // the map may not move nodes, but be explicit
