@@ -41,6 +41,32 @@ check "same outputs again with --overwrite, one run at a time" '"$spindle" whati
   --conf "$ex/conf-capacity" --conf "$ex/conf-fair" --seeds 2 --seed 5 --output-dir "$work/seeds" --quiet
 check "--seeds 2 runs each configuration twice" '[ -f "$work/seeds/runs/conf-fair/seed-5/jobs.csv" ] && [ -f "$work/seeds/runs/conf-fair/seed-6/jobs.csv" ]'
 check "--seeds reports the spread" 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"seeds\"]==2; assert \"spread\" in d[\"groups\"][0][\"runs\"][\"conf-fair\"]" "$work/seeds/comparison.json"'
+# Load and cluster knobs, the same for every run: twice the jobs on 8 nodes.
+"$spindle" whatif --tracetype SLS --tracelocation "$ex/jobs.json" --nodes "$ex/nodes.json" \
+  --conf "$ex/conf-capacity" --conf "$ex/conf-fair" --scale-load 2 --scale-nodes 8 \
+  --output-dir "$work/knobs" --quiet
+check "--scale-load 2 doubles the jobs of every run" '[ $(($(wc -l <"$work/knobs/runs/conf-fair/jobs.csv") - 1)) = $((2 * ($(wc -l <"$out/runs/fair/jobs.csv") - 1))) ] && [ $(($(wc -l <"$work/knobs/runs/conf-capacity/jobs.csv") - 1)) = $((2 * ($(wc -l <"$out/runs/fair/jobs.csv") - 1))) ]'
+# The example's 10 nodes of 8 vcores (80) become 8 nodes (64); then 25 nodes: 10 plus 15 copies.
+check "--scale-nodes 8 runs on the first 8 nodes" 'python3 -c "import json,sys; a=json.load(open(sys.argv[1]))[0]; b=json.load(open(sys.argv[2]))[0]; assert (a[\"cluster.available.vcores\"], b[\"cluster.available.vcores\"]) == (64, 80)" "$work/knobs/runs/conf-fair/realtimetrack.json" "$out/runs/fair/realtimetrack.json"'
+"$spindle" sim --tracetype SLS --tracelocation "$ex/jobs.json" --nodes "$ex/nodes.json" --conf "$ex/conf-fair" \
+  --scale-nodes 25 --output-dir "$work/n25" --quiet
+check "--scale-nodes 25 copies nodes up to 25" 'python3 -c "import json,sys; a=json.load(open(sys.argv[1]))[0]; assert a[\"cluster.available.vcores\"] == 200" "$work/n25/realtimetrack.json"'
+check "the report names the knobs" 'grep -q "scale-nodes 8" "$work/knobs/report.html" && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"settings\"][\"options\"] == [\"--scale-load\", \"2\", \"--scale-nodes\", \"8\"]" "$work/knobs/comparison.json"'
+# spindle sim --queue-map: the capacity example's prod jobs run in dev; an unknown target is
+# refused before the run.
+cap=$src/examples/capacity
+"$spindle" sim --tracetype SLS --tracelocation "$cap/jobs.json" --nodes "$cap/nodes.json" --conf "$cap/conf" \
+  --queue-map prod=dev --output-dir "$work/qmap" --quiet
+check "--queue-map prod=dev runs prod's job in root.dev" '[ $? = 0 ] && grep -q "^prod_etl,root.dev," "$work/qmap/jobs.csv"'
+msg=$("$spindle" sim --tracetype SLS --tracelocation "$cap/jobs.json" --nodes "$cap/nodes.json" --conf "$cap/conf" \
+  --queue-map prod=nowhere --output-dir "$work/qmap2" --quiet 2>&1)
+check "--queue-map to an unknown queue is refused" '[ $? = 2 ] && grep -q "unknown queue '"'"'nowhere'"'"'" <<<"$msg"'
+msg=$("$spindle" sim --tracetype SLS --tracelocation "$cap/jobs.json" --conf "$cap/conf" --queue-map prod \
+  --output-dir "$work/qmap3" --quiet 2>&1)
+check "a malformed --queue-map is refused" '[ $? = 2 ] && grep -q "expected OLD=NEW" <<<"$msg"'
+msg=$("$spindle" sim --tracetype SLS --tracelocation "$cap/jobs.json" --nodes "$cap/nodes.json" --conf "$cap/conf" --scale-load 0 \
+  --output-dir "$work/qmap4" --quiet 2>&1)
+check "--scale-load 0 is refused" '[ $? = 2 ] && grep -q "must be above 0" <<<"$msg"'
 refused() {  # refused NAME EXPECTED_TEXT ARGS...
   local name=$1 text=$2
   shift 2

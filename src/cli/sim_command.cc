@@ -20,6 +20,7 @@
 #include "sim/job_outputs.h"
 #include "sim/known_queues.h"
 #include "trace/readers.h"
+#include "trace/trace_transform.h"
 
 namespace spindle::cli {
 
@@ -55,6 +56,13 @@ void addSimCommand(CLI::App& app, SimOptions& o) {
                   "Check the scheduler's invariants after every N scheduler events; a broken "
                   "invariant stops the run with an error (slow for small N; outputs unchanged)")
       ->check(CLI::NonNegativeNumber);
+  sim->add_option("--queue-map", o.queueMap,
+                  "Run a trace queue under another name: OLD=NEW (repeatable; exact names)");
+  sim->add_option("--scale-load", o.scaleLoad,
+                  "Scale the number of jobs by F (> 0): copies of jobs, or fewer jobs, drawn with "
+                  "the seed at the trace's arrival times");
+  sim->add_option("--scale-nodes", o.scaleNodes,
+                  "Run on N nodes: the first N of the trace's, or its nodes copied until N");
   sim->callback([&o] { o.selected = true; });
 }
 
@@ -266,8 +274,20 @@ int runSimCommand(const SimOptions& o) {
   ro.seedGiven = o.seed.has_value();
   ro.skipBadJobs = o.skipBadJobs;
   ro.nodesFile = o.nodesFile;
+  TraceTransform transform;
+  for (const std::string& m : o.queueMap) {
+    auto mapping = parseQueueMapping(m);
+    if (!mapping) return fail(mapping.status().message());
+    transform.queueMap[mapping->first] = mapping->second;
+  }
+  transform.loadScale = o.scaleLoad;
+  transform.nodeCount = o.scaleNodes;
+  ro.queueMap = transform.queueMap;
   auto trace = readTrace(*traceType, files, ro);
   if (!trace) return fail(trace.status().message());
+  if (Status s = applyTransform(*trace, transform, o.seed.value_or(1)); !s.isOk()) {
+    return fail(s.message());
+  }
   if (trace->skippedJobs > 0)
     std::cerr << fmt::format("skipped {} bad job(s)\n", trace->skippedJobs);
   for (const std::string& w : trace->warnings) std::cerr << "note: " << w << '\n';

@@ -39,6 +39,10 @@ struct SimOptions {
   int64_t checkInvariants = 0;   // Scheduler::checkInvariants every N scheduler events
   bool overwrite = false;        // reuse a non-empty --output-dir (clears Spindle's outputs)
   bool failOnRejected = false;   // exit 1 when any job was REJECTED
+  // Load and cluster knobs (trace/trace_transform.h).
+  std::vector<std::string> queueMap;  // --queue-map OLD=NEW, repeatable
+  double scaleLoad = 1.0;             // --scale-load F
+  std::optional<int64_t> scaleNodes;  // --scale-nodes N
 };
 
 void addSimCommand(CLI::App& app, SimOptions& opts);

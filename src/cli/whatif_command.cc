@@ -44,6 +44,10 @@ void addWhatifCommand(CLI::App& app, WhatifOptions& o) {
       ->check(CLI::Range(1, 100));
   w->add_option("--until", o.until, "Stop every run at this simulated time (e.g. 2h)");
   w->add_option("--parallel", o.parallel, "Runs at a time (default: the machine's cores)");
+  w->add_option("--queue-map", o.queueMap,
+                "Every run: a trace queue under another name, OLD=NEW (repeatable)");
+  w->add_option("--scale-load", o.scaleLoad, "Every run: the number of jobs scaled by F (> 0)");
+  w->add_option("--scale-nodes", o.scaleNodes, "Every run: N nodes (the trace's cut or copied)");
   w->add_flag("--overwrite", o.overwrite,
               "Reuse a non-empty output directory: its runs/ and comparison files are replaced");
   w->add_flag("-q,--quiet", o.quiet, "Print nothing but errors");
@@ -97,6 +101,16 @@ struct Run {
   std::chrono::steady_clock::time_point started;
 };
 
+// The options every run shares beyond trace, configuration and seed, as `spindle sim` takes them.
+std::vector<std::string> knobArgs(const WhatifOptions& o) {
+  std::vector<std::string> out;
+  if (!o.until.empty()) out.insert(out.end(), {"--until", o.until});
+  for (const std::string& m : o.queueMap) out.insert(out.end(), {"--queue-map", m});
+  if (o.scaleLoad) out.insert(out.end(), {"--scale-load", fmt::format("{}", *o.scaleLoad)});
+  if (o.scaleNodes) out.insert(out.end(), {"--scale-nodes", std::to_string(*o.scaleNodes)});
+  return out;
+}
+
 // Starts `spindle sim` for one run, its stdout and stderr into the run's log.
 Status spawnRun(const WhatifOptions& o, Run& r) {
   std::error_code ec;
@@ -108,7 +122,7 @@ Status spawnRun(const WhatifOptions& o, Run& r) {
       "--output-dir",    r.dir.string(),  "--seed",      std::to_string(r.seed),
       "--quiet",         "--no-timings"};
   if (!o.nodesFile.empty()) args.insert(args.end(), {"--nodes", o.nodesFile});
-  if (!o.until.empty()) args.insert(args.end(), {"--until", o.until});
+  for (const std::string& k : knobArgs(o)) args.push_back(k);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -233,6 +247,7 @@ int runWhatifCommand(const WhatifOptions& o) {
     settings.confs.push_back(r.conf);
   }
   settings.seeds = o.seeds;
+  settings.knobs = knobArgs(o);
   Result<whatif::Comparison> c = whatif::compareRuns(outputs);
   if (!c) return fail(c.status().message());
   if (Status s = whatif::writeWhatifOutputs(o.outputDir, *c, outputs, settings); !s.isOk()) {

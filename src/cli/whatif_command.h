@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct WhatifOptions {
   uint64_t seeds = 1;  // seeds per configuration: seed, seed + 1, ...
   std::string until;
   unsigned parallel = 0;  // 0: the machine's cores
+  // Load and cluster knobs passed to every run (spindle sim's options of the same names).
+  std::vector<std::string> queueMap;
+  std::optional<double> scaleLoad;
+  std::optional<int64_t> scaleNodes;
   bool overwrite = false;
   bool quiet = false;
 };

@@ -7,6 +7,9 @@ namespace spindle {
 Status checkKnownQueue(std::string_view queue, const TraceReadOptions& options,
                        std::string_view field) {
   if (options.knownQueues.empty()) return Status::ok();
+  if (auto m = options.queueMap.find(std::string(queue)); m != options.queueMap.end()) {
+    queue = m->second;
+  }
   if (options.knownQueues.count(std::string(queue))) return Status::ok();
   std::string known;
   int shown = 0;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct TraceReadOptions {
   // Queues the scheduler knows (leaf names and full paths); empty = do not check. A job naming
   // another queue is a bad job ("unknown queue").
   std::set<std::string> knownQueues{};
+  // --queue-map: a job's queue is checked against knownQueues under its mapped name (the name it
+  // will run under once trace_transform.h's applyTransform renames it).
+  std::map<std::string, std::string> queueMap{};
 };
 
 Result<Trace> readTrace(TraceType type, const std::vector<std::string>& files,

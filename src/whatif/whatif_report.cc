@@ -198,7 +198,7 @@ nlohmann::json comparisonJson(const Comparison& c, const WhatifSettings& s) {
   nlohmann::json j;
   j["settings"] = {{"traceType", s.traceType}, {"trace", s.trace}, {"nodes", s.nodes},
                    {"seed", s.seed},           {"seeds", s.seeds}, {"until", s.until},
-                   {"confs", s.confs}};
+                   {"options", s.knobs},       {"confs", s.confs}};
   j["runs"] = c.labels;
   j["seeds"] = c.seeds;
   j["groups"] = nlohmann::json::array();
@@ -269,6 +269,12 @@ std::string comparisonHtml(const Comparison& c, const WhatifSettings& s,
                    : fmt::format("{} to {} (each configuration once per seed)", s.seed,
                                  s.seed + s.seeds - 1),
       s.until.empty() ? std::string() : ", until " + escapeHtml(s.until));
+  if (!s.knobs.empty()) {
+    std::string knobs;
+    for (const std::string& k : s.knobs) knobs += (knobs.empty() ? "" : " ") + k;
+    out += "<p>Every run had the same load and cluster options: <code>" + escapeHtml(knobs) +
+           "</code>.</p>\n";
+  }
   out += "<h2>Largest changes against the baseline</h2>\n";
   if (c.headline.empty()) {
     out += "<p>No figure differs from the baseline.</p>\n";

@@ -34,6 +34,8 @@ struct WhatifSettings {
   std::string until;               // "" when the runs went to the end
   std::vector<std::string> confs;  // per run, in run order
   uint64_t seeds = 1;              // runs per configuration (seed, seed + 1, ...)
+  // The load and cluster options every run had, as given to `spindle sim` ("--scale-load", "1.5").
+  std::vector<std::string> knobs = {};
 };
 
 std::string comparisonCsv(const Comparison& c);
