@@ -6,39 +6,13 @@
 //   POST /ws/v1/cluster/node-attributes/mapping          NodesToAttributesMappingRequest
 //        (admin only: yarn.admin.acl)
 #include "protocol/codec.h"
+#include "rm/rest_answers.h"
 #include "rm/rm_service.h"
 
 namespace spindle::rm {
 
-namespace {
-
 using nlohmann::json;
 using protocol::HttpResponse;
-
-HttpResponse answer(const Result<json>& r) {
-  if (!r)
-    return {protocol::httpStatusFor(r.status()), protocol::remoteException(r.status()).dump()};
-  return {200, r->dump()};
-}
-
-// Hadoop's AccessControlException (AdminService's refusal).
-HttpResponse forbidden(const std::string& message) {
-  json j = {{"RemoteException",
-             {{"exception", "AccessControlException"},
-              {"message", message},
-              {"javaClassName", "org.apache.hadoop.security.AccessControlException"}}}};
-  return {403, j.dump()};
-}
-
-HttpResponse wrongMethod(const protocol::HttpRequest& r) {
-  json j = {{"RemoteException",
-             {{"exception", "WebApplicationException"},
-              {"message", "method " + r.method + " is not allowed on " + r.path},
-              {"javaClassName", "org.apache.hadoop.yarn.webapp.WebApplicationException"}}}};
-  return {405, j.dump()};
-}
-
-}  // namespace
 
 bool RmService::handleNodeAttributes(std::string_view rest, protocol::HttpRequest& req,
                                      protocol::Respond& respond, const std::string& user) {
@@ -51,16 +25,16 @@ bool RmService::handleNodeAttributes(std::string_view rest, protocol::HttpReques
     if (!get)
       respond(wrongMethod(req));
     else
-      onLoop([&core] { return answer(core.clusterNodeAttributes()); });
+      onLoop([&core] { return answerJson(core.clusterNodeAttributes()); });
     return true;
   }
   if (rest == "/attributes-to-nodes" || rest == "/nodes-to-attributes") {
     if (!get) {
       respond(wrongMethod(req));
     } else if (rest == "/attributes-to-nodes") {
-      onLoop([&core, q = req.query] { return answer(core.attributesToNodes(q)); });
+      onLoop([&core, q = req.query] { return answerJson(core.attributesToNodes(q)); });
     } else {
-      onLoop([&core, q = req.query] { return answer(core.nodesToAttributes(q)); });
+      onLoop([&core, q = req.query] { return answerJson(core.nodesToAttributes(q)); });
     }
     return true;
   }
@@ -71,12 +45,12 @@ bool RmService::handleNodeAttributes(std::string_view rest, protocol::HttpReques
     }
     auto mapping = protocol::decode<protocol::NodesToAttributesMappingRequest>(req.body);
     if (!mapping) {
-      respond(answer(mapping.status()));
+      respond(answerJson(mapping.status()));
       return true;
     }
     onLoop([&core, m = std::move(*mapping), user] {
       if (auto denied = core.denyAdmin(user, "mapAttributesToNodes")) return forbidden(*denied);
-      return answer(core.mapAttributesToNodes(m));
+      return answerJson(core.mapAttributesToNodes(m));
     });
     return true;
   }

@@ -7,6 +7,7 @@
 // A refused request is 400 with the reservation system's message; a reservation ACL denial is
 // 403 AccessControlException.
 #include "protocol/rest_records.h"
+#include "rm/rest_answers.h"
 #include "rm/rm_service.h"
 
 namespace spindle::rm {
@@ -18,32 +19,14 @@ using protocol::Respond;
 
 namespace {
 
-HttpResponse failure(const Status& s) {
-  return {protocol::httpStatusFor(s), protocol::remoteException(s).dump()};
-}
-
-// Hadoop's AccessControlException, as ClientRMService raises a refused reservation ACL.
-HttpResponse denied(const std::string& message) {
-  json j = {{"RemoteException",
-             {{"exception", "AccessControlException"},
-              {"message", message},
-              {"javaClassName", "org.apache.hadoop.security.AccessControlException"}}}};
-  return {403, j.dump()};
-}
-
-HttpResponse answer(const Result<json>& r, int status = 200) {
-  if (!r) return failure(r.status());
-  return {status, r->dump()};
-}
-
 // The ACL check, then the verb.
 template <typename Verb>
 HttpResponse checked(RmCore& core, const std::string& user, RmCore::ReservationAcl acl,
                      const std::string& queue, const std::optional<reservation::ReservationId>& id,
                      Verb verb) {
   auto deny = core.denyReservation(user, acl, queue, id);
-  if (!deny) return failure(deny.status());
-  if (*deny) return denied(**deny);
+  if (!deny) return error(deny.status());
+  if (*deny) return forbidden(**deny);
   return verb();
 }
 
@@ -65,47 +48,47 @@ void RmService::handleReservation(HttpRequest& req, Respond& respond, std::strin
   const bool post = req.method == "POST";
   if (what == "/new-reservation") {
     if (!post) return wrongMethod();
-    return onLoop([&core] { return answer(core.newReservation()); });
+    return onLoop([&core] { return answerJson(core.newReservation()); });
   }
   if (what == "/submit") {
     if (!post) return wrongMethod();
     auto sub = decodeReservationSubmission(req.body);
-    if (!sub) return respond(failure(sub.status()));
+    if (!sub) return respond(error(sub.status()));
     return onLoop([&core, s = std::move(*sub), user] {
       return checked(core, user, RmCore::ReservationAcl::kSubmit, s.queue, std::nullopt, [&] {
         auto r = core.submitReservation(s, user);
-        return r ? HttpResponse(202, "") : failure(r.status());
+        return r ? HttpResponse(202, "") : error(r.status());
       });
     });
   }
   if (what == "/update") {
     if (!post) return wrongMethod();
     auto up = decodeReservationUpdate(req.body);
-    if (!up) return respond(failure(up.status()));
+    if (!up) return respond(error(up.status()));
     return onLoop([&core, u = std::move(*up), user] {
       return checked(core, user, RmCore::ReservationAcl::kAdminister, "", u.id,
-                     [&] { return answer(core.updateReservation(u, user)); });
+                     [&] { return answerJson(core.updateReservation(u, user)); });
     });
   }
   if (what == "/delete") {
     if (!post) return wrongMethod();
     auto id = decodeReservationDelete(req.body);
-    if (!id) return respond(failure(id.status()));
+    if (!id) return respond(error(id.status()));
     return onLoop([&core, i = *id, user] {
       return checked(core, user, RmCore::ReservationAcl::kAdminister, "", i,
-                     [&] { return answer(core.deleteReservation(i, user)); });
+                     [&] { return answerJson(core.deleteReservation(i, user)); });
     });
   }
   if (what == "/list") {
     if (req.method != "GET") return wrongMethod();
     auto list = decodeReservationList(req.query);
-    if (!list) return respond(failure(list.status()));
+    if (!list) return respond(error(list.status()));
     return onLoop([&core, l = std::move(*list), user] {
       return checked(core, user, RmCore::ReservationAcl::kList, l.queue, l.query.id,
-                     [&] { return answer(core.listReservations(l)); });
+                     [&] { return answerJson(core.listReservations(l)); });
     });
   }
-  respond(failure(notFound("no such resource: {}", req.path)));
+  respond(error(notFound("no such resource: {}", req.path)));
 }
 
 }  // namespace spindle::rm

@@ -4,6 +4,7 @@
 
 #include "protocol/codec.h"
 #include "protocol/rest_records.h"
+#include "rm/rest_answers.h"
 
 namespace spindle::rm {
 
@@ -16,29 +17,6 @@ namespace {
 
 constexpr std::string_view kCluster = "/ws/v1/cluster";
 constexpr std::string_view kRpc = "/rpc/v1/";
-
-HttpResponse ok(const json& j, int status = 200) { return {status, j.dump()}; }
-
-HttpResponse error(const Status& s) {
-  return {protocol::httpStatusFor(s), protocol::remoteException(s).dump()};
-}
-
-HttpResponse errorWith(int status, std::string_view exception, const std::string& message) {
-  json j = {{"RemoteException",
-             {{"exception", exception},
-              {"message", message},
-              {"javaClassName", "org.apache.hadoop.yarn.webapp." + std::string(exception)}}}};
-  return {status, j.dump()};
-}
-
-// Hadoop's AccessControlException, as YARN's web services answer a refused write.
-HttpResponse forbidden(const std::string& message) {
-  json j = {{"RemoteException",
-             {{"exception", "AccessControlException"},
-              {"message", message},
-              {"javaClassName", "org.apache.hadoop.security.AccessControlException"}}}};
-  return {403, j.dump()};
-}
 
 // Hadoop's simple authentication (PseudoAuthenticationHandler): the caller is the user.name
 // parameter, else hadoop.http.staticuser.user (StaticUserWebFilter).
@@ -68,20 +46,10 @@ HttpResponse notFoundPath(const HttpRequest& r) {
   return errorWith(404, "NotFoundException", "no such resource: " + r.path);
 }
 
-HttpResponse wrongMethod(const HttpRequest& r) {
-  return errorWith(405, "WebApplicationException",
-                   "method " + r.method + " is not allowed on " + r.path);
-}
-
 template <typename T>
 HttpResponse answer(const Result<T>& r) {
   if (!r) return error(r.status());
   return ok(protocol::toJson(*r));
-}
-
-HttpResponse answerJson(const Result<json>& r) {
-  if (!r) return error(r.status());
-  return ok(*r);
 }
 
 }  // namespace

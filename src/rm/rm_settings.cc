@@ -1,7 +1,6 @@
 #include "rm/rm_settings.h"
 
-#include <filesystem>
-
+#include "config/configuration_dir.h"
 #include "protocol/http_server.h"
 
 namespace spindle::rm {
@@ -68,21 +67,7 @@ Result<RmSettings> RmSettings::fromConfiguration(const Configuration& conf) {
 }
 
 Result<Configuration> loadConfigurationDir(const std::string& dir) {
-  Configuration conf;
-  if (dir.empty()) return conf;
-  if (!std::filesystem::is_directory(dir)) return invalidArgument("--conf {}: not a folder", dir);
-  for (const char* name : {"yarn-site.xml", "capacity-scheduler.xml"}) {
-    const std::string path = dir + "/" + name;
-    if (!std::filesystem::exists(path)) continue;
-    auto part = Configuration::parseFile(path);
-    if (!part) return part.status();
-    conf.merge(*part);
-  }
-  const std::string fair = dir + "/fair-scheduler.xml";
-  if (std::filesystem::exists(fair) && !conf.contains("yarn.scheduler.fair.allocation.file")) {
-    conf.set("yarn.scheduler.fair.allocation.file", fair);
-  }
-  return conf;
+  return spindle::loadConfigurationDir(dir, {"yarn-site.xml", "capacity-scheduler.xml"});
 }
 
 }  // namespace spindle::rm
