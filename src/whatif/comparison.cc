@@ -143,6 +143,12 @@ Result<Comparison> compareRuns(const std::vector<RunOutput>& runs) {
                              r.otherSeeds.size() + 1, runs[0].label, c.seeds);
     }
     SPINDLE_ASSIGN_OR_RETURN(report::JobSet first, read(r, r.dir));
+    Result<RunFigures> figures = readRunFigures(r.dir);
+    if (!figures) {
+      return invalidArgument("run '{}' ({}): {}", r.label, r.dir.string(),
+                             figures.status().message());
+    }
+    c.runFigures.push_back(std::move(*figures));
     c.labels.push_back(r.label);
     sets.push_back(std::move(first));
     more.emplace_back();

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "whatif/run_figures.h"
 
 namespace spindle::whatif {
 
@@ -90,11 +91,12 @@ struct Change {
 };
 
 struct Comparison {
-  std::vector<std::string> labels;  // run order; labels[0] is the baseline
-  std::vector<Group> groups;        // "all", then queues, then users
-  std::vector<Paired> paired;       // per run; paired[0] is the baseline against itself
-  std::vector<Change> headline;     // largest changes first (ranked as compareRuns says)
-  size_t seeds = 1;                 // runs per configuration
+  std::vector<std::string> labels;     // run order; labels[0] is the baseline
+  std::vector<Group> groups;           // "all", then queues, then users
+  std::vector<Paired> paired;          // per run; paired[0] is the baseline against itself
+  std::vector<Change> headline;        // largest changes first (ranked as compareRuns says)
+  size_t seeds = 1;                    // runs per configuration
+  std::vector<RunFigures> runFigures;  // per run (its first seed): utilisation, preemption, ...
   static constexpr size_t kHeadlineSize = 10;
 };
 

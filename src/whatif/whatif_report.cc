@@ -27,6 +27,37 @@ nlohmann::json figuresJson(const Figures& f) {
           {"p99Ms", opt(f.p99)}};
 }
 
+// The memory share of a queue group: the run's figures name queues as the metrics files do
+// (a leaf's name or its path); the group as jobs.csv does. "" (the "all" group): every queue.
+std::optional<double> memoryShare(const RunFigures& f, const Group& g) {
+  const auto& u = f.queueUtilisation;
+  if (u.empty()) return std::nullopt;
+  if (g.kind == "all") {
+    double sum = 0;
+    for (const auto& [q, share] : u) sum += share;
+    return sum;
+  }
+  if (g.kind != "queue") return std::nullopt;
+  if (auto it = u.find(g.name); it != u.end()) return it->second;
+  const size_t dot = g.name.rfind('.');
+  if (dot != std::string::npos) {
+    if (auto it = u.find(g.name.substr(dot + 1)); it != u.end()) return it->second;
+  }
+  if (auto it = u.find("root." + g.name); it != u.end()) return it->second;
+  return std::nullopt;
+}
+
+std::string reasonsCell(const std::map<std::string, int64_t>& reasons) {
+  std::string out;
+  for (const auto& [reason, jobs] : reasons) {
+    out += fmt::format("{}{}={}", out.empty() ? "" : ";", reason, jobs);
+  }
+  return out;
+}
+
+std::string optCell(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : ""; }
+std::string shareCell(const std::optional<double>& v) { return v ? report::fixed(*v, 4) : ""; }
+
 // ---- charts ----
 
 // The second column of a metrics CSV (t in seconds, value in MB) as GB; nullopt when the run has
@@ -159,6 +190,66 @@ std::string groupTable(const Group& g, const std::vector<std::string>& labels) {
   return out + "</table>\n";
 }
 
+// Each run's run-wide figures side by side: queue memory shares, preemption, rejected jobs by
+// reason, reservations.
+std::string runFiguresTable(const Comparison& c) {
+  if (c.runFigures.size() != c.labels.size()) return "";
+  std::set<std::string> queues, reasons;
+  bool preemption = false, reservations = false;
+  for (const RunFigures& f : c.runFigures) {
+    for (const auto& [q, share] : f.queueUtilisation) queues.insert(q);
+    for (const auto& [reason, n] : f.rejectedReasons) reasons.insert(reason);
+    preemption = preemption || f.preemptedMarked || f.preemptedKilled;
+    reservations = reservations || f.reservations.has_value();
+  }
+  std::string out =
+      "<h2>Utilisation, preemption, rejections</h2>\n<p>Memory share: the queue's allocated "
+      "memory over the cluster's, averaged over the metric samples. Preemption: containers "
+      "capacity preemption marked (the AM was told) and killed, over the run (— when no round "
+      "ran).</p>\n<table><tr><th></th>";
+  for (const std::string& l : c.labels) out += "<th>" + escapeHtml(l) + "</th>";
+  out += "</tr>\n";
+  auto row = [&](const std::string& name, auto get) {
+    out += "<tr><td>" + escapeHtml(name) + "</td>";
+    for (const RunFigures& f : c.runFigures) out += "<td>" + get(f) + "</td>";
+    out += "</tr>\n";
+  };
+  for (const std::string& q : queues) {
+    row("memory share " + q, [&](const RunFigures& f) {
+      auto it = f.queueUtilisation.find(q);
+      return it == f.queueUtilisation.end() ? std::string("—") : report::formatPercent(it->second);
+    });
+  }
+  if (preemption) {
+    auto count = [](const std::optional<int64_t>& v) {
+      return v ? std::to_string(*v) : std::string("—");
+    };
+    row("containers preempted (marked)",
+        [&](const RunFigures& f) { return count(f.preemptedMarked); });
+    row("containers killed by preemption",
+        [&](const RunFigures& f) { return count(f.preemptedKilled); });
+  }
+  for (const std::string& reason : reasons) {
+    row("jobs rejected or killed: " + reason, [&](const RunFigures& f) {
+      auto it = f.rejectedReasons.find(reason);
+      return std::to_string(it == f.rejectedReasons.end() ? 0 : it->second);
+    });
+  }
+  if (reservations) {
+    row("reservations accepted / asked", [](const RunFigures& f) {
+      return f.reservations
+                 ? fmt::format("{} / {} ({})", f.reservations->accepted, f.reservations->asked,
+                               report::formatPercent(f.reservations->acceptanceRatio))
+                 : std::string("—");
+    });
+    row("accepted that met their deadline", [](const RunFigures& f) {
+      return f.reservations ? report::formatPercent(f.reservations->deadlineShare)
+                            : std::string("—");
+    });
+  }
+  return out + "</table>\n";
+}
+
 constexpr const char* kStyle =
     "body{font-family:sans-serif;margin:2em;color:#222}"
     "table{border-collapse:collapse;margin:0.5em 0 1.5em}"
@@ -174,7 +265,9 @@ std::string comparisonCsv(const Comparison& c) {
   std::string out =
       "group_kind,group,run,jobs,finished,failed,killed,rejected,unfinished,"
       "wait_mean_ms,wait_p50_ms,wait_p95_ms,wait_p99_ms,"
-      "runtime_mean_ms,runtime_p50_ms,runtime_p95_ms,runtime_p99_ms\n";
+      "runtime_mean_ms,runtime_p50_ms,runtime_p95_ms,runtime_p99_ms,"
+      "memory_share,preempted_marked,preempted_killed,rejected_reasons,"
+      "reservation_acceptance_ratio,reservation_deadline_share\n";
   auto quoted = [](const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
     std::string q = "\"";
@@ -184,11 +277,22 @@ std::string comparisonCsv(const Comparison& c) {
   for (const Group& g : c.groups) {
     for (size_t r = 0; r < g.perRun.size(); ++r) {
       const GroupStats& s = g.perRun[r];
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", g.kind,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", g.kind,
                          quoted(g.name), quoted(c.labels[r]), s.jobs, s.finished, s.failed,
                          s.killed, s.rejected, s.unfinished, cell(s.wait.mean), cell(s.wait.p50),
                          cell(s.wait.p95), cell(s.wait.p99), cell(s.runtime.mean),
                          cell(s.runtime.p50), cell(s.runtime.p95), cell(s.runtime.p99));
+      // Run-wide figures: on the "all" row only (memory share on queue rows too).
+      const RunFigures empty;
+      const RunFigures& f = r < c.runFigures.size() ? c.runFigures[r] : empty;
+      const bool all = g.kind == "all";
+      const auto res = all && f.reservations ? f.reservations : std::nullopt;
+      out +=
+          fmt::format(",{},{},{},{},{},{}\n", shareCell(memoryShare(f, g)),
+                      all ? optCell(f.preemptedMarked) : "", all ? optCell(f.preemptedKilled) : "",
+                      all ? quoted(reasonsCell(f.rejectedReasons)) : "",
+                      res ? report::fixed(res->acceptanceRatio, 4) : "",
+                      res ? report::fixed(res->deadlineShare, 4) : "");
     }
   }
   return out;
@@ -214,6 +318,9 @@ nlohmann::json comparisonJson(const Comparison& c, const WhatifSettings& s) {
                            {"unfinished", st.unfinished},
                            {"wait", figuresJson(st.wait)},
                            {"runtime", figuresJson(st.runtime)}};
+      if (r < c.runFigures.size()) {
+        if (auto share = memoryShare(c.runFigures[r], g)) runs[c.labels[r]]["memoryShare"] = *share;
+      }
       if (r < g.spread.size()) {
         nlohmann::json spread = nlohmann::json::object();
         for (const auto& [metric, range] : g.spread[r]) spread[metric] = {range.min, range.max};
@@ -221,6 +328,26 @@ nlohmann::json comparisonJson(const Comparison& c, const WhatifSettings& s) {
       }
     }
     j["groups"].push_back({{"kind", g.kind}, {"name", g.name}, {"runs", std::move(runs)}});
+  }
+  j["runFigures"] = nlohmann::json::object();
+  for (size_t r = 0; r < c.runFigures.size() && r < c.labels.size(); ++r) {
+    const RunFigures& f = c.runFigures[r];
+    auto opt = [](const std::optional<int64_t>& v) {
+      return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+    };
+    nlohmann::json res(nullptr);
+    if (f.reservations) {
+      res = {{"asked", f.reservations->asked},
+             {"accepted", f.reservations->accepted},
+             {"acceptanceRatio", f.reservations->acceptanceRatio},
+             {"acceptedMetDeadline", f.reservations->acceptedMetDeadline},
+             {"deadlineShare", f.reservations->deadlineShare}};
+    }
+    j["runFigures"][c.labels[r]] = {{"queueMemoryShare", f.queueUtilisation},
+                                    {"preemptedMarked", opt(f.preemptedMarked)},
+                                    {"preemptedKilled", opt(f.preemptedKilled)},
+                                    {"rejectedReasons", f.rejectedReasons},
+                                    {"reservations", std::move(res)}};
   }
   j["paired"] = nlohmann::json::object();
   for (size_t r = 0; r < c.paired.size(); ++r) {
@@ -311,7 +438,9 @@ std::string comparisonHtml(const Comparison& c, const WhatifSettings& s,
                            : std::string("—"),
         report::formatPercent(p.shareWaitLonger), report::formatPercent(p.shareWaitShorter));
   }
-  out += "</table>\n<h2>Over time</h2>\n";
+  out += "</table>\n";
+  out += runFiguresTable(c);
+  out += "<h2>Over time</h2>\n";
   out += chart("cluster-allocated", "Cluster allocated memory", runs,
                "variable.cluster.allocated.memory.csv");
   for (const std::string& q : metricQueues(runs)) {
