@@ -89,12 +89,12 @@ bench-sim: deps build
 	./build/bench/spindle_sim_bench
 
 demo: deps build
+	./build/spindle scenario run examples/quickstart.json --out build/quickstart-out --summary
 	./build/spindle sim --tracetype SLS --tracelocation examples/capacity/jobs.json \
 	  --nodes examples/capacity/nodes.json --conf examples/capacity/conf \
 	  --output-dir build/demo --overwrite --seed 1 --print-simulation
 	examples/capacity/check.sh build/demo
-	@echo "open build/demo/report.html for the charts"
-	./build/spindle scenario run examples/quickstart.json --out build/quickstart-out --summary
+	@echo "report: build/demo/report.html (open it for the charts)"
 
 cluster: deps build
 	tools/minicluster.sh build/spindle

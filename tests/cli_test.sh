@@ -9,4 +9,20 @@ check "help lists scenario" '"$spindle" help | grep -q "scenario"'
 check "unknown flag exits 2" '[ $code = 2 ]'
 "$spindle" scenario run >/dev/null 2>&1; code=$?
 check "missing file exits 2" '[ $code = 2 ]'
+"$spindle" help >"${TMPDIR:-/tmp}/spindle-help.$$" 2>&1
+help="${TMPDIR:-/tmp}/spindle-help.$$"
+check "help shows every subcommand's options, scenario run and check included" \
+  'grep -q "spindle scenario run" "$help" && grep -q -- "--summary" "$help" &&
+   grep -q "spindle scenario check" "$help" && grep -q -- "--tracelocation" "$help" &&
+   grep -q "spindle conf explain" "$help" && grep -q -- "--seed" "$help"'
+check "help and --help list the exit codes" \
+  'grep -q "^Exit codes: 0 success" "$help" && "$spindle" --help | grep -q "^Exit codes:"'
+rm -f "$help"
+for cmd in "sim" "whatif --conf a --conf b"; do
+  "$spindle" $cmd --seed -1 --tracetype SLS --tracelocation x.json --output-dir /nonexistent \
+    >"${TMPDIR:-/tmp}/spindle-seed.$$" 2>&1; code=$?
+  check "$cmd: a negative --seed exits 2 naming the option" \
+    '[ $code = 2 ] && grep -q -- "--seed: must be a non-negative integer" "${TMPDIR:-/tmp}/spindle-seed.$$"'
+done
+rm -f "${TMPDIR:-/tmp}/spindle-seed.$$"
 exit $((fails > 0))

@@ -88,9 +88,10 @@ for r in t:
 ok &= max(r["running.containers"] for r in t) > 0 and t[-1]["completed.applications"] > 0
 sys.exit(0 if ok else 1)
 PY'
+  queue=default; [ $name = sls ] && queue=prod  # the SLS example runs the Capacity Scheduler
   check "$name: metrics CSVs exist with positive allocations at some point" \
     'for f in variable.cluster.allocated.memory variable.running.application nodes.memory.0-10 \
-              counter.queue.default.allocated.memory sampler.scheduler.operation.handle.timecost; do
+              counter.queue.$queue.allocated.memory sampler.scheduler.operation.handle.timecost; do
        [ -s "$work/$name/metrics/$f.csv" ] || exit 1; done &&
      awk -F, "NR>1 && \$2>0 {found=1} END {exit !found}" "$work/$name/metrics/variable.cluster.allocated.memory.csv"'
 done
@@ -172,4 +173,59 @@ check "fair: runs with reservations and preemption kills" \
 check "fair: some heartbeats skipped" 'grep -Eq "NM heartbeats processed, [1-9][0-9]* skipped" "$work/fair-skip.out"'
 check "fair: heartbeat skipping changes no output (decision log included)" \
   'diff -r "$work/fair-skip" "$work/fair-naive" >/dev/null'
+# --- What a new user tries -------------------------------------------------------------------------
+# examples/sim/sls selects the Capacity Scheduler, so a capacity changed in its folder changes the
+# run (examples/sim/README.md says to try it).
+cp -r "$ex/sls" "$work/sls-conf"
+sed -i -e '/root.prod.capacity</s/>50</>65</' -e '/root.adhoc.capacity</s/>20</>5</' \
+  -e '/root.adhoc.maximum-capacity</s/>50</>5</' "$work/sls-conf/capacity-scheduler.xml"
+"$spindle" sim --tracetype SLS --tracelocation "$ex/sls/jobs.json" --nodes "$ex/sls/nodes.json" \
+  --conf "$work/sls-conf" --output-dir "$work/sls-edited" --no-timings --quiet >/dev/null 2>&1
+check "examples/sim/sls: a smaller adhoc capacity changes the adhoc jobs' times" \
+  'grep -q CapacityScheduler "$ex/sls/yarn-site.xml" &&
+   [ -s "$work/sls-edited/jobs.csv" ] && ! diff -q <(grep adhoc "$work/sls/jobs.csv") \
+     <(grep adhoc "$work/sls-edited/jobs.csv") >/dev/null'
+# The nodes-file example of docs/trace-formats.md, as printed there, parses.
+python3 - "$src/docs/trace-formats.md" >"$work/doc-nodes.json" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+section = text[text.index("## Nodes file"):]
+print(re.search(r"```json\n(.*?)```", section, re.S).group(1))
+PY
+"$spindle" sim --tracetype SLS --tracelocation "$data/tiny-jobs.json" --nodes "$work/doc-nodes.json" \
+  --conf "$data/conf" --output-dir "$work/doc-nodes" --no-timings --quiet >"$work/doc-nodes.out" 2>&1
+check "docs/trace-formats.md: the nodes-file example parses and runs" \
+  '[ $? = 0 ] || cat "$work/doc-nodes.out"'
+# Misspelled settings are warned about with the nearest known name; the run goes on.
+cp -r "$data/conf" "$work/typo-conf"
+sed -i 's/scheduler.fifo.FifoScheduler/scheduler.capacity.CapacityScheduler/' "$work/typo-conf/yarn-site.xml"
+cat >"$work/typo-conf/capacity-scheduler.xml" <<'XML'
+<configuration>
+  <property><name>yarn.scheduler.capacity.root.queues</name><value>default</value></property>
+  <property><name>yarn.scheduler.capacity.root.default.capacity</name><value>100</value></property>
+  <property><name>yarn.scheduler.capacity.root.default.user-limit-factr</name><value>2</value></property>
+  <property><name>spindle.sls.max-containers-per-jb</name><value>5</value></property>
+</configuration>
+XML
+"$spindle" sim --tracetype SLS --tracelocation "$data/tiny-jobs.json" --nodes "$data/tiny-nodes.json" \
+  --conf "$work/typo-conf" --output-dir "$work/typo" --no-timings >/dev/null 2>"$work/typo.err"
+check "misspelled capacity and spindle keys: warnings with the near miss, exit 0" \
+  '[ $? = 0 ] && grep -q "^warning: .*user-limit-factr.*did you mean .user-limit-factor.?" "$work/typo.err" &&
+   grep -q "^warning: .spindle.sls.max-containers-per-jb. is not a setting.*did you mean .spindle.sls.max-containers-per-job.?" "$work/typo.err"'
+mkdir -p "$work/typo-fair"
+cat >"$work/typo-fair/yarn-site.xml" <<'XML'
+<configuration><property><name>yarn.resourcemanager.scheduler.class</name>
+<value>org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler</value></property></configuration>
+XML
+cat >"$work/typo-fair/fair-scheduler.xml" <<'XML'
+<allocations>
+  <queue name="default"><weigth>2</weigth></queue>
+</allocations>
+XML
+"$spindle" sim --tracetype SLS --tracelocation "$data/tiny-jobs.json" --nodes "$data/tiny-nodes.json" \
+  --conf "$work/typo-fair" --output-dir "$work/typo-f" --no-timings >/dev/null 2>"$work/typo-f.err"
+check "unknown allocation-file element: YARN's warning with file, line and element, exit 0" \
+  '[ $? = 0 ] && grep -q "^warning: .*fair-scheduler.xml:2: <weigth>.*Bad element in allocations file" "$work/typo-f.err"'
+check "make demo: the last line says where the report is" \
+  'make -n --no-print-directory -C "$src" demo 2>/dev/null | tail -1 | grep -q "report: build/demo/report.html"'
 exit $((fails > 0))

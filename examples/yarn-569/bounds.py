@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lower bounds behind the seed's two experiment-1 figures that the runs miss (README.md,
-"Targets the model misses"; docs/preemption.md, "End to end"). Prints them and writes
-OUT/bounds.json (read by tests/yarn569_test.sh).
+"Where the model and the seed differ"; docs/preemption.md, "End to end"). Prints them and writes
+OUT/bounds.json (read by report.py and tests/yarn569_test.sh; run.sh runs it).
 
 Usage: bounds.py [OUT]   (OUT as for run.sh, default out/ next to this script; needs run.sh's
                           outputs there; SPINDLE as for run.sh; python3 standard library only)

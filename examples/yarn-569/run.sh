@@ -26,4 +26,6 @@ for run in 1-elastic:exp1 1-capped:exp1 1-preempt:exp1 1-preempt-wp:exp1 1-preem
     --track-jobs sort_A,sort_B --print-simulation
 done
 echo
+SPINDLE="$spindle" python3 "$here/bounds.py" "$outdir"
+echo
 python3 "$here/report.py" "$outdir"

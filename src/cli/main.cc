@@ -21,11 +21,43 @@
 #include "cli/sim_command.h"
 #include "cli/whatif_command.h"
 
+namespace {
+
+constexpr const char* kExitCodes =
+    "Exit codes: 0 success; 1 a scenario expectation failed, or spindle sim --fail-on-rejected "
+    "saw a rejected job; 2 bad input (file, argument, configuration).";
+
+// `spindle help`: the command list, then every subcommand's own help (options and their
+// descriptions), nested subcommands included (scenario run, scenario check, conf explain).
+void printFullHelp(CLI::App& app) {
+  std::vector<CLI::App*> stack{&app};
+  for (size_t i = 0; i < stack.size(); ++i) {
+    CLI::App* sub = stack[i];
+    std::vector<CLI::App*> nested =
+        sub->get_subcommands([](CLI::App* s) { return s->get_name() != "help"; });
+    stack.insert(stack.begin() + static_cast<std::ptrdiff_t>(i) + 1, nested.begin(), nested.end());
+  }
+  for (CLI::App* sub : stack) {
+    std::string path = sub->get_name();
+    for (CLI::App* p = sub->get_parent(); p != nullptr; p = p->get_parent()) {
+      path = p->get_name() + " " + path;
+    }
+    if (sub == &app) path = "spindle";
+    sub->footer("");  // the exit codes go once, at the end
+    std::cout << (sub == &app ? "" : "\n")
+              << sub->get_formatter()->make_help(sub, path, CLI::AppFormatMode::Normal);
+  }
+  std::cout << "\n" << kExitCodes << "\n";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   spindle::initLogging(spindle::LogLevel::kWarn);
   CLI::App app{"Spindle: a cluster resource manager with YARN's scheduling semantics", "spindle"};
   app.set_version_flag("--version", std::string("spindle ") + SPINDLE_VERSION);
   app.require_subcommand(1);
+  app.footer(kExitCodes);
   auto* help = app.add_subcommand("help", "Show the commands and their options");
   spindle::cli::ScenarioOptions scenarioOpts;
   spindle::cli::addScenarioCommand(app, scenarioOpts);
@@ -47,7 +79,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (help->parsed()) {
-    std::cout << app.get_formatter()->make_help(&app, "spindle", CLI::AppFormatMode::All);
+    printFullHelp(app);
     return 0;
   }
   if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);

@@ -16,6 +16,7 @@
 #include "dao/decision_json.h"
 #include "report/html_report.h"
 #include "resource/resource_config.h"
+#include "sim/config_warnings.h"
 #include "sim/engine.h"
 #include "sim/job_outputs.h"
 #include "sim/known_queues.h"
@@ -37,7 +38,15 @@ void addSimCommand(CLI::App& app, SimOptions& o) {
                   "sls-runner.xml");
   sim->add_option("--track-jobs", o.trackJobs, "Job ids to track, comma separated");
   sim->add_flag("--print-simulation", o.printSimulation, "Print a summary at the end");
-  sim->add_option("--seed", o.seed, "Random seed (NM heartbeat offsets, scheduler, SYNTH)");
+  sim->add_option("--seed", o.seed,
+                  "Random seed (NM heartbeat offsets, scheduler, SYNTH; default 1)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return s.find('-') != std::string::npos
+                       ? "must be a non-negative integer (0 to 18446744073709551615), got " + s
+                       : std::string();
+          },
+          ""));
   sim->add_option("--until", o.until, "Stop at this simulated time (e.g. 3600000, 90s, 2h)");
   sim->add_flag("--skip-bad-jobs", o.skipBadJobs, "Skip jobs the trace reader rejects");
   sim->add_flag("-q,--quiet", o.quiet, "No progress bar, no summary and notes on stderr");
@@ -265,6 +274,11 @@ int runSimCommand(const SimOptions& o) {
   }
   auto queues = sim::submittableQueues(*conf);
   if (!queues) return fail(queues.status().message());
+  if (!o.quiet) {
+    for (const std::string& w : sim::configurationWarnings(*conf)) {
+      std::cerr << "warning: " << w << '\n';
+    }
+  }
 
   TraceReadOptions ro;
   ro.knownQueues = *queues;

@@ -37,7 +37,14 @@ void addWhatifCommand(CLI::App& app, WhatifOptions& o) {
   w->add_option("--label", o.labels,
                 "A run's label, one per --conf in the same order (default: the folder's name)");
   w->add_option("--output-dir", o.outputDir, "Output directory")->required();
-  w->add_option("--seed", o.seed, "Random seed, the same for every run (default 1)");
+  w->add_option("--seed", o.seed, "Random seed, the same for every run (default 1)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return s.find('-') != std::string::npos
+                       ? "must be a non-negative integer (0 to 18446744073709551615), got " + s
+                       : std::string();
+          },
+          ""));
   w->add_option("--seeds", o.seeds,
                 "Run each configuration with K seeds (--seed, --seed+1, ...) and report the "
                 "spread, to tell a change from noise (default 1)")

@@ -5,7 +5,7 @@
 // filter does for one container: starting at a pseudo-random node, check nodes in order until
 // the constraint holds, then record the new container's tag; one random live container
 // completes at the same time, so the store stays at 100,000. The rate is placements per second
-// (items_per_second); the target is >= 100,000/s at 10,000 nodes, with a cost per
+// (items_per_second); the target is >= 100,000/s at 10,000 nodes, with a cost per
 // placement that does not grow linearly with N.
 //
 //   ./build/src/placement/spindle_placement_bench --benchmark_filter=BM_Place

@@ -48,7 +48,8 @@ class JsonReader {
 
   template <typename... Args>
   Status error(fmt::format_string<Args...> f, Args&&... args) const {
-    return invalidArgument("{}: {}", path_, fmt::format(f, std::forward<Args>(args)...));
+    return invalidArgument("{}: {}", path_.empty() ? std::string_view("top level") : path_,
+                           fmt::format(f, std::forward<Args>(args)...));
   }
 
  private:

@@ -31,7 +31,7 @@ TEST(Scenario, ErrorsNameTheJsonPath) {
 TEST(Scenario, UnknownFieldsAreErrors) {
   json doc = base();
   doc["stpes"] = json::array();
-  EXPECT_EQ(parseScenario(doc, "t.json").status().message(), ": unknown field 'stpes'");
+  EXPECT_EQ(parseScenario(doc, "t.json").status().message(), "top level: unknown field 'stpes'");
 }
 
 TEST(Scenario, ExpectationFailuresAreReportedNotThrown) {

@@ -43,6 +43,11 @@ Result<TraceNode> parseNodeEntry(const JsonFields& f, const std::string& rack,
   if (labels) {
     Result<std::vector<NodeLabelSpec>> parsed = parseNodeLabels(*labels);
     if (!parsed) return f.error("labels", "{}", parsed.status().message());
+    // YARN's CommonNodeLabelsManager: a node belongs to one partition, so at most one label.
+    if (parsed->size() > 1) {
+      return f.error("labels", "'{}' names {} labels; a node has at most one (its partition)",
+                     *labels, parsed->size());
+    }
     node.labels = *parsed;
   }
   // Spindle's key: {"rm.yarn.io/java": "1.8", ...}, string values (NodeAttributeType STRING).

@@ -34,11 +34,12 @@ TEST(NodesReader, LabelsStringNumbersAndEmptyEntries) {
   ASSERT_EQ(nodes->size(), 3u);  // the `{}` entry is skipped
   EXPECT_EQ((*nodes)[0].rack, "/r1");
   EXPECT_EQ((*nodes)[0].resource, Resource::of(4096, 4));
-  ASSERT_EQ((*nodes)[1].labels.size(), 2u);
-  EXPECT_EQ((*nodes)[1].labels[0].name, "gpu");
-  EXPECT_TRUE((*nodes)[1].labels[0].exclusive);
-  EXPECT_EQ((*nodes)[1].labels[1].name, "ssd");
-  EXPECT_FALSE((*nodes)[1].labels[1].exclusive);
+  ASSERT_EQ((*nodes)[0].labels.size(), 1u);
+  EXPECT_EQ((*nodes)[0].labels[0].name, "gpu");
+  EXPECT_TRUE((*nodes)[0].labels[0].exclusive);
+  ASSERT_EQ((*nodes)[1].labels.size(), 1u);
+  EXPECT_EQ((*nodes)[1].labels[0].name, "ssd");
+  EXPECT_FALSE((*nodes)[1].labels[0].exclusive);
   EXPECT_EQ((*nodes)[2].rack, "/r2");
   EXPECT_EQ((*nodes)[2].resource, Resource::of(2048, 8));
   ASSERT_EQ((*nodes)[2].labels.size(), 1u);
@@ -65,6 +66,9 @@ TEST(NodesReader, BadFilesNameTheEntry) {
        "rack entry #2 (line 2): field nodes[0].node: host 'n1' is listed twice"},
       {"tests/data/traces/bad-nodes-label.json",
        "field nodes[0].labels: label 'gpu(shared=yes)': expected name(exclusive=true|false)"},
+      {"tests/data/traces/bad-nodes-two-labels.json",
+       "bad-nodes-two-labels.json: rack entry #1 (line 1): field nodes[0].labels: 'gpu, "
+       "ssd(exclusive=false)' names 2 labels; a node has at most one (its partition)"},
   };
   for (const auto& [file, expected] : cases) {
     Result<std::vector<TraceNode>> nodes = readNodesFile(sourcePath(file), types, kDefault);

@@ -371,7 +371,15 @@ void checkPercentSum(BuildContext& ctx, const ParentView& v, const std::string& 
       javaFloat(sum), name, label);
   if (std::fabs(1.0f - sum) > kPrecision) {
     if (std::fabs(sum) > kPrecision) {
-      ctx.problems.error(key, "{}. It should be either 0 or 1.0", head);
+      // YARN's message, then (Spindle) each child's configured capacity, so the sum can be fixed
+      // without reading the file.
+      std::string values;
+      for (const QueueConfig* c : v.children) {
+        auto it = c->partitions.find(label);
+        const double pct = it != c->partitions.end() ? it->second.relativeCapacity * 100 : 0;
+        values += fmt::format("{}{}={:g}%", values.empty() ? "" : ", ", c->path, pct);
+      }
+      ctx.problems.error(key, "{}. It should be either 0 or 1.0 (children: {})", head, values);
     } else if (parentPercent && std::fabs(parentCapacity) > kPrecision && !allowZero) {
       ctx.problems.error(key,
                          "{}. It is set to 0, but parent percent != 0, and doesn't allow "

@@ -301,7 +301,7 @@ TEST(QueueCapacities, ChildrenMustSumTo100) {
       parseError(CsConf().queues("root", "a,b").cap("root.a", "50").cap("root.b", "60"));
   EXPECT_THAT(error, HasSubstr("yarn.scheduler.capacity.root.queues': Illegal capacity sum of "
                                "1.1 for children of queue root for label=. It should be either 0 "
-                               "or 1.0"));
+                               "or 1.0 (children: root.a=50%, root.b=60%)"));
 }
 
 TEST(QueueCapacities, SumToleranceIsFiveHundredthsOfAPercent) {
@@ -441,6 +441,21 @@ TEST(QueueCapacities, AmResourcePercentIsAFraction) {
                                      .cap("root.a", "100")
                                      .set("root.a.maximum-am-resource-percent", "10"));
   EXPECT_THAT(error, HasSubstr("root.a.maximum-am-resource-percent': is a fraction in [0, 1]"));
+}
+
+TEST(QueueCapacities, MisspelledQueueKeyWarnsWithTheNearestSetting) {
+  auto r = CsConf()
+               .queues("root", "a,b")
+               .cap("root.a", "50")
+               .cap("root.b", "50")
+               .raw("yarn.scheduler.capacity.root.a.maximum-capacty", "80")
+               .parse();
+  ASSERT_TRUE(r.isOk()) << r.status().message();
+  std::string warnings;
+  for (const std::string& w : r->warnings) warnings += w + "\n";
+  EXPECT_THAT(warnings, HasSubstr("'maximum-capacty' is neither a child queue listed in "
+                                  "yarn.scheduler.capacity.root.a.queues nor a known setting of "
+                                  "queue root.a; ignored (did you mean 'maximum-capacity'?)"));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "base/near_miss.h"
 #include "scheduler/capacity/config/config_builder.h"
 
 namespace spindle::capacity_config {
@@ -154,10 +155,12 @@ void warnUnknownQueueKeys(BuildContext& ctx) {
     std::string_view tail = rest.substr(owner.size() + 1);
     std::string_view head = tail.substr(0, tail.find('.'));
     if (isQueueKeyHead(head)) continue;
+    const std::optional<std::string> hint = closestName(head, kQueueKeyHeads);
     ctx.problems.warn(key,
                       "'{}' is neither a child queue listed in {} nor a known setting of "
-                      "queue {}; ignored",
-                      head, queueKey(owner, "queues"), owner);
+                      "queue {}; ignored{}",
+                      head, queueKey(owner, "queues"), owner,
+                      hint ? fmt::format(" (did you mean '{}'?)", *hint) : std::string());
   }
 }
 
