@@ -31,7 +31,7 @@ table.kv td:first-child{color:#555}caption{text-align:left;font-weight:600;paddi
 figure{margin:10px 0 18px}svg.chart{max-width:100%;height:auto}
 svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .title{font-size:13px;font-weight:600;fill:#222}.tick{font-size:10px;fill:#555}.label{font-size:11px;fill:#333}
-.legend{font-size:11px;fill:#222}.nodata{font-size:12px;fill:#888}
+.legend{font-size:11px;fill:#222}.nodata{font-size:12px;fill:#888}.row-label{font-size:8px;fill:#333}
 .grid{stroke:#e8e8e8;stroke-width:1}.axis{stroke:#777;stroke-width:1}.line{stroke-width:1.5}.area{fill-opacity:.12;stroke:none}
 nav{font-size:13px}nav a{margin-right:10px}
 @media print{body{max-width:none;margin:0}nav{display:none}figure,table,h2,tr{break-inside:avoid}h2{break-after:avoid}#job-table{break-inside:auto}}
@@ -137,20 +137,81 @@ std::string queueUsageTable(const ReportSummary& s) {
   auto v = [](std::optional<double> x, int decimals) {
     return x ? fixed(*x, decimals) : std::string(kNone);
   };
+  auto pct = [](std::optional<double> x) { return x ? formatPercent(*x) : std::string(kNone); };
   std::string out =
       "<table id=\"queue-usage\">\n<caption>Queue usage over the run (from "
-      "realtimetrack.json)</caption>\n<thead><tr><th>queue</th><th>mean allocated memory (GB)</th>"
-      "<th>peak allocated memory (GB)</th><th>mean allocated vcores</th>"
+      "realtimetrack.json)</caption>\n<thead><tr><th>queue</th><th>guarantee (GB)</th>"
+      "<th>maximum (GB)</th><th>mean allocated memory (GB)</th>"
+      "<th>peak allocated memory (GB)</th><th>mean share of cluster</th>"
+      "<th>peak share of cluster</th><th>mean allocated vcores</th>"
       "<th>peak allocated vcores</th><th>mean pending memory (GB)</th>"
       "<th>peak pending memory (GB)</th></tr></thead>\n<tbody>\n";
   for (const QueueUsage& u : s.queueUsage) {
     out += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        escapeHtml(u.queue), v(u.meanAllocatedMemory, 3), v(u.peakAllocatedMemory, 3),
-        v(u.meanAllocatedVcores, 3), v(u.peakAllocatedVcores, 0), v(u.meanPendingMemory, 3),
-        v(u.peakPendingMemory, 3));
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        escapeHtml(u.queue), v(u.guaranteeMemory, 3), v(u.maximumMemory, 3),
+        v(u.meanAllocatedMemory, 3), v(u.peakAllocatedMemory, 3), pct(u.meanShare),
+        pct(u.peakShare), v(u.meanAllocatedVcores, 3), v(u.peakAllocatedVcores, 0),
+        v(u.meanPendingMemory, 3), v(u.peakPendingMemory, 3));
   }
   out += "</tbody></table>\n";
+  return out;
+}
+
+// Containers marked for preemption and killed as preempted per queue, under either scheduler
+// (queue.<q>.containers.marked / .preempted); empty when no queue was preempted from.
+std::string preemptionByQueueTable(const ReportSummary& s) {
+  std::string rows;
+  double marked = 0, killed = 0;
+  for (const QueueUsage& u : s.queueUsage) {
+    if (!u.containersMarked && !u.containersPreempted) continue;
+    marked += u.containersMarked.value_or(0);
+    killed += u.containersPreempted.value_or(0);
+    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", escapeHtml(u.queue),
+                        fixed(u.containersMarked.value_or(0), 0),
+                        fixed(u.containersPreempted.value_or(0), 0));
+  }
+  if (rows.empty()) return "";
+  return "<table id=\"preemption-by-queue\">\n<caption>Preemption per queue (containers taken "
+         "from the queue)</caption>\n<thead><tr><th>queue</th><th>marked (the AM is told)</th>"
+         "<th>killed as preempted</th></tr></thead>\n<tbody>\n" +
+         rows +
+         fmt::format("<tr class=\"total\"><td>all queues</td><td>{}</td><td>{}</td></tr>\n",
+                     fixed(marked, 0), fixed(killed, 0)) +
+         "</tbody></table>\n";
+}
+
+// run.json: what ran (scheduler, configuration, trace, seed, version) and the container
+// totals, which add up: allocated = AM + task = completed + released + killed + running at end.
+std::string runTable(const nlohmann::json& r) {
+  auto str = [&](const char* k) -> std::string {
+    if (!r.contains(k)) return kNone;
+    const nlohmann::json& v = r[k];
+    return escapeHtml(v.is_string() ? v.get<std::string>() : v.dump());
+  };
+  std::string out = "<table class=\"kv\" id=\"run-table\">\n<caption>Run</caption>\n";
+  out += kvRow("Scheduler", str("scheduler"));
+  out += kvRow("Configuration folder", str("configuration"));
+  out += kvRow("Trace", fmt::format("{} ({})", str("trace"), str("trace_type")));
+  if (r.contains("nodes")) out += kvRow("Nodes file", str("nodes"));
+  out += kvRow("Seed", str("seed"));
+  out += kvRow("Spindle version", str("version"));
+  if (r.contains("containers") && r["containers"].is_object()) {
+    const nlohmann::json& c = r["containers"];
+    auto n = [&](const char* k) -> int64_t {
+      return c.contains(k) && c[k].is_number_integer() ? c[k].get<int64_t>() : 0;
+    };
+    out += kvRow("Containers allocated",
+                 fmt::format("<span id=\"containers-allocated\">{}</span> = {} AM + {} task",
+                             n("allocated"), n("am"), n("allocated") - n("am")));
+    out += kvRow("Containers by end",
+                 fmt::format("{} completed + {} released by their AM + {} killed ({} of them "
+                             "preempted) + {} still running when the run stopped",
+                             n("completed"), n("released"), n("killed"), n("preempted"),
+                             n("running_at_end")));
+  }
+  out += "</table>\n";
   return out;
 }
 
@@ -267,15 +328,19 @@ std::string renderReportPage(const ReportPage& p) {
   for (const std::string& note : p.jobs.notes) {
     out += fmt::format("<p class=\"note warn\">{}</p>\n", escapeHtml(note));
   }
+  if (p.run != nullptr) out += runTable(*p.run);
   out += summaryTable(p.summary);
   out += queueTable(p.summary);
   out += queueUsageTable(p.summary);
+  out += preemptionByQueueTable(p.summary);
   out += fmt::format(
       "<p class=\"note\">Wait = AM container start - submit; runtime = end - AM start; "
       "turnaround = end - submit. Means are arithmetic; p95 is the nearest-rank 95th percentile "
       "(the k-th smallest value, k = ceil(0.95 n)). Utilisation = allocated / (allocated + "
       "available) per sample, averaged over samples; queue usage is the mean and peak over "
-      "samples. See docs/report.md.</p>\n");
+      "samples, a queue's share of cluster its allocated memory over the cluster's memory per "
+      "sample; guarantee and maximum are the queue's configured ones at the last sample. See "
+      "docs/report.md.</p>\n");
   out += "</section>\n";
   if (p.reservations != nullptr) out += reservationSection(*p.reservations);
   if (p.placement != nullptr) out += *p.placement;

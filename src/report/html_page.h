@@ -29,6 +29,8 @@ struct ReportPage {
   const nlohmann::json* reservations = nullptr;
   // The Placement section (placement_section.h) of a run with placement keys, or nullptr.
   const std::string* placement = nullptr;
+  // run.json (the simulator's run metadata and container totals), or nullptr.
+  const nlohmann::json* run = nullptr;
 };
 
 std::string renderReportPage(const ReportPage& page);

@@ -21,6 +21,7 @@ Result<std::string> renderHtmlReport(const std::string& outputDir,
   if (!fs::is_directory(dir, ec)) return notFound("{}: no such output folder", outputDir);
   SPINDLE_ASSIGN_OR_RETURN(MetricsTrack track, readTrackFile(dir / "realtimetrack.json"));
   SPINDLE_ASSIGN_OR_RETURN(JobSet jobs, readJobs(dir));
+  useTrackQueueNames(jobs, track);
   ReportSummary summary = computeSummary(track, jobs);
   std::vector<ChartSection> sections = buildChartSections(track, jobs, options);
   // A run with reservations wrote its Rayon metrics beside the other outputs.
@@ -33,9 +34,18 @@ Result<std::string> renderHtmlReport(const std::string& outputDir,
     reservations = std::move(j);
   }
   SPINDLE_ASSIGN_OR_RETURN(std::optional<std::string> placement, placementSection(dir));
+  // run.json: the run's metadata and container totals (spindle sim writes it; optional).
+  std::optional<nlohmann::json> run;
+  if (fs::path rj = dir / "run.json"; fs::exists(rj, ec)) {
+    std::ifstream in(rj);
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object())
+      return invalidArgument("{}: not a JSON object", rj.string());
+    run = std::move(j);
+  }
   return renderReportPage(ReportPage{summary, sections, track, jobs,
                                      reservations ? &*reservations : nullptr,
-                                     placement ? &*placement : nullptr});
+                                     placement ? &*placement : nullptr, run ? &*run : nullptr});
 }
 
 Status writeHtmlReport(const std::string& outputDir, const report::ReportOptions& options) {

@@ -142,11 +142,15 @@ TEST(HtmlReport, QueueUsageOverTime) {
   OutputDir d;
   writeFixture(d);
   std::string html = writeAndRead(d);
-  // root.a memory 0,3,5,3 (mean 2.75, peak 5); vcores 0,1,2,2; pending memory 2,1,0.
-  // root.b memory 0,1,3,3; vcores 0,1,2,2; no pending series.
-  EXPECT_THAT(html, HasSubstr("<tr><td>root.a</td><td>2.750</td><td>5.000</td><td>1.250</td>"
+  // root.a memory 0,3,5,3 (mean 2.75, peak 5); vcores 0,1,2,2; pending memory 2,1,0. Share of
+  // the 8 GB cluster: 0, 37.5, 62.5, 37.5% (mean 34.375%, peak 62.5%).
+  // root.b memory 0,1,3,3 (shares 0, 12.5, 37.5, 37.5%: mean 21.875%); vcores 0,1,2,2; no
+  // pending series. No guarantee or maximum in this track.
+  EXPECT_THAT(html, HasSubstr("<tr><td>root.a</td><td>\u2014</td><td>\u2014</td><td>2.750</td>"
+                              "<td>5.000</td><td>34.38%</td><td>62.50%</td><td>1.250</td>"
                               "<td>2</td><td>1.000</td><td>2.000</td></tr>"));
-  EXPECT_THAT(html, HasSubstr("<tr><td>root.b</td><td>1.750</td><td>3.000</td><td>1.250</td>"
+  EXPECT_THAT(html, HasSubstr("<tr><td>root.b</td><td>\u2014</td><td>\u2014</td><td>1.750</td>"
+                              "<td>3.000</td><td>21.88%</td><td>37.50%</td><td>1.250</td>"
                               "<td>2</td><td>\u2014</td><td>\u2014</td></tr>"));
 }
 
@@ -189,7 +193,8 @@ TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
       {"job-runtime", {"root.a", "root.b"}},
       {"scheduler-timecost", {"allocate", "handle"}},
       {"scheduler-throughput", {"commit success"}},
-      {"queue-detail-root.a", {"allocated", "pending"}},
+      {"queue-share-memory", {"root.a", "root.b"}},
+      {"queue-detail-root.a", {"allocated"}},
       {"queue-detail-root.b", {"allocated"}},
   };
   for (const Expect& e : charts) {
@@ -222,6 +227,12 @@ TEST(HtmlReport, EveryChartHasItsSeriesInTheLegend) {
   EXPECT_EQ(countIn(pathOf("1"), "H602.2"), 2u);
   EXPECT_EQ(countIn(pathOf("2"), "H602.2"), 1u);
   EXPECT_THAT(timeline, HasSubstr(">waiting (submit to AM start)</text>"));
+  // Each row is labelled with its job id, left of the plot.
+  for (const char* id : {"job_1", "job_2", "job_3", "job_4", "job_5"}) {
+    EXPECT_THAT(timeline, HasSubstr(fmt::format("<title>{0}</title>{0}</text>", id)));
+  }
+  // Pending has its own charts: the queue's allocation chart does not carry it.
+  EXPECT_THAT(chartSvg(html, "queue-detail-root.a"), Not(HasSubstr(">pending<")));
   EXPECT_THAT(timeline, HasSubstr("stroke=\"#c8c8c8\""));
   // Series the run did not write are not invented.
   EXPECT_THAT(chartSvg(html, "scheduler-timecost"), Not(HasSubstr(">commit success<")));
@@ -282,10 +293,13 @@ TEST(HtmlReport, ExtraPerQueueMetricsGetGenericCharts) {
   // Each queue's detail chart puts the extra metric beside its allocation, in fixed colours.
   std::string detail = chartSvg(html, "queue-detail-root.a");
   ASSERT_FALSE(detail.empty());
-  EXPECT_THAT(detail, HasSubstr(">Queue root.a: memory</text>"));
+  EXPECT_THAT(detail, HasSubstr(">Queue root.a: allocated memory</text>"));
   EXPECT_THAT(detail, HasSubstr(">allocated</text>"));
   EXPECT_THAT(detail, HasSubstr(">reserved</text>"));
-  EXPECT_THAT(detail, HasSubstr("data-series=\"1\" fill=\"none\" stroke=\"#f28e2b\""));
+  // The extra dashed first, the allocation last in the queue's colour (root.a: first queue).
+  EXPECT_THAT(detail, HasSubstr("data-series=\"0\" fill=\"none\" stroke=\"#76b7b2\" "
+                                "stroke-dasharray=\"4 2\""));
+  EXPECT_THAT(detail, HasSubstr("data-series=\"1\" fill=\"none\" stroke=\"#4e79a7\" points"));
   EXPECT_FALSE(chartSvg(html, "queue-detail-root.b").empty());
 }
 
@@ -329,18 +343,22 @@ TEST(HtmlReport, PreemptionFiguresGetTheSeedsChartPerQueue) {
     std::string svg = chartSvg(html, std::string("preemption-") + q);
     ASSERT_FALSE(svg.empty()) << q;
     EXPECT_THAT(svg, HasSubstr(std::string(">Queue ") + q + ": preemption figures</text>"));
-    // A's pending (40 GB at t = 0) is cut at the cluster size (10 GB) so the other lines stay
-    // readable; B's (2 GB) is drawn as it is.
-    const char* names[] = {
-        "allocated",        std::string(q) == "A" ? "pending (cut at the cluster size)" : "pending",
-        "guaranteed",       "ideal assignment",
-        "ideal preemption", "actual preemption"};
-    for (size_t i = 0; i < 6; ++i) {
+    // The round's figures dashed in fixed colours, then the allocation solid in the queue's
+    // colour, drawn last so the ideal assignment does not hide it. Pending (A's 40 GB would
+    // flatten the rest) is left to the pending charts.
+    const char* names[] = {"guaranteed", "ideal assignment", "ideal preemption",
+                           "actual preemption"};
+    for (size_t i = 0; i < 4; ++i) {
       EXPECT_THAT(svg, HasSubstr(std::string("\">") + names[i] + "</text></g>")) << q << names[i];
-      EXPECT_THAT(svg, HasSubstr(fmt::format("data-series=\"{}\" fill=\"none\" stroke=\"{}\"", i,
-                                             report::paletteColour(i))))
+      EXPECT_THAT(svg, HasSubstr(fmt::format("data-series=\"{}\" fill=\"none\" stroke=\"{}\" "
+                                             "stroke-dasharray",
+                                             i, report::paletteColour(i + 5))))
           << q << " series " << i << " keeps its colour";
     }
+    EXPECT_THAT(svg, HasSubstr(fmt::format("data-series=\"4\" fill=\"none\" stroke=\"{}\" points",
+                                           report::paletteColour(std::string(q) == "A" ? 0 : 1))))
+        << q << ": allocated last, in the queue's colour";
+    EXPECT_THAT(svg, Not(HasSubstr(">pending")));
   }
   std::string ideal = chartSvg(html, "preemption-ideal");
   EXPECT_THAT(ideal, HasSubstr(">A</text>"));
@@ -349,7 +367,7 @@ TEST(HtmlReport, PreemptionFiguresGetTheSeedsChartPerQueue) {
   EXPECT_THAT(counts, HasSubstr(">containers marked</text>"));
   EXPECT_THAT(counts, HasSubstr(">containers killed</text>"));
   EXPECT_THAT(counts, HasSubstr(">rounds</text>"));
-  // Not repeated elsewhere: no generic charts, the detail chart keeps allocated and pending,
+  // Not repeated elsewhere: no generic charts, the detail chart keeps allocated,
   // and the count keys are not "other series".
   EXPECT_TRUE(chartSvg(html, "queue-guaranteed.memory").empty());
   EXPECT_TRUE(chartSvg(html, "queue-guaranteed.vcores").empty());
@@ -359,6 +377,79 @@ TEST(HtmlReport, PreemptionFiguresGetTheSeedsChartPerQueue) {
   EXPECT_THAT(detail, HasSubstr(">allocated</text>"));
   EXPECT_THAT(detail, Not(HasSubstr(">guaranteed</text>")));
   EXPECT_THAT(html, Not(HasSubstr("<td>preemption.rounds</td>")));
+}
+
+// What an operator reads first: the run (run.json), each queue's guarantee, maximum and fair
+// share on its allocation chart, its share of the cluster, preemption per queue under either
+// scheduler; one queue naming (jobs.csv's root.a is the track's a) and one colour per queue in
+// every chart; the scheduler charts without series that say nothing.
+TEST(HtmlReport, OperatorViewRunConfigurationSharesAndPreemptionPerQueue) {
+  OutputDir d;
+  std::string track = R"([
+    {"time":0,"cluster.allocated.memory":2,"cluster.available.memory":6,
+     "queue.a.allocated.memory":2,"queue.b.allocated.memory":0,
+     "queue.a.guarantee.memory":2,"queue.a.maximum.memory":8,"queue.a.fairshare.memory":4,
+     "queue.b.guarantee.memory":6,"queue.b.maximum.memory":8,"queue.b.fairshare.memory":4,
+     "scheduler.allocate.timecost":0.5,"scheduler.commit.success.timecost":0.5,
+     "scheduler.commit.failure.timecost":0,"scheduler.handle.timecost":0.25},
+    {"time":1,"cluster.allocated.memory":8,"cluster.available.memory":0,
+     "queue.a.allocated.memory":6,"queue.b.allocated.memory":2,
+     "queue.a.guarantee.memory":2,"queue.a.maximum.memory":8,"queue.a.fairshare.memory":4,
+     "queue.b.guarantee.memory":6,"queue.b.maximum.memory":8,"queue.b.fairshare.memory":4,
+     "queue.a.containers.marked":3,"queue.a.containers.preempted":2,
+     "scheduler.allocate.timecost":0.75,"scheduler.commit.success.timecost":0.75,
+     "scheduler.commit.failure.timecost":0,"scheduler.handle.timecost":0.5}])";
+  const char* run = R"({"scheduler":"FairScheduler","configuration":"conf/fair","trace":"t.json",
+    "trace_type":"SLS","seed":7,"version":"9.9","containers":{"allocated":10,"am":2,
+    "completed":5,"released":1,"killed":3,"preempted":2,"running_at_end":1}})";
+  d.write("realtimetrack.json", track)
+      .write("jobs.csv", std::string(kJobsHeader) +
+                             "job_1,root.a,alice,mapreduce,0,0,1000,0,1000,1,FINISHED\n"
+                             "job_2,root.b,bob,mapreduce,0,0,1000,0,1000,1,FINISHED\n")
+      .write("jobruntime.csv",
+             "JobID,real_start_time,real_end_time,simulate_start_time,"
+             "simulate_end_time\njob_1,0,1,0,1000\njob_2,0,1,0,1000\n")
+      .write("run.json", run);
+  std::string html = writeAndRead(d);
+  // Run metadata and container totals that add up.
+  EXPECT_THAT(html, HasSubstr("<td>Scheduler</td><td>FairScheduler</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>Configuration folder</td><td>conf/fair</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>Trace</td><td>t.json (SLS)</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>Seed</td><td>7</td>"));
+  EXPECT_THAT(html, HasSubstr("<td>Spindle version</td><td>9.9</td>"));
+  EXPECT_THAT(html, HasSubstr("<span id=\"containers-allocated\">10</span> = 2 AM + 8 task"));
+  EXPECT_THAT(html, HasSubstr("5 completed + 1 released by their AM + 3 killed (2 of them "
+                              "preempted) + 1 still running when the run stopped"));
+  // One queue naming: jobs.csv's paths become the track's leaf names.
+  EXPECT_THAT(html, HasSubstr("<tr><td>a</td><td>1</td>"));
+  EXPECT_THAT(html, Not(HasSubstr("<td>root.a</td>")));
+  // Queue usage: guarantee, maximum, share of the 8 GB cluster (25% then 75%).
+  EXPECT_THAT(html, HasSubstr("<tr><td>a</td><td>2.000</td><td>8.000</td><td>4.000</td>"
+                              "<td>6.000</td><td>50.00%</td><td>75.00%</td>"));
+  // Preemption per queue.
+  EXPECT_THAT(html, HasSubstr("<tr><td>a</td><td>3</td><td>2</td></tr>"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"total\"><td>all queues</td><td>3</td><td>2</td></tr>"));
+  // Queue a's allocation chart: guarantee, maximum and fair share dashed, allocated last in a's
+  // colour, the same colour as a's series in the other charts.
+  std::string detail = chartSvg(html, "queue-detail-a");
+  ASSERT_FALSE(detail.empty());
+  for (const char* name : {"guarantee", "maximum", "fair share", "allocated"}) {
+    EXPECT_THAT(detail, HasSubstr(std::string("\">") + name + "</text></g>")) << name;
+  }
+  const std::string a = report::paletteColour(0);
+  EXPECT_THAT(detail, HasSubstr("data-series=\"3\" fill=\"none\" stroke=\"" + a + "\" points"));
+  EXPECT_THAT(detail, HasSubstr("stroke-dasharray=\"6 3\""));
+  EXPECT_THAT(chartSvg(html, "queue-allocated-memory"),
+              HasSubstr("data-series=\"0\" fill=\"none\" stroke=\"" + a + "\""));
+  EXPECT_THAT(chartSvg(html, "job-wait"), HasSubstr("stroke=\"" + a + "\""));
+  EXPECT_THAT(chartSvg(html, "queue-share-memory"), HasSubstr(">%</text>"));
+  // Scheduler time: commit success repeats allocate, commit failure is zero: not drawn, said.
+  std::string cost = chartSvg(html, "scheduler-timecost");
+  EXPECT_THAT(cost, HasSubstr(">allocate</text>"));
+  EXPECT_THAT(cost, Not(HasSubstr(">commit success</text>")));
+  EXPECT_THAT(cost, Not(HasSubstr(">commit failure</text>")));
+  EXPECT_THAT(html, HasSubstr("not drawn: commit success (equal to allocate)."));
+  EXPECT_THAT(html, HasSubstr("not drawn, zero throughout: commit failure."));
 }
 
 TEST(HtmlReport, NoPreemptionFiguresNoPreemptionSection) {

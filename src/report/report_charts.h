@@ -15,6 +15,7 @@
 // under "Per-queue detail"; other unknown global keys are listed in an "Other series" table.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ struct ChartSection {
 inline constexpr size_t kMaxTimelineJobs = 200;
 // "Per-queue detail" (one chart per queue) is drawn up to this many queues.
 inline constexpr size_t kMaxQueueDetailCharts = 16;
+// Timeline rows are labelled with their job ids up to this many jobs.
+inline constexpr size_t kMaxTimelineLabels = 60;
 
 struct ReportOptions {
   size_t maxPointsPerSeries = kDefaultMaxPoints;
@@ -44,6 +47,14 @@ struct ReportOptions {
 
 std::vector<ChartSection> buildChartSections(const MetricsTrack& track, const JobSet& jobs,
                                              const ReportOptions& options);
+
+// One colour per queue across every chart and table: palette colours by position in the sorted
+// union of the track's queues and the jobs' queues ("all jobs" without jobs.csv).
+std::map<std::string, std::string> queueColours(const MetricsTrack& track, const JobSet& jobs);
+
+// One queue naming across the report: a job whose queue is a path ("root.a") not in the track
+// while its leaf ("a") is takes the leaf, the name the track's per-queue series use.
+void useTrackQueueNames(JobSet& jobs, const MetricsTrack& track);
 
 // Global keys the catalogue charts by name; the rest of track.globals() is "other".
 const std::set<std::string>& chartedGlobalKeys();

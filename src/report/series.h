@@ -21,6 +21,7 @@ struct Series {
   std::string name;  // shown in the legend; raw text (escaped when rendered)
   std::vector<Point> points;
   std::string colour = {};  // "#rrggbb"; empty: the chart palette colour for its position
+  std::string dash = {};    // stroke-dasharray of a line ("6 3"); empty: by position
 };
 
 }  // namespace spindle::report

@@ -56,6 +56,8 @@ const std::vector<Point>* queueSeries(const MetricsTrack& t, std::string_view me
 
 std::vector<QueueUsage> queueUsage(const MetricsTrack& t) {
   std::vector<QueueUsage> out;
+  const std::vector<Point>* clusterAlloc = t.global("cluster.allocated.memory");
+  const std::vector<Point>* clusterAvail = t.global("cluster.available.memory");
   for (const std::string& q : t.queues()) {
     QueueUsage u;
     u.queue = q;
@@ -68,6 +70,33 @@ std::vector<QueueUsage> queueUsage(const MetricsTrack& t) {
     u.peakAllocatedVcores = peak(vc);
     u.meanPendingMemory = meanOf(pend);
     u.peakPendingMemory = peak(pend);
+    if (mem && clusterAlloc && clusterAvail) {
+      std::map<double, double> size;
+      std::map<double, double> avail;
+      for (const Point& p : *clusterAvail) avail[p.x] = p.y;
+      for (const Point& p : *clusterAlloc) {
+        auto it = avail.find(p.x);
+        if (it != avail.end() && p.y + it->second > 0) size[p.x] = p.y + it->second;
+      }
+      std::vector<Point> share;
+      for (const Point& p : *mem) {
+        auto it = size.find(p.x);
+        if (it != size.end()) share.push_back({p.x, p.y / it->second});
+      }
+      if (!share.empty()) {
+        u.meanShare = meanOf(&share);
+        u.peakShare = peak(&share);
+      }
+    }
+    auto last = [&](std::string_view metric) -> std::optional<double> {
+      const std::vector<Point>* pts = queueSeries(t, metric, q);
+      if (!pts || pts->empty()) return std::nullopt;
+      return pts->back().y;
+    };
+    u.guaranteeMemory = last("guarantee.memory");
+    u.maximumMemory = last("maximum.memory");
+    u.containersMarked = last("containers.marked");
+    u.containersPreempted = last("containers.preempted");
     out.push_back(std::move(u));
   }
   return out;

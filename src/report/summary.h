@@ -52,6 +52,11 @@ struct QueueUsage {
   std::optional<double> meanAllocatedMemory, peakAllocatedMemory;
   std::optional<double> meanAllocatedVcores, peakAllocatedVcores;
   std::optional<double> meanPendingMemory, peakPendingMemory;
+  // Allocated memory over the cluster's memory (allocated + available) per sample: a ratio.
+  std::optional<double> meanShare, peakShare;
+  // The last sample's configured guarantee and maximum (GB) and preemption totals, when the
+  // track has them.
+  std::optional<double> guaranteeMemory, maximumMemory, containersMarked, containersPreempted;
 };
 
 struct ReportSummary {

@@ -22,6 +22,7 @@ constexpr double kLegendTop = kPlotBottom + 58;
 constexpr double kLegendRow = 18;
 constexpr double kCharWidth = 6.6;  // estimate for 11px sans-serif, for legend layout only
 constexpr size_t kLegendMaxChars = 40;
+constexpr size_t kRowLabelMaxChars = 10;  // fits the left margin at the row labels' size
 
 constexpr std::array<const char*, 10> kPalette = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
                                                   "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
@@ -70,7 +71,8 @@ std::string colourOf(const Series& s, size_t i) {
 
 std::string seriesStyle(const Series& s, size_t i) {
   std::string style = fmt::format("stroke=\"{}\"", colourOf(s, i));
-  const char* dash = kDashes[(i / kPalette.size()) % kDashes.size()];
+  const char* dash =
+      s.dash.empty() ? kDashes[(i / kPalette.size()) % kDashes.size()] : s.dash.c_str();
   if (*dash) style += fmt::format(" stroke-dasharray=\"{}\"", dash);
   return style;
 }
@@ -317,6 +319,13 @@ RenderedChart renderSvgChart(const ChartSpec& spec) {
   }
   for (size_t i = 0; i < drawn.size(); ++i) {
     drawSeries(body, f, spec.kind, spec.series[i], i, drawn[i]);
+  }
+  for (const auto& [y, text] : spec.rowLabels) {
+    body += fmt::format(
+        "<text class=\"row-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\"><title>{}</title>{}"
+        "</text>",
+        num(kLeft - 4), num(f.py(y) + 3), escapeHtml(text),
+        escapeHtml(truncateUtf8(text, kRowLabelMaxChars)));
   }
   size_t rows = drawLegend(body, spec);
   double height = kLegendTop + kLegendRow * static_cast<double>(rows) - (rows ? 6 : 14);

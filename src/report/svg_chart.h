@@ -61,6 +61,9 @@ struct ChartSpec {
   // 0..n+1 of a timeline so bars neither touch the frame nor leave empty rows.
   std::optional<std::pair<double, double>> yFixed;
   bool yTickLabels = true;  // false for row indices that mean nothing to a reader
+  // Text drawn left of the plot at a y value (a timeline's job ids), shortened to fit the
+  // margin; the full text is kept in a <title> tooltip.
+  std::vector<std::pair<double, std::string>> rowLabels;
   size_t maxPointsPerSeries = kDefaultMaxPoints;
   size_t maxPointsPerChart = kDefaultMaxChartPoints;  // see pointsPerSeries()
 };

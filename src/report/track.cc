@@ -24,6 +24,16 @@ const std::vector<std::string> kKnownQueueMetrics = {
     "actual.preemption.vcores",
     "preemption.selected.memory",
     "preemption.selected.vcores",
+    // The queue's configuration (Capacity: capacity, maximum capacity; Fair: min, max share)
+    // and the Fair Scheduler's fair share.
+    "guarantee.memory",
+    "guarantee.vcores",
+    "maximum.memory",
+    "maximum.vcores",
+    "fairshare.memory",
+    // Containers marked for preemption and killed as preempted, totals (either scheduler).
+    "containers.marked",
+    "containers.preempted",
 };
 
 namespace {
