@@ -173,6 +173,53 @@ check "fair: runs with reservations and preemption kills" \
 check "fair: some heartbeats skipped" 'grep -Eq "NM heartbeats processed, [1-9][0-9]* skipped" "$work/fair-skip.out"'
 check "fair: heartbeat skipping changes no output (decision log included)" \
   'diff -r "$work/fair-skip" "$work/fair-naive" >/dev/null'
+# SLS's FairSchedulerMetrics gauges per queue: demand, usage, min/max/fair share, MB and vcores.
+# The cluster is 8 x 8 GB; prod's minResources is 64 GB; no queue has a maximum (the gauge shows
+# the cluster); a queue's usage is its allocation; demand and fair share (from the scheduler's
+# update pass) are not all zero.
+fm=$work/fair-skip/metrics
+check "fair: every per-queue share gauge, memory and vcores" 'for q in prod dev adhoc; do
+  for m in demand usage minshare maxshare fairshare; do for r in memory vcores; do
+    head -1 "$fm/variable.queue.$q.$m.$r.csv" | grep -qx "t,value" || exit 1; done; done; done'
+check "fair: min share is the configured minResources, max share the cluster" \
+  '[ "$(tail -n +2 "$fm/variable.queue.prod.minshare.memory.csv" | cut -d, -f2 | sort -u)" = 65536 ] &&
+   [ "$(tail -n +2 "$fm/variable.queue.prod.minshare.vcores.csv" | cut -d, -f2 | sort -u)" = 64 ] &&
+   [ "$(tail -n +2 "$fm/variable.queue.dev.minshare.memory.csv" | cut -d, -f2 | sort -u)" = 0 ] &&
+   [ "$(tail -n +2 "$fm/variable.queue.dev.maxshare.memory.csv" | cut -d, -f2 | sort -u)" = 65536 ]'
+check "fair: usage is the queue allocation, demand covers it, fair shares are computed" \
+  'diff <(cut -d, -f2 "$fm/variable.queue.dev.usage.memory.csv" | tail -n +2) \
+        <(cut -d, -f2 "$fm/counter.queue.dev.allocated.memory.csv" | tail -n +2) &&
+   tail -n +2 "$fm/variable.queue.dev.demand.memory.csv" | cut -d, -f2 | grep -qv "^0$" &&
+   tail -n +2 "$fm/variable.queue.prod.fairshare.memory.csv" | cut -d, -f2 | grep -qv "^0$"'
+# run.json: what ran and the container totals, which add up; the report shows them, the Fair
+# Scheduler's preemption per queue, each queue's configured shares on its allocation chart and
+# its share of the cluster.
+check "fair: run.json names the run and its container totals add up" 'python3 - "$work/fair-skip/run.json" "$fair" <<"PY"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["scheduler"] == "FairScheduler", r
+assert r["configuration"] == sys.argv[2] and r["trace"].endswith("jobs.json") and r["trace_type"] == "SLS"
+assert r["seed"] == 3 and r["version"], r
+c = r["containers"]
+assert c["allocated"] > c["am"] > 0, c
+assert c["allocated"] == c["completed"] + c["released"] + c["killed"] + c["running_at_end"], c
+assert 0 < c["preempted"] <= c["killed"], c
+PY'
+fr=$work/fair-skip/report.html
+check "fair report: run table, preemption per queue, configured shares, share of cluster" \
+  'grep -q "<td>Scheduler</td><td>FairScheduler</td>" "$fr" && grep -q "<td>Seed</td><td>3</td>" "$fr" &&
+   grep -q "<span id=\"containers-allocated\">" "$fr" &&
+   grep -q "id=\"preemption-by-queue\"" "$fr" && grep -q "<th>killed as preempted</th>" "$fr" &&
+   grep -q "id=\"chart-queue-detail-prod\"" "$fr" &&
+   sed -n "/id=\"chart-queue-detail-prod\"/,/<\/svg>/p" "$fr" | grep -q ">fair share</text>" &&
+   sed -n "/id=\"chart-queue-detail-prod\"/,/<\/svg>/p" "$fr" | grep -q ">guarantee</text>" &&
+   grep -q "<th>mean share of cluster</th>" "$fr" && grep -q "<tr><td>prod</td><td>64.000</td>" "$fr"'
+check "print-simulation: container counts add up" 'python3 - "$work/fair-skip.out" <<"PY"
+import re, sys
+m = re.search(r"containers: +(\d+) allocated \((\d+) AM, (\d+) task\) = (\d+) completed \+ (\d+) released \+ (\d+) killed \((\d+) preempted\) \+ (\d+) running", open(sys.argv[1]).read())
+a, am, task, done, rel, killed, pre, run = map(int, m.groups())
+assert a == am + task == done + rel + killed + run and pre <= killed, m.groups()
+PY'
 # --- What a new user tries -------------------------------------------------------------------------
 # examples/sim/sls selects the Capacity Scheduler, so a capacity changed in its folder changes the
 # run (examples/sim/README.md says to try it).

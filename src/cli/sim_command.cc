@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -213,8 +214,12 @@ void printSummary(const sim::Engine& e, const Trace& trace) {
   if (trace.skippedJobs > 0) std::cout << fmt::format("skipped jobs:    {}\n", trace.skippedJobs);
   std::cout << fmt::format("nodes:           {}\n", trace.nodes.size());
   std::cout << fmt::format("makespan:        {:.3f} s simulated\n", simS);
-  std::cout << fmt::format("containers:      {} allocated, {} completed, {} killed\n",
-                           s.allocations, s.containersCompleted, s.containersKilled);
+  // Every container once: allocated = AM + task = completed + released + killed + running.
+  std::cout << fmt::format(
+      "containers:      {} allocated ({} AM, {} task) = {} completed + {} released + {} killed "
+      "({} preempted) + {} running at the end\n",
+      s.allocations, s.amAllocations, s.allocations - s.amAllocations, s.endedCompleted,
+      s.endedReleased, s.endedKilled, s.endedPreempted, s.runningAtEnd);
   std::cout << fmt::format("AM restarts:     {}\n", s.amRestarts);
   if (const sim::PlacementTracker* p = e.placement()) {
     std::map<std::string, int64_t> reasons;
@@ -364,6 +369,12 @@ int runSimCommand(const SimOptions& o) {
           o.outputDir + "/reservation-metrics.json",
           sim::reservationMetrics((*engine)->jobs(), (*engine)->stats()));
     }
+  }
+  if (w.isOk()) {
+    std::string scheduler = (*engine)->scheduler().typeName();  // "capacityScheduler"
+    if (!scheduler.empty()) scheduler[0] = static_cast<char>(std::toupper(scheduler[0]));
+    RunInfo info{scheduler, o.confDir, location, type, o.nodesFile, o.seed.value_or(1)};
+    w = writeRunJson(o.outputDir + "/run.json", info, (*engine)->stats());
   }
   if (!w.isOk()) return fail(w.message());
   // report.html reads realtimetrack.json, which exists only with yarn.sls.metrics.switch ON.

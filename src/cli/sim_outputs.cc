@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "report/jobs.h"
 
@@ -13,9 +15,9 @@ namespace spindle::cli {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kSimOutputFiles = {
-    "jobruntime.csv",  "jobs.csv",         "realtimetrack.json",      "report.html",
-    "report.html.tmp", "decisions.jsonl",  "preemption.csv",          "preemption-rounds.csv",
-    "placement.csv",   "reservations.csv", "reservation-metrics.json"};
+    "jobruntime.csv",  "jobs.csv",         "realtimetrack.json",       "report.html",
+    "report.html.tmp", "decisions.jsonl",  "preemption.csv",           "preemption-rounds.csv",
+    "placement.csv",   "reservations.csv", "reservation-metrics.json", "run.json"};
 
 namespace {
 
@@ -113,6 +115,29 @@ std::string runSummary(const std::vector<sim::JobResult>& jobs, const sim::RunSt
   out += fmt::format("outputs in {}: {}\n", dir, files);
   if (!noReport.empty()) out += fmt::format("no report.html: {}\n", noReport);
   return out;
+}
+
+nlohmann::json containerTotals(const sim::RunStats& s) {
+  return {{"allocated", s.allocations},      {"am", s.amAllocations},
+          {"completed", s.endedCompleted},   {"released", s.endedReleased},
+          {"killed", s.endedKilled},         {"preempted", s.endedPreempted},
+          {"running_at_end", s.runningAtEnd}};
+}
+
+Status writeRunJson(const std::string& path, const RunInfo& info, const sim::RunStats& stats) {
+  nlohmann::json j = {{"scheduler", info.scheduler},
+                      {"configuration", info.configuration},
+                      {"trace", info.trace},
+                      {"trace_type", info.traceType},
+                      {"seed", info.seed},
+                      {"version", SPINDLE_VERSION},
+                      {"containers", containerTotals(stats)}};
+  if (!info.nodes.empty()) j["nodes"] = info.nodes;
+  std::ofstream out(path);
+  out << j.dump(2) << '\n';
+  out.close();
+  if (!out) return invalidArgument("cannot write {}", path);
+  return Status::ok();
 }
 
 }  // namespace spindle::cli

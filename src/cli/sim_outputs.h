@@ -9,6 +9,7 @@
 // metrics/), so an --output-dir that holds other files keeps them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,21 @@ Status prepareOutputDir(const std::string& dir, bool overwrite);
 std::string runSummary(const std::vector<sim::JobResult>& jobs, const sim::RunStats& stats,
                        const std::string& dir, const std::vector<std::string>& written,
                        const std::string& noReport);
+
+// What ran, for run.json and the report's Run table.
+struct RunInfo {
+  std::string scheduler;      // the scheduler's class, e.g. "CapacityScheduler"
+  std::string configuration;  // --conf folder ("" = the built-in defaults)
+  std::string trace;          // --tracelocation
+  std::string traceType;      // SLS, RUMEN or SYNTH
+  std::string nodes;          // --nodes, "" when none
+  uint64_t seed = 1;
+};
+
+// run.json: RunInfo, the version, and the container totals of `stats` (allocated, am,
+// completed, released, killed, preempted, running_at_end: allocated = completed + released +
+// killed + running_at_end).
+Status writeRunJson(const std::string& path, const RunInfo& info, const sim::RunStats& stats);
 
 // Jobs in state REJECTED.
 int64_t rejectedJobs(const std::vector<sim::JobResult>& jobs);

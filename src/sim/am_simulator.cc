@@ -111,6 +111,28 @@ void AmSimulator::changeWant(Group& g, const std::string& name, int32_t delta) {
   g.dirty.push_back(name);
 }
 
+namespace {
+
+// Calls host(name) for the task's preferred hosts and rack(name) once per distinct rack of
+// them (RMContainerRequestor asks each host, then each distinct rack, then ANY).
+template <typename HostFn, typename RackFn>
+void forEachLocation(const TraceTask& tt, HostFn host, RackFn rack) {
+  if (!tt.host.empty()) host(tt.host);
+  for (const TraceHost& h : tt.otherHosts) {
+    if (!h.host.empty()) host(h.host);
+  }
+  if (!tt.rack.empty()) rack(tt.rack);
+  for (size_t i = 0; i < tt.otherHosts.size(); ++i) {
+    const std::string& r = tt.otherHosts[i].rack;
+    if (r.empty() || r == tt.rack) continue;
+    bool seen = false;
+    for (size_t k = 0; k < i && !seen; ++k) seen = tt.otherHosts[k].rack == r;
+    if (!seen) rack(r);
+  }
+}
+
+}  // namespace
+
 void AmSimulator::ask(uint32_t task) {
   Task& t = tasks_[task];
   Group& g = groups_[t.group];
@@ -119,14 +141,16 @@ void AmSimulator::ask(uint32_t task) {
   changeWant(g, kAny, 1);
   g.any.push_back(task);
   if (g.scheduling) return;  // a SchedulingRequest has no host or rack preference
-  if (!tt.host.empty()) {
-    changeWant(g, tt.host, 1);
-    g.byHost[tt.host].push_back(task);
-  }
-  if (!tt.rack.empty()) {
-    changeWant(g, tt.rack, 1);
-    g.byRack[tt.rack].push_back(task);
-  }
+  forEachLocation(
+      tt,
+      [&](const std::string& host) {
+        changeWant(g, host, 1);
+        g.byHost[host].push_back(task);
+      },
+      [&](const std::string& rack) {
+        changeWant(g, rack, 1);
+        g.byRack[rack].push_back(task);
+      });
 }
 
 bool AmSimulator::take(Group& g, uint32_t task) {
@@ -134,8 +158,8 @@ bool AmSimulator::take(Group& g, uint32_t task) {
   const TraceTask& tt = job_.tasks[task];
   changeWant(g, kAny, -1);
   if (!g.scheduling) {
-    changeWant(g, tt.host, -1);
-    changeWant(g, tt.rack, -1);
+    auto drop = [&](const std::string& name) { changeWant(g, name, -1); };
+    forEachLocation(tt, drop, drop);
   }
   tasks_[task].state = TaskState::kRunning;
   return true;

@@ -66,6 +66,53 @@ TEST(MapReduceAm, AsksMapsFirstAndReducesOnlyAfterEveryMapFinished) {
   EXPECT_EQ(a.releases[0], cid(1, 1)) << "the AM container is released at the end";
 }
 
+int countAt(const AmActions& a, const std::string& name) {
+  for (const ResourceRequest& r : a.asks) {
+    if (r.resourceName == name) return r.numContainers;
+  }
+  return -1;  // not sent
+}
+
+// A map with three preferred hosts (its input block's replicas) is asked node-local on each,
+// rack-local on each distinct rack, and off-switch; given a container on one of the hosts, the
+// AM takes every one of its names back, the scheduler having decremented that host, its rack
+// and ANY (RMContainerRequestor.decContainerReq).
+TEST(MapReduceAm, MapWithThreeHostsAsksEachHostEachRackAndAny) {
+  JobBuilder b("j");
+  b.maps(2, 100);
+  TraceJob job = b.build();
+  job.tasks[0].host = "h1";
+  job.tasks[0].rack = "/r1";
+  job.tasks[0].otherHosts = {{"h2", "/r1"}, {"h3", "/r2"}};
+  job.tasks[0].durationMs = 111;  // tells the maps apart
+  job.tasks[1].host = "h3";
+  job.tasks[1].rack = "/r2";
+  job.tasks[1].otherHosts = {{"h4", "/r2"}, {"h5", "/r3"}};
+  AmSimulator am(job, AmKind::kMapReduce, false);
+  am.notifyAllocated({cid(1, 1), NodeId(0), "h9", "/r9", Locality::kOffSwitch, kAmKey, true});
+  AmActions a = am.heartbeat(1000, {}, true);
+  EXPECT_EQ(countAt(a, "*"), 2);
+  EXPECT_EQ(countAt(a, "h1"), 1);
+  EXPECT_EQ(countAt(a, "h2"), 1);
+  EXPECT_EQ(countAt(a, "h3"), 2) << "both maps name h3";
+  EXPECT_EQ(countAt(a, "h4"), 1);
+  EXPECT_EQ(countAt(a, "h5"), 1);
+  EXPECT_EQ(countAt(a, "/r1"), 1) << "a rack once per task, however many of its hosts are there";
+  EXPECT_EQ(countAt(a, "/r2"), 2);
+  EXPECT_EQ(countAt(a, "/r3"), 1);
+  // A node-local container on h2: map 0 (the only map naming h2) runs there.
+  am.notifyAllocated(
+      {cid(1, 2), NodeId(1), "h2", "/r1", Locality::kNodeLocal, SchedulerKey{20, 0}, false});
+  a = am.heartbeat(2000, {}, true);
+  ASSERT_EQ(a.starts.size(), 1u);
+  EXPECT_EQ(a.starts[0].durationMs, 111);
+  // Map 0's other names are taken back; map 1's stay.
+  EXPECT_EQ(countAt(a, "h1"), 0);
+  EXPECT_EQ(countAt(a, "h3"), 1);
+  EXPECT_EQ(countAt(a, "/r2"), 1);
+  EXPECT_EQ(countAt(a, "*"), -1) << "the scheduler's ANY decrement already agrees";
+}
+
 TEST(MapReduceAm, ReRequestsAKilledTask) {
   AmFixture f(JobBuilder("j").maps(1, 100), AmKind::kMapReduce);
   f.startAm();

@@ -278,6 +278,7 @@ Status Engine::run() {
     if (!status.isOk()) break;
   }
   stats_.endMs = clock_.nowMs();
+  stats_.runningAtEnd = static_cast<int64_t>(scheduler().containers().size());
   stats_.allocatedMbMs +=
       static_cast<double>(allocatedMb_) * static_cast<double>(stats_.endMs - allocatedSince_);
   allocatedSince_ = stats_.endMs;
@@ -610,6 +611,7 @@ void Engine::apply(const Outcome& out) {
       case ContainerAction::kKilled:
       case ContainerAction::kReleased: finished(c); break;
       case ContainerAction::kPreemptionMarked:
+        ++preemptedByQueue_[queueOfApp(c.app())].first;
         // The AM reads the preemption message on its next heartbeat.
         if (JobRun* run = jobOfApp(c.app()); run && !run->terminal) {
           wakeAm(appToJob_[c.app().value()]);
@@ -627,8 +629,18 @@ void Engine::apply(const Outcome& out) {
   }
 }
 
+// The leaf queue of an app the scheduler knows, else of its job in the trace.
+std::string Engine::queueOfApp(AppId app) const {
+  if (const Application* a = scheduler().findApp(app)) return leafQueue(a->queue());
+  if (app.valid() && app.value() < appToJob_.size()) {
+    return leafQueue(results_[appToJob_[app.value()]].queue);
+  }
+  return "";
+}
+
 void Engine::allocated(const ContainerChange& c) {
   ++stats_.allocations;
+  if (c.am) ++stats_.amAllocations;
   nodeMemoryChanged(c.node, c.resource.memoryMb());
   JobRun* run = jobOfApp(c.app());
   if (run == nullptr || run->terminal || !run->am) return;
@@ -663,6 +675,16 @@ void Engine::finished(const ContainerChange& c) {
   nodeMemoryChanged(c.node, -c.resource.memoryMb());
   if (placementTracker_) placementTracker_->finished(c.id);
   if (c.action == ContainerAction::kCompleted) ++stats_.containersCompleted;
+  switch (c.action) {
+    case ContainerAction::kCompleted: ++stats_.endedCompleted; break;
+    case ContainerAction::kReleased: ++stats_.endedReleased; break;
+    default:
+      ++stats_.endedKilled;
+      if (c.exitStatus == ContainerExitStatus::PREEMPTED) {
+        ++stats_.endedPreempted;
+        ++preemptedByQueue_[queueOfApp(c.app())].second;
+      }
+  }
   auto it = running_.find(c.id);
   if (it != running_.end()) {
     const uint32_t node = it->second;
@@ -726,9 +748,21 @@ void Engine::sample() {
     s.pendingMb += a->asks().pending().memoryMb();
     s.pendingVcores += a->asks().pending().vcores();
   }
-  for (const auto& [name, q] : s.queues) {
+  for (const auto& [queue, counts] : preemptedByQueue_) {
+    if (queue.empty()) continue;
+    knownQueues_.insert(queue);
+    s.queues[queue].containersMarked = counts.first;
+    s.queues[queue].containersPreempted = counts.second;
+  }
+  for (auto& [name, q] : s.queues) {
+    if (std::optional<QueueLimits> limits = queueLimits(scheduler(), name)) {
+      q.limits = *limits;
+    }
     if (std::optional<Resource> share = scheduler().fairShare(name)) {
       s.fairShareMb[name] = share->memoryMb();
+    }
+    if (std::optional<QueueShares> shares = queueShares(scheduler(), name)) {
+      s.fairQueues[name] = *shares;
     }
   }
   s.completedApps = completedApps_;

@@ -130,6 +130,12 @@ struct RunStats {
   TimeMs endMs = 0;
   int64_t heapEvents = 0, heartbeats = 0, heartbeatsSkipped = 0;
   int64_t allocations = 0, containersCompleted = 0, containersKilled = 0, amRestarts = 0;
+  // Every allocated container once: AM or task when allocated; when ended, completed on its
+  // node, released by its AM, or killed by the scheduler (preempted among them: exit status
+  // PREEMPTED); or still running when the run stopped. allocations = amAllocations + task
+  // allocations = ended.completed + ended.released + ended.killed + runningAtEnd.
+  int64_t amAllocations = 0, endedCompleted = 0, endedReleased = 0, endedKilled = 0,
+          endedPreempted = 0, runningAtEnd = 0;
   int64_t decisions = 0;
   // Capacity-preemption rounds run, containers they marked, containers they killed after
   // max_wait_before_kill (also counted in containersKilled).
@@ -253,6 +259,10 @@ class Engine final {
   std::vector<std::function<Result<SchedulerEvent>(const Scheduler&)>> actions_;
   std::optional<TimeMs> lastRoundMs_;           // time of the last preemption round recorded
   std::optional<PreemptionSample> preemption_;  // totals and the last round's leaf figures
+  // By leaf queue: containers marked for preemption (the app's preemption message grew) and
+  // containers killed with exit status PREEMPTED, since the start (any scheduler).
+  std::map<std::string, std::pair<int64_t, int64_t>> preemptedByQueue_;
+  std::string queueOfApp(AppId app) const;
 
   // Placement (a trace with tags or placement specs only).
   std::unique_ptr<PlacementAsks> placementAsks_;

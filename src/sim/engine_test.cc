@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -320,6 +321,74 @@ TEST(Engine, PreemptionRoundsAreRecordedAndFreeRoomForTheStarvedQueue) {
   text << track.rdbuf();
   EXPECT_NE(text.str().find("\"queue.b.guaranteed.memory\":5"), std::string::npos);
   EXPECT_NE(text.str().find("\"preemption.containers.marked\":"), std::string::npos);
+  // The configured guarantee and maximum of each queue (50% and 100% of 10 GB), and the
+  // containers preempted from b, counted per queue.
+  EXPECT_NE(text.str().find("\"queue.a.guarantee.memory\":5,"), std::string::npos);
+  EXPECT_NE(text.str().find("\"queue.a.maximum.memory\":10,"), std::string::npos);
+  EXPECT_NE(text.str().find("\"queue.b.containers.marked\":"), std::string::npos);
+  EXPECT_EQ(text.str().find("\"queue.a.containers.marked\":"), std::string::npos);
+  // Every container once: allocated = AM + task = completed + released + killed + running.
+  EXPECT_EQ(s.amAllocations, 2);
+  EXPECT_EQ(s.allocations, s.endedCompleted + s.endedReleased + s.endedKilled + s.runningAtEnd);
+  EXPECT_EQ(s.endedPreempted, s.containersPreemptKilled) << "the rounds' kills, exit PREEMPTED";
+  EXPECT_LE(s.endedPreempted, s.endedKilled);
+}
+
+std::string slurpFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The values column of a metrics/ CSV ("t,value" rows).
+std::vector<std::string> csvValues(const std::string& path) {
+  std::vector<std::string> out;
+  std::istringstream in(slurpFile(path));
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) out.push_back(line.substr(line.find(',') + 1));
+  return out;
+}
+
+// SLS's FairSchedulerMetrics: per queue, demand, usage, min share, max share (cut at the
+// cluster) and fair share, memory and vcores, one CSV each in metrics/.
+TEST(Engine, FairQueueGaugesAsSlsFairSchedulerMetricsWritesThem) {
+  const std::string dir = ::testing::TempDir() + "/engine_fair_gauges";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/fair-scheduler.xml")
+      << "<allocations><queue name=\"a\"><minResources>2048 mb, 2 vcores</minResources>"
+         "</queue><queue name=\"b\"><maxResources>4096 mb, 4 vcores</maxResources></queue>"
+         "</allocations>";
+  EngineOptions o = opts(1);
+  o.conf.set("yarn.resourcemanager.scheduler.class", "fair");
+  o.conf.set("yarn.scheduler.fair.allocation.file", dir + "/fair-scheduler.xml");
+  o.outputDir = dir + "/out";
+  Trace t = TraceBuilder()
+                .nodes(1)
+                .job(JobBuilder("ja").queue("a").maps(3, 20000))
+                .job(JobBuilder("jb").queue("b").maps(6, 20000))
+                .build();
+  auto r = runTrace(t, o);
+  EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
+  const std::string m = dir + "/out/metrics/variable.queue.";
+  for (const std::string& v : csvValues(m + "a.minshare.memory.csv")) EXPECT_EQ(v, "2048");
+  for (const std::string& v : csvValues(m + "a.minshare.vcores.csv")) EXPECT_EQ(v, "2");
+  for (const std::string& v : csvValues(m + "b.maxshare.memory.csv")) EXPECT_EQ(v, "4096");
+  for (const std::string& v : csvValues(m + "a.maxshare.memory.csv")) {
+    EXPECT_EQ(v, "10240") << "unbounded: the cluster";
+  }
+  EXPECT_EQ(csvValues(m + "b.usage.memory.csv"),
+            csvValues(dir + "/out/metrics/counter.queue.b.allocated.memory.csv"));
+  auto positive = [](const std::vector<std::string>& v) {
+    return std::any_of(v.begin(), v.end(), [](const std::string& x) { return std::stol(x) > 0; });
+  };
+  EXPECT_TRUE(positive(csvValues(m + "a.fairshare.memory.csv")));
+  EXPECT_TRUE(positive(csvValues(m + "b.demand.vcores.csv")));
+  for (const std::string& v : csvValues(m + "b.usage.memory.csv")) {
+    EXPECT_LE(std::stol(v), 4096) << "b stays within its max share";
+  }
 }
 
 TEST(Engine, JobsWithADeadlineReserveAndRunInTheirReservationQueue) {

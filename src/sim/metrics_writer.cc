@@ -35,6 +35,17 @@ constexpr PreemptionFigure kPreemptionFigures[] = {
     {"preemption.selected", &QueuePreemptionSample::selected},
 };
 
+// SLS's FairSchedulerMetrics gauges (variable.queue.<q>.<metric>.memory|vcores).
+struct FairFigure {
+  const char* metric;
+  Resource QueueShares::*field;
+};
+constexpr FairFigure kFairFigures[] = {
+    {"demand", &QueueShares::demand},       {"usage", &QueueShares::usage},
+    {"minshare", &QueueShares::minShare},   {"maxshare", &QueueShares::maxShare},
+    {"fairshare", &QueueShares::fairShare},
+};
+
 constexpr const char* kRoundQueuesHeader =
     "t,queue,partition,guaranteed_mb,guaranteed_vcores,maximum_mb,maximum_vcores,used_mb,"
     "used_vcores,pending_mb,pending_vcores,ideal_assigned_mb,ideal_assigned_vcores,"
@@ -118,6 +129,20 @@ void MetricsWriter::write(const MetricsSample& s) {
   for (const auto& [q, mb] : s.fairShareMb) {
     key(fmt::format("queue.{}.fairshare.memory", q), num(gb(mb)));
   }
+  for (const auto& [q, v] : s.queues) {
+    if (v.limits) {
+      key(fmt::format("queue.{}.guarantee.memory", q), num(gb(v.limits->guarantee.memoryMb())));
+      key(fmt::format("queue.{}.guarantee.vcores", q),
+          std::to_string(v.limits->guarantee.vcores()));
+      key(fmt::format("queue.{}.maximum.memory", q), num(gb(v.limits->maximum.memoryMb())));
+      key(fmt::format("queue.{}.maximum.vcores", q), std::to_string(v.limits->maximum.vcores()));
+    }
+    // From a queue's first preemption mark or kill on.
+    if (v.containersMarked > 0 || v.containersPreempted > 0) {
+      key(fmt::format("queue.{}.containers.marked", q), std::to_string(v.containersMarked));
+      key(fmt::format("queue.{}.containers.preempted", q), std::to_string(v.containersPreempted));
+    }
+  }
   key("cluster.pending.memory", num(gb(s.pendingMb)));
   key("cluster.pending.vcores", std::to_string(s.pendingVcores));
   key("pending.applications", std::to_string(s.pendingApps));
@@ -147,6 +172,10 @@ void MetricsWriter::write(const MetricsSample& s) {
     row(p + ".pending.cores", kCounter, t, std::to_string(v.pendingVcores));
     row(p + ".allocated.memory", kCounter, t, std::to_string(v.allocatedMb));
     row(p + ".allocated.cores", kCounter, t, std::to_string(v.allocatedVcores));
+    if (v.containersMarked > 0 || v.containersPreempted > 0) {
+      row(p + ".containers.marked", kCounter, t, std::to_string(v.containersMarked));
+      row(p + ".containers.preempted", kCounter, t, std::to_string(v.containersPreempted));
+    }
   }
   if (options_.timings) {
     // Scheduler calls made: engine work, which the heartbeat-skip rules change, so they go with
@@ -169,6 +198,14 @@ void MetricsWriter::write(const MetricsSample& s) {
   for (const auto& [id, v] : s.trackedJobs) {
     row("variable.app." + id + ".live.containers", kGauge, t, std::to_string(v.first));
     row("variable.app." + id + ".reserved.containers", kGauge, t, std::to_string(v.second));
+  }
+  for (const auto& [q, v] : s.fairQueues) {
+    for (const FairFigure& f : kFairFigures) {
+      const Resource& r = v.*f.field;
+      const std::string p = fmt::format("variable.queue.{}.{}", q, f.metric);
+      row(p + ".memory", kGauge, t, std::to_string(r.memoryMb()));
+      row(p + ".vcores", kGauge, t, std::to_string(r.vcores()));
+    }
   }
   if (s.preemption) {
     for (const auto& [q, v] : s.preemption->queues) {

@@ -28,6 +28,7 @@
 #include "base/status.h"
 #include "resource/resource.h"
 #include "scheduler/preemption_report.h"
+#include "sim/queue_figures.h"
 
 namespace spindle::sim {
 
@@ -42,6 +43,9 @@ struct TimerStats {
 
 struct QueueSample {
   int64_t allocatedMb = 0, allocatedVcores = 0, pendingMb = 0, pendingVcores = 0;
+  // Containers marked for preemption and killed as preempted, since the start (any scheduler).
+  int64_t containersMarked = 0, containersPreempted = 0;
+  std::optional<QueueLimits> limits;  // Scheduler::queueLimits: configured guarantee, maximum
 };
 
 // A leaf queue's figures from the last preemption round (default partition), carried into
@@ -63,6 +67,8 @@ struct MetricsSample {
   int64_t pendingMb = 0, pendingVcores = 0;
   std::map<std::string, QueueSample> queues;   // by leaf name
   std::map<std::string, int64_t> fairShareMb;  // by leaf name: Scheduler::fairShare, when known
+  // By leaf name: Scheduler::queueShares (Fair Scheduler only), SLS's FairSchedulerMetrics.
+  std::map<std::string, QueueShares> fairQueues;
   double commitsPerSecond = 0;  // allocations per simulated second over the last interval
   int64_t allocateOps = 0, handleOps = 0;                    // scheduler calls since the start
   TimerStats allocateTimer, handleTimer;                     // only written when timings are on

@@ -28,7 +28,7 @@ MetricsSample sampleAt(TimeMs t) {
   s.availableMb = 5120;
   s.availableVcores = 5;
   s.pendingMb = 1536;
-  s.queues["default"] = QueueSample{3072, 3, 1536, 1};
+  s.queues["default"] = QueueSample{3072, 3, 1536, 1, 0, 0, std::nullopt};
   s.nodeMemoryUsage[3] = 1;
   s.trackedJobs["job_1"] = {3, 0};
   return s;
@@ -74,6 +74,40 @@ TEST(MetricsWriter, TimingsAddTimecostKeysAndHistogramFiles) {
   const std::string h = slurp(dir + "/metrics/sampler.scheduler.operation.handle.timecost.csv");
   EXPECT_EQ(h.substr(0, h.find('\n')), "t,count,max,mean,min,stddev,p50,p75,p95,p98,p99,p999");
   EXPECT_NE(h.find("\n0,4,0,0.25,"), std::string::npos);
+}
+
+// SLS's FairSchedulerMetrics gauges, one file per queue, figure and resource; the queue's
+// configured guarantee and maximum and its preemption totals in realtimetrack.json.
+TEST(MetricsWriter, FairQueueGaugesLimitsAndPreemptionCounts) {
+  const std::string dir = ::testing::TempDir() + "/metrics_writer_fair";
+  std::filesystem::remove_all(dir);
+  MetricsWriter w;
+  ASSERT_TRUE(w.open(dir, {.timings = false}).isOk());
+  MetricsSample s = sampleAt(0);
+  s.fairQueues["default"] =
+      QueueShares{Resource::of(4096, 4), Resource::of(3072, 3), Resource::of(1024, 1),
+                  Resource::of(8192, 8), Resource::of(6144, 6)};
+  s.queues["default"].limits = QueueLimits{Resource::of(1024, 1), Resource::of(8192, 8)};
+  w.write(s);
+  s.timeMs = 1000;
+  s.queues["default"].containersMarked = 2;
+  s.queues["default"].containersPreempted = 1;
+  w.write(s);
+  ASSERT_TRUE(w.close().isOk());
+  const std::string m = dir + "/metrics/variable.queue.default.";
+  EXPECT_EQ(slurp(m + "demand.memory.csv"), "t,value\n0,4096\n1,4096\n");
+  EXPECT_EQ(slurp(m + "usage.vcores.csv"), "t,value\n0,3\n1,3\n");
+  EXPECT_EQ(slurp(m + "minshare.memory.csv"), "t,value\n0,1024\n1,1024\n");
+  EXPECT_EQ(slurp(m + "maxshare.vcores.csv"), "t,value\n0,8\n1,8\n");
+  EXPECT_EQ(slurp(m + "fairshare.memory.csv"), "t,value\n0,6144\n1,6144\n");
+  auto track = nlohmann::json::parse(slurp(dir + "/realtimetrack.json"));
+  EXPECT_EQ(track[0]["queue.default.guarantee.memory"], 1.0);
+  EXPECT_EQ(track[0]["queue.default.maximum.vcores"], 8);
+  EXPECT_FALSE(track[0].contains("queue.default.containers.marked")) << "none yet";
+  EXPECT_EQ(track[1]["queue.default.containers.marked"], 2);
+  EXPECT_EQ(track[1]["queue.default.containers.preempted"], 1);
+  EXPECT_EQ(slurp(dir + "/metrics/counter.queue.default.containers.preempted.csv"),
+            "t,count\n1,1\n");
 }
 
 TEST(MetricsWriter, NoPreemptionRoundMeansNoPreemptionKeysOrFiles) {

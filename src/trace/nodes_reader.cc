@@ -174,12 +174,16 @@ std::vector<TraceNode> nodesFromTaskHosts(const std::vector<TraceJob>& jobs,
   std::unordered_set<std::string> seen;
   for (const TraceJob& job : jobs) {
     for (const TraceTask& task : job.tasks) {
-      if (task.host.empty() || !seen.insert(task.host).second) continue;
-      TraceNode n;
-      n.name = task.host;
-      n.rack = task.rack.empty() ? std::string(kDefaultRack) : task.rack;
-      n.resource = defaultResource;
-      nodes.push_back(n);
+      auto add = [&](const std::string& host, const std::string& rack) {
+        if (host.empty() || !seen.insert(host).second) return;
+        TraceNode n;
+        n.name = host;
+        n.rack = rack.empty() ? std::string(kDefaultRack) : rack;
+        n.resource = defaultResource;
+        nodes.push_back(n);
+      };
+      add(task.host, task.rack);
+      for (const TraceHost& h : task.otherHosts) add(h.host, h.rack);
     }
   }
   return nodes;

@@ -45,8 +45,12 @@ void warnHostsMissingFromNodes(const std::string& nodesFile, Trace& trace) {
   std::string example;
   for (const TraceJob& job : trace.jobs) {
     for (const TraceTask& task : job.tasks) {
-      if (task.host.empty() || known.count(task.host)) continue;
-      if (missing.insert(task.host).second && example.empty()) example = task.host;
+      auto check = [&](const std::string& host) {
+        if (host.empty() || known.count(host)) return;
+        if (missing.insert(host).second && example.empty()) example = host;
+      };
+      check(task.host);
+      for (const TraceHost& h : task.otherHosts) check(h.host);
     }
   }
   if (missing.empty()) return;

@@ -29,6 +29,7 @@ const std::set<std::string, std::less<>> kJobKeys = {
 // Keys TaskContainerDefinition reads (plus "container.<type>").
 const std::set<std::string, std::less<>> kTaskKeys = {"count",
                                                       "container.host",
+                                                      "container.hosts",
                                                       "container.start.ms",
                                                       "container.end.ms",
                                                       "container.duration.ms",
@@ -160,6 +161,35 @@ void warnUnknownKeys(const json& obj, const std::set<std::string, std::less<>>& 
 // Spindle's placement keys (SLS has none): allocation tags as an array of strings or one
 // comma-separated string; each tag non-empty, without whitespace, ',' or ':' (the PlacementSpec
 // grammar's separators).
+// container.hosts (Spindle): every preferred host, "/rack/host" each, as a map asks for its
+// input block's replicas. The first is the task's host unless container.host names it; the rest
+// are asked for besides (at most kMaxTaskHosts in all).
+constexpr size_t kMaxTaskHosts = 16;
+Status readHosts(const JsonFields& f, TraceTask& task) {
+  if (!f.has("container.hosts")) return Status::ok();
+  const json& v = f.at("container.hosts");
+  if (!v.is_array()) {
+    return f.error("container.hosts", "expected an array of \"/rack/host\" strings, got {}",
+                   briefJson(v));
+  }
+  if (v.size() > kMaxTaskHosts) {
+    return f.error("container.hosts", "{} hosts; at most {} per task", v.size(), kMaxTaskHosts);
+  }
+  for (const json& h : v) {
+    if (!h.is_string() || h.get<std::string>().empty()) {
+      return f.error("container.hosts", "expected a \"/rack/host\" string, got {}", briefJson(h));
+    }
+    HostPath hp = splitHostPath(h.get<std::string>());
+    if (task.host.empty()) {
+      task.host = hp.host;
+      task.rack = hp.rack;
+    } else if (hp.host != task.host) {
+      task.otherHosts.push_back({hp.host, hp.rack});
+    }
+  }
+  return Status::ok();
+}
+
 Status readTags(const JsonFields& f, std::string_view key, std::vector<std::string>& out) {
   if (!f.has(key)) return Status::ok();
   const json& v = f.at(key);
@@ -228,6 +258,7 @@ Result<std::vector<TraceTask>> parseTaskGroup(const JsonFields& f, const TraceRe
     task.host = hp.host;
     task.rack = hp.rack;
   }
+  SPINDLE_RETURN_IF_ERROR(readHosts(f, task));
   SPINDLE_ASSIGN_OR_RETURN(task.durationMs, readDuration(f));
   SPINDLE_ASSIGN_OR_RETURN(int64_t priority, f.intOr("container.priority", 20));
   if (priority < std::numeric_limits<int32_t>::min() ||

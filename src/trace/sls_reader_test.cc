@@ -122,6 +122,30 @@ TEST(SlsReader, HeaderObjectAddsGeneratedNodesAndIsNotAJob) {
   EXPECT_EQ(t->nodes.size(), 7u);
 }
 
+// container.hosts: a map's three replica hosts; the first is the task's host, the others
+// are asked for besides; the nodes list takes every one. A bad entry names the key.
+TEST(SlsReader, ContainerHostsGivesEveryPreferredHost) {
+  const char* text = R"({"job.start.ms": 0, "job.queue.name": "q", "job.tasks": [
+      {"container.hosts": ["/r1/a", "/r2/b", "/r2/c"], "container.duration.ms": 5}]})";
+  Result<Trace> t = parseSlsTrace(text, "h.json", defaultOptions());
+  ASSERT_TRUE(t) << t.status().toString();
+  const TraceTask& task = t->jobs.at(0).tasks.at(0);
+  EXPECT_EQ(task.host, "a");
+  EXPECT_EQ(task.rack, "/r1");
+  ASSERT_EQ(task.otherHosts.size(), 2u);
+  EXPECT_EQ(task.otherHosts[0].host, "b");
+  EXPECT_EQ(task.otherHosts[1].host, "c");
+  EXPECT_EQ(task.otherHosts[1].rack, "/r2");
+  ASSERT_EQ(t->nodes.size(), 3u);
+  EXPECT_EQ(t->nodes[2].name, "c");
+  Result<Trace> bad = parseSlsTrace(R"({"job.start.ms": 0, "job.queue.name": "q", "job.tasks": [
+      {"container.hosts": ["/r1/a", 7], "container.duration.ms": 5}]})",
+                                    "b.json", defaultOptions());
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.status().message().find("container.hosts"), std::string::npos)
+      << bad.status().message();
+}
+
 TEST(SlsReader, DefaultsAndStringNumbersAsSlsReadsThem) {
   const char* text = R"({"job.start.ms": "1500", "job.queue.name": "q",
     "yarn.sls.am.type": "dag", "job.label.expression": "gpu",

@@ -34,9 +34,19 @@ inline constexpr int64_t kMaxTraceTimeMs = 1'000'000'000'000'000;
 enum class TaskType { kMap, kReduce };
 enum class ExecutionType { kGuaranteed, kOpportunistic };
 
+// A preferred host and its rack.
+struct TraceHost {
+  std::string host{};
+  std::string rack{};
+};
+
 struct TraceTask {
-  std::string host{};      // preferred host ("" = none); from container.host's last component
-  std::string rack{};      // its rack ("" = none), e.g. "/default-rack"
+  std::string host{};  // preferred host ("" = none); from container.host's last component
+  std::string rack{};  // its rack ("" = none), e.g. "/default-rack"
+  // Further preferred hosts (container.hosts after the first: a map's other input replicas).
+  // The AM asks node-local on `host` and on each of these, rack-local on every distinct rack of
+  // them, and off-switch, as a MapReduce AM asks for a split's hosts (RMContainerRequestor).
+  std::vector<TraceHost> otherHosts{};
   int64_t durationMs = 0;  // > 0: the container runs this long once started
   int32_t priority = 20;   // container.priority (MR maps 20, reduces 10)
   TaskType type = TaskType::kMap;
