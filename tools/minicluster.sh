@@ -27,6 +27,9 @@ fi
   <property><name>yarn.nm.liveness-monitor.expiry-interval-ms</name><value>10000</value></property>
   <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>0.5</value></property>
   <property><name>spindle.nodemanager.registration.secret</name><value>$secret</value></property>
+  <property><name>yarn.resourcemanager.recovery.enabled</name><value>true</value></property>
+  <property><name>spindle.resourcemanager.store.sqlite.path</name><value>$work/rm-state.db</value></property>
+  <property><name>yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms</name><value>2000</value></property>
 </configuration>
 EOF
 for n in 1 2; do
@@ -53,6 +56,7 @@ stop() {
 trap stop INT TERM
 "$spindle" rm --conf "$work/rm" >"$work/rm.log" 2>&1 &
 pids+=("$!")
+echo "$!" >"$work/rm.pid"  # the README's restart step kills it by this PID
 sleep 0.3
 for n in 1 2; do
   "$spindle" nm --conf "$work/nm$n" >"$work/nm$n.log" 2>&1 &

@@ -41,6 +41,12 @@ struct AppSubmission {
   // The id a client was handed before submitting (YARN's new-application): invalid, the
   // default, lets the scheduler take its next sequence number. A given id must not be in use.
   AppId id{};
+  // Recovery after an RM restart (YARN's RMAppManager.recoverApplication): the attempt number
+  // the app continues with (0: a new app, attempt 1), its original submit time (-1: now), and
+  // whether its AM container runs already (no AM ask is added; the NM reports the container).
+  uint32_t recoveredAttempt = 0;
+  TimeMs recoveredSubmitTime = -1;
+  bool amRecovering = false;
 };
 
 // Usage accounting YARN reports per app (memorySeconds, preempted counts...).
@@ -73,6 +79,7 @@ class Application {
   uint32_t attempt() const { return attempt_; }
   AttemptId attemptId() const { return {id_, attempt_}; }
   void startAttempt() { ++attempt_; }
+  void recoverAttempt(uint32_t attempt) { attempt_ = attempt; }
 
   AppState state() const { return state_; }
   void setState(AppState s) { state_ = s; }
@@ -102,6 +109,9 @@ class Application {
   const AppAccounting& accounting() const { return accounting_; }
 
   ContainerId nextContainerId() { return ContainerId{attemptId(), nextSeq_++}; }
+  // The first container sequence number: the RM's epoch << 40, plus 1 (YARN's
+  // SchedulerApplicationAttempt containerIdCounter), so ids never repeat across restarts.
+  void setFirstContainerSeq(uint64_t seq) { nextSeq_ = seq; }
   // Starts loading the fields a container release touches (a hint for callers about to release
   // several containers of different apps).
   void prefetchHotFields() const {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <ostream>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -198,8 +199,12 @@ int runAm(std::ostream& out, std::ostream& err) {
     return 1;
   }
   int32_t allocated = 0, succeeded = 0, failed = 0;
+  int resyncsSeen = 0;
   std::string lastFailure;
   std::map<std::string, int64_t> requestOfContainer;  // container id -> allocationRequestId
+  // A restarted RM may report a completion again (the NM re-reports recently stopped
+  // containers when it registers): each container counts once.
+  std::set<std::string> completedIds;
   // The AM cannot go on (an allocate call refused, retries exhausted): it finishes FAILED with
   // the reason, so the client and the app report show it.
   auto giveUp = [&](const std::string& why) {
@@ -219,6 +224,10 @@ int runAm(std::ostream& out, std::ostream& err) {
                          std::move(pendingRequests));
     pendingRequests.clear();
     if (!r) return giveUp("allocate: " + r.status().message());
+    if (rm.resyncs() > resyncsSeen) {
+      resyncsSeen = rm.resyncs();
+      out << "The ResourceManager restarted: registered again after AM_RESYNC" << std::endl;
+    }
     for (const protocol::RejectedSchedulingRequestRecord& rej : r->rejectedSchedulingRequests) {
       out << "Scheduling Request " << rej.request.allocationRequestId
           << " has been rejected. Reason " << rej.reason << ": " << rej.message << std::endl;
@@ -252,6 +261,7 @@ int runAm(std::ostream& out, std::ostream& err) {
       }
     }
     for (const protocol::ContainerStatus& s : r->completedContainerStatuses) {
+      if (!completedIds.insert(s.containerId).second) continue;
       out << "Got container status for containerID=" << s.containerId
           << ", state=" << protocol::toString(s.state) << ", exitStatus=" << s.exitStatus
           << ", diagnostics=" << s.diagnostics << std::endl;
@@ -369,6 +379,11 @@ int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err) {
   std::string lastState;
   while (true) {
     auto r = rm.get("/ws/v1/cluster/apps/" + appId);
+    if (!r && r.status().code() == StatusCode::kFailedPrecondition && nowMs() < deadline) {
+      // No answer (the RM restarting): the app survives it, keep monitoring.
+      std::this_thread::sleep_for(kPollInterval);
+      continue;
+    }
     if (!r) {
       err << "dshell: " << r.status().message() << "\n";
       return 1;

@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include "config/configuration.h"
 #include "protocol/codec.h"
@@ -84,6 +86,20 @@ Result<json> RmRestClient::put(const std::string& path, const json& body) {
 
 template <typename Resp>
 Result<Resp> AmRmClient::rpc(const std::string& path, const std::string& body) {
+  const auto start = std::chrono::steady_clock::now();
+  while (true) {
+    auto r = rpcOnce<Resp>(path, body);
+    // FailedPrecondition is the transport (no answer); an answer is never retried here.
+    if (r || r.status().code() != StatusCode::kFailedPrecondition ||
+        std::chrono::steady_clock::now() - start > std::chrono::milliseconds(retryMs_)) {
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+}
+
+template <typename Resp>
+Result<Resp> AmRmClient::rpcOnce(const std::string& path, const std::string& body) {
   auto r = http_.post(path, body);
   if (!r) return r.status();
   if (r->status != 200) {
@@ -104,6 +120,7 @@ Result<protocol::RegisterApplicationMasterResponse> AmRmClient::registerAm(
   req.host = host;
   req.trackingUrl = trackingUrl;
   req.placementConstraints = std::move(placementConstraints);
+  registration_ = req;
   return rpc<protocol::RegisterApplicationMasterResponse>("/rpc/v1/am/register",
                                                           protocol::toJson(req).dump());
 }
@@ -118,12 +135,16 @@ Result<protocol::AllocateResponse> AmRmClient::allocate(
   req.ask = std::move(asks);
   req.release = std::move(releases);
   req.schedulingRequests = std::move(schedulingRequests);
-  const std::string body = protocol::toJson(req).dump();
-  auto r = rpc<protocol::AllocateResponse>("/rpc/v1/am/allocate", body);
-  // A call whose answer was lost is sent again with the same responseId: the RM answers it
-  // from its copy without applying it twice.
-  if (!r && r.status().code() == StatusCode::kFailedPrecondition) {  // transport, not the RM
-    r = rpc<protocol::AllocateResponse>("/rpc/v1/am/allocate", body);
+  // A call whose answer was lost is sent again with the same responseId (rpc's retries): the
+  // RM answers it from its copy without applying it twice.
+  auto r = rpc<protocol::AllocateResponse>("/rpc/v1/am/allocate", protocol::toJson(req).dump());
+  if (r && r->amCommand == protocol::AMCommand::AM_RESYNC) {
+    ++resyncs_;
+    auto reg = rpc<protocol::RegisterApplicationMasterResponse>(
+        "/rpc/v1/am/register", protocol::toJson(registration_).dump());
+    if (!reg) return reg.status().withContext("re-registering after AM_RESYNC");
+    req.responseId = 0;
+    r = rpc<protocol::AllocateResponse>("/rpc/v1/am/allocate", protocol::toJson(req).dump());
   }
   if (r) responseId_ = r->responseId;
   return r;

@@ -49,6 +49,11 @@ class RmRestClient {
   protocol::HttpClient http_;
 };
 
+// Transport failures (the RM restarting, a failover) are retried every 250 ms for up to
+// `retryMs` (YARN's yarn.resourcemanager.connect.max-wait.ms idea). An allocate answered with
+// AMCommand.AM_RESYNC (the RM restarted and lost the registration) re-registers with the same
+// arguments and sends the call again from responseId 0, as AMRMClientImpl does; the AM's asks
+// are absolute, so re-sending them is the re-send of outstanding asks YARN-556 asks for.
 class AmRmClient {
  public:
   AmRmClient(std::string host, uint16_t port, std::string attemptId)
@@ -62,13 +67,21 @@ class AmRmClient {
       double progress, std::vector<protocol::SchedulingRequestRecord> schedulingRequests = {});
   Result<protocol::FinishApplicationMasterResponse> finish(protocol::FinalApplicationStatus status,
                                                            const std::string& diagnostics);
+  void setRetryMs(int64_t ms) { retryMs_ = ms; }
+  // How many times the RM asked this AM to resynchronise.
+  int resyncs() const { return resyncs_; }
 
  private:
   template <typename Resp>
   Result<Resp> rpc(const std::string& path, const std::string& body);
+  template <typename Resp>
+  Result<Resp> rpcOnce(const std::string& path, const std::string& body);
   protocol::HttpClient http_;
   std::string attemptId_;
   int32_t responseId_ = 0;
+  int64_t retryMs_ = 120'000;
+  int resyncs_ = 0;
+  protocol::RegisterApplicationMasterRequest registration_;
 };
 
 class NmClient {

@@ -153,6 +153,7 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
   p.pid = pid;
   p.appId = spec.appId;
   p.logFolder = logFolder;
+  p.resource = spec.resource;
   procs_.emplace(spec.containerId, std::move(p));
   SPINDLE_LOG_INFO("container {} started (pid {}): {}", spec.containerId, pid, command);
   return Status::ok();
@@ -222,9 +223,11 @@ std::vector<protocol::ContainerStatus> ContainerLauncher::statuses() const {
   out.reserve(procs_.size());
   for (const auto& [id, p] : procs_) {
     if (p.done) {
-      out.push_back({id, protocol::ContainerState::COMPLETE, p.exitStatus, p.diagnostics});
+      out.push_back(
+          {id, protocol::ContainerState::COMPLETE, p.exitStatus, p.diagnostics, p.resource});
     } else {
-      out.push_back({id, protocol::ContainerState::RUNNING, protocol::kInvalidExitStatus, ""});
+      out.push_back(
+          {id, protocol::ContainerState::RUNNING, protocol::kInvalidExitStatus, "", p.resource});
     }
   }
   return out;

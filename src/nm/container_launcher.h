@@ -85,6 +85,7 @@ class ContainerLauncher {
     pid_t pid = -1;
     std::string appId;
     std::string logFolder;
+    protocol::ResourceRecord resource;
     bool done = false;
     int32_t exitStatus = protocol::kInvalidExitStatus;
     std::string diagnostics;

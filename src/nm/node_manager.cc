@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <iostream>
 
@@ -44,8 +45,15 @@ struct NmSettings {
   int64_t killGraceMs = 250;
   int64_t connectMaxWaitMs = 900'000;
   int64_t connectRetryMs = 30'000;
-  std::string registrationSecret;     // spindle.nodemanager.registration.secret
-  bool allowRoot = false;             // spindle.nodemanager.allow-root
+  std::string registrationSecret;  // spindle.nodemanager.registration.secret
+  bool allowRoot = false;          // spindle.nodemanager.allow-root
+  // yarn.resourcemanager.work-preserving-recovery.enabled (YARN's NodeStatusUpdaterImpl reads
+  // the RM's key): on RESYNC keep the containers and report them when registering again.
+  bool workPreserving = true;
+  // yarn.nodemanager.duration-to-track-stopped-containers: completed containers are reported
+  // again at a re-registration this long after the RM acknowledged them, so a restarted RM can
+  // hand a completion its predecessor never delivered to the AM.
+  int64_t trackStoppedMs = 600'000;
   NodeAttributesSettings attributes;  // yarn.nodemanager.node-attributes.provider.*
 };
 
@@ -100,6 +108,12 @@ Result<NmSettings> readSettings(const std::string& dir) {
       conf.getTimeDurationMs("yarn.resourcemanager.connect.retry-interval.ms", 30'000));
   s.registrationSecret = conf.get("spindle.nodemanager.registration.secret", "");
   SPINDLE_ASSIGN_OR_RETURN(s.allowRoot, conf.getBool("spindle.nodemanager.allow-root", false));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.workPreserving,
+      conf.getBool("yarn.resourcemanager.work-preserving-recovery.enabled", true));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.trackStoppedMs,
+      conf.getTimeDurationMs("yarn.nodemanager.duration-to-track-stopped-containers", 600'000));
   SPINDLE_ASSIGN_OR_RETURN(s.attributes, readNodeAttributesSettings(conf));
   return s;
 }
@@ -269,6 +283,17 @@ int runNodeManager(const std::string& confDir) {
   };
 
   bool registered = false;
+  // Completed containers the RM acknowledged, with when (reported again on re-registration).
+  std::deque<std::pair<int64_t, protocol::ContainerStatus>> recentlyStopped;
+  auto acknowledge = [&](const std::vector<protocol::ContainerStatus>& reported) {
+    launcher->acknowledge(reported);
+    for (const protocol::ContainerStatus& c : reported) {
+      if (c.state == protocol::ContainerState::COMPLETE) recentlyStopped.emplace_back(nowMs(), c);
+    }
+    while (!recentlyStopped.empty() && nowMs() - recentlyStopped.front().first > s.trackStoppedMs) {
+      recentlyStopped.pop_front();
+    }
+  };
   std::optional<std::vector<protocol::NodeAttributeRecord>> pendingAttributes;
   int32_t responseId = 0;
   int64_t interval = 1000;
@@ -290,6 +315,13 @@ int runNodeManager(const std::string& confDir) {
       req.registrationSecret = s.registrationSecret;
       req.nodeAttributes = attributes.current();
       (void)attributes.takeChanged();  // the registration carries the latest set
+      // NMContainerStatus for every container (YARN-556): the running ones, the completed ones
+      // not yet acknowledged, and those acknowledged within the tracking window.
+      const std::vector<protocol::ContainerStatus> current = launcher->statuses();
+      req.containerStatuses = current;
+      for (const auto& [at, c] : recentlyStopped) {
+        if (nowMs() - at <= s.trackStoppedMs) req.containerStatuses.push_back(c);
+      }
       auto r = rm.post("/rpc/v1/resource-tracker/register", protocol::toJson(req).dump());
       if (r && r->status == 403) {
         // A refused secret is a configuration error: retrying cannot help.
@@ -316,6 +348,7 @@ int runNodeManager(const std::string& confDir) {
                          resp->diagnosticsMessage);
       }
       registered = true;
+      acknowledge(current);
       responseId = 0;
       nextBeat = nowMs();
       SPINDLE_LOG_INFO("NodeManager {} registered with {}", nodeId, rmAddress);
@@ -348,14 +381,16 @@ int runNodeManager(const std::string& confDir) {
     }
     if (resp->nodeAction == NodeAction::RESYNC) {
       SPINDLE_LOG_WARN("RESYNC from the ResourceManager: {}", resp->diagnosticsMessage);
-      launcher->stopAll(ContainerExitStatus::KILLED_BY_RESOURCEMANAGER,
-                        "Container killed on ResourceManager resync");
-      launcher->acknowledge(hb.nodeStatus.containersStatuses);
+      if (!s.workPreserving) {
+        launcher->stopAll(ContainerExitStatus::KILLED_BY_RESOURCEMANAGER,
+                          "Container killed on ResourceManager resync");
+        launcher->acknowledge(hb.nodeStatus.containersStatuses);
+      }
       registered = false;
       nextBeat = nowMs();
       continue;
     }
-    launcher->acknowledge(hb.nodeStatus.containersStatuses);
+    acknowledge(hb.nodeStatus.containersStatuses);
     responseId = resp->responseId;
     if (!resp->areNodeAttributesAcceptedByRM) {
       SPINDLE_LOG_WARN("the ResourceManager refused the node attributes: {}",

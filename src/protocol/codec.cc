@@ -113,10 +113,12 @@ void read(JsonFields& f, ResourceRecord& r) {
 }
 
 json toJson(const ContainerStatus& s) {
-  return {{"containerId", s.containerId},
-          {"state", toString(s.state)},
-          {"exitStatus", s.exitStatus},
-          {"diagnostics", s.diagnostics}};
+  json j = {{"containerId", s.containerId},
+            {"state", toString(s.state)},
+            {"exitStatus", s.exitStatus},
+            {"diagnostics", s.diagnostics}};
+  if (s.allocatedResource) j["allocatedResource"] = toJson(*s.allocatedResource);
+  return j;
 }
 void read(JsonFields& f, ContainerStatus& s) {
   s.containerId = f.str("containerId");
@@ -124,6 +126,10 @@ void read(JsonFields& f, ContainerStatus& s) {
   s.state = readEnum(f, "state", kContainerStates, ContainerState::RUNNING, true);
   s.exitStatus = f.int32("exitStatus", kInvalidExitStatus);
   s.diagnostics = f.str("diagnostics", "");
+  if (auto r = f.optObject("allocatedResource")) {
+    s.allocatedResource.emplace();
+    read(*r, *s.allocatedResource);
+  }
   if (f.ok() && s.state == ContainerState::COMPLETE && s.exitStatus == kInvalidExitStatus) {
     f.fail("exitStatus", "a COMPLETE container needs its exit status");
   }

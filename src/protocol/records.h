@@ -49,6 +49,9 @@ struct ContainerStatus {
   ContainerState state = ContainerState::RUNNING;
   int32_t exitStatus = kInvalidExitStatus;
   std::string diagnostics;
+  // NMContainerStatus.allocatedResource: what the container was started with, sent when the
+  // NM re-registers so a restarted RM can recover it (absent in heartbeats).
+  std::optional<ResourceRecord> allocatedResource{};
 };
 
 struct NodeHealthStatus {

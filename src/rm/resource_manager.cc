@@ -1,6 +1,7 @@
 #include "rm/resource_manager.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "rm/rm_core.h"
 #include "rm/rm_service.h"
 #include "rm/scheduler_loop.h"
+#include "store/store_factory.h"
 
 namespace spindle::rm {
 
@@ -39,10 +41,28 @@ int runResourceManager(const std::string& confDir) {
   if (!conf) return fail(conf.status());
   auto settings = RmSettings::fromConfiguration(*conf);
   if (!settings) return fail(settings.status());
+  // A full disk or a file size limit must fail a write (EFBIG), which the store reports, not
+  // kill the process without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
+  auto store = store::createStateStore(*conf);
+  if (!store) return fail(store.status());
+  const std::string storeName = *store ? (*store)->name() : "";
   RealClock clock;
-  auto created = RmCore::create(*settings, *conf, clock, "");
+  auto created = RmCore::create(*settings, *conf, clock, "", std::move(*store));
   if (!created) return fail(created.status());
   RmCore& core = **created;
+  if (!storeName.empty()) {
+    std::cout << "spindle rm: state store " << storeName << ", epoch " << core.epoch() << ", "
+              << core.recoveredApps() << " apps recovered" << std::endl;
+  }
+  // The RM does not run without durability: a failed write stops it at once, before the call
+  // that needed it is answered; what was stored before stays in the store.
+  core.setStoreFailureHandler([](const store::StoreStatus& st) {
+    std::cerr << "spindle rm: the state store failed (" << store::toString(st.code())
+              << "): " << st.message() << "; stopping: the ResourceManager does not run "
+              << "without durable state" << std::endl;
+    std::_Exit(3);
+  });
 
   std::unique_ptr<SchedulerLoop> loop;
   AmLauncher launcher([&loop, &core](std::string cid, std::string why) {

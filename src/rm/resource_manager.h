@@ -12,7 +12,9 @@
 
 namespace spindle::rm {
 
-// Exit code: 0 after a clean stop, 2 bad configuration or an address that cannot be bound.
+// Exit code: 0 after a clean stop, 2 bad configuration, an address that cannot be bound or a
+// state store that cannot be used (corrupt, truncated, another schema version: the message
+// names the file), 3 a state store write failed while running (disk full, I/O error).
 int runResourceManager(const std::string& confDir);
 
 }  // namespace spindle::rm

@@ -64,6 +64,7 @@ Result<RmCore::RmApp*> RmCore::attemptFor(const std::string& attemptId, bool all
 
 Result<protocol::RegisterApplicationMasterResponse> RmCore::registerAm(
     const protocol::RegisterApplicationMasterRequest& r) {
+  FlushOnReturn flushOnReturn(*this);
   SPINDLE_ASSIGN_OR_RETURN(RmApp * app, attemptFor(r.applicationAttemptId));
   if (app->registered) {
     return failedPrecondition("Application Master is already registered : {}",
@@ -89,6 +90,8 @@ Result<protocol::RegisterApplicationMasterResponse> RmCore::registerAm(
     apply(*out);
   }
   app->registered = true;
+  app->recovered = false;
+  markDirty(app->id);
   if (!app->attempts.empty()) app->attempts.back().state = "RUNNING";
   app->amHost = r.host;
   app->amRpcPort = r.rpcPort;
@@ -102,7 +105,16 @@ Result<protocol::RegisterApplicationMasterResponse> RmCore::registerAm(
 }
 
 Result<protocol::AllocateResponse> RmCore::allocate(const protocol::AllocateRequest& r) {
+  FlushOnReturn flushOnReturn(*this);
   SPINDLE_ASSIGN_OR_RETURN(RmApp * app, attemptFor(r.applicationAttemptId));
+  if (!app->registered && app->recovered) {
+    // The AM registered with the RM before a restart: AMCommand.AM_RESYNC tells it to register
+    // again and re-send its asks (ApplicationMasterService after a work-preserving restart).
+    app->lastAmContact = clock_.nowMs();
+    protocol::AllocateResponse resync;
+    resync.amCommand = protocol::AMCommand::AM_RESYNC;
+    return resync;
+  }
   if (!app->registered) {
     return failedPrecondition(
         "AM is not registered for known application attempt: {} or RM had restarted after AM "
@@ -168,18 +180,22 @@ Result<protocol::AllocateResponse> RmCore::allocate(const protocol::AllocateRequ
 
 Result<protocol::FinishApplicationMasterResponse> RmCore::finishAm(
     const protocol::FinishApplicationMasterRequest& r) {
+  FlushOnReturn flushOnReturn(*this);
   SPINDLE_ASSIGN_OR_RETURN(RmApp * app, attemptFor(r.applicationAttemptId, true));
   if (app->unregistered) return protocol::FinishApplicationMasterResponse{true};  // a repeat
   if (!appLive(app->id)) {
     return failedPrecondition("application attempt {} has finished: its application is {}",
                               r.applicationAttemptId, toString(sched().findApp(app->id)->state()));
   }
-  if (!app->registered) {
+  // A recovered AM unregistering before its next allocate (the RM restarted while the AM was
+  // finishing) registered with the previous RM: its finish is taken.
+  if (!app->registered && !app->recovered) {
     return failedPrecondition(
         "Application Master is trying to unregister before registering for: {}",
         r.applicationAttemptId);
   }
   app->unregistered = true;
+  markDirty(app->id);
   app->finalStatus = r.finalApplicationStatus;
   app->diagnostics = r.diagnostics;
   if (!r.trackingUrl.empty()) app->trackingUrl = r.trackingUrl;

@@ -53,6 +53,7 @@ json RmCore::newApplication() {
 
 Result<std::string> RmCore::submit(const protocol::SubmissionContext& ctx,
                                    const std::string& user) {
+  FlushOnReturn flushOnReturn(*this);
   auto parsed = protocol::parseApplicationId(ctx.applicationId);
   if (!parsed) return parsed.status();
   if (parsed->clusterTimestamp != sched().settings().clusterTimestamp) {
@@ -86,6 +87,7 @@ Result<std::string> RmCore::submit(const protocol::SubmissionContext& ctx,
   app->attempt = sched().findApp(id)->attempt();
   if (appLive(id)) app->attempts.push_back(AttemptRecord::started(app->attempt, clock_.nowMs()));
   apps_[id] = std::move(app);
+  markDirty(id);
   apply(copy);
   return ctx.applicationId;
 }
@@ -101,8 +103,10 @@ Result<RmCore::RmApp*> RmCore::appFor(std::string_view appId) {
 }
 
 Result<json> RmCore::killApp(std::string_view appId) {
+  FlushOnReturn flushOnReturn(*this);
   SPINDLE_ASSIGN_OR_RETURN(RmApp * app, appFor(appId));
   if (appLive(app->id)) {
+    markDirty(app->id);
     app->diagnostics = "Application killed by user.";
     app->finalStatus = protocol::FinalApplicationStatus::KILLED;
     app->endAttempt("KILLED", clock_.nowMs(), app->diagnostics);
@@ -123,7 +127,8 @@ json RmCore::clusterInfo() {
             {"state", "STARTED"},
             {"haState", "ACTIVE"},
             {"rmStateStoreName",
-             "org.apache.hadoop.yarn.server.resourcemanager.recovery.NullRMStateStore"},
+             store_ ? store_->name()
+                    : "org.apache.hadoop.yarn.server.resourcemanager.recovery.NullRMStateStore"},
             {"resourceManagerVersion", SPINDLE_VERSION},
             {"resourceManagerBuildVersion", std::string("spindle ") + SPINDLE_VERSION},
             {"resourceManagerVersionBuiltOn", __DATE__},
@@ -284,6 +289,7 @@ Result<json> RmCore::appQueue(std::string_view appId) {
 }
 
 Result<json> RmCore::moveApp(std::string_view appId, const std::string& queue) {
+  FlushOnReturn flushOnReturn(*this);
   SPINDLE_ASSIGN_OR_RETURN(RmApp * app, appFor(appId));
   if (!appLive(app->id)) {
     return failedPrecondition("App in {} state cannot be moved.",
@@ -291,6 +297,7 @@ Result<json> RmCore::moveApp(std::string_view appId, const std::string& queue) {
   }
   auto out = driver_->moveApp(app->id, queue);
   if (!out) return out.status();
+  markDirty(app->id);
   apply(*out);
   return appQueue(appId);
 }

@@ -30,11 +30,16 @@ RmCore::RmCore(RmSettings settings, Configuration conf, const Clock& clock, std:
 RmCore::~RmCore() = default;
 
 Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Configuration conf,
-                                               const Clock& clock, std::string schedulerAddress) {
-  // The cluster timestamp in every id is the RM's start time, as YARN's.
+                                               const Clock& clock, std::string schedulerAddress,
+                                               std::unique_ptr<store::StateStore> store) {
+  // The cluster timestamp in every id is the RM's start time, as YARN's (a recovered store's
+  // apps keep theirs: openStore).
   if (!conf.contains("spindle.cluster.timestamp")) {
     conf.set("spindle.cluster.timestamp", std::to_string(clock.nowMs()));
   }
+  store::StoreSnapshot snapshot;
+  uint64_t epoch = 0;
+  if (store) SPINDLE_RETURN_IF_ERROR(openStore(*store, conf, snapshot, epoch));
   // The scheduler hands the NM heartbeat interval out; the RM's setting is the same key.
   std::unique_ptr<RmCore> core(new RmCore(settings, conf, clock, std::move(schedulerAddress)));
   auto driver = Driver::create(core->conf_, clock, core->rng_);
@@ -43,6 +48,12 @@ Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Confi
   auto groups = GroupsProvider::fromConfig(core->conf_);
   if (!groups) return groups.status();
   core->groups_ = std::move(*groups);
+  if (store) {
+    core->store_ = std::move(store);
+    core->epoch_ = epoch;
+    SPINDLE_RETURN_IF_ERROR(core->recover(snapshot));
+    core->flush();
+  }
   return core;
 }
 
@@ -88,7 +99,17 @@ void RmCore::apply(const Outcome& out) {
         const std::string& nodeName = sched().cluster().nodeName(c.node);
         auto n = nodes_.find(nodeName);
         const std::string http = n != nodes_.end() ? n->second->httpAddress : "";
+        if (placingRecovered_) {
+          // A recovered container runs already; its AM has it (nothing to launch or hand out).
+          if (c.am) {
+            app->amContainer = c.id;
+            app->amNodeHttpAddress = http;
+            app->lastAmContact = clock_.nowMs();
+          }
+          break;
+        }
         if (c.am) {
+          markDirty(app->id);
           app->amContainer = c.id;
           app->amNodeHttpAddress = http;
           if (!app->attempts.empty()) {
@@ -162,6 +183,7 @@ void RmCore::apply(const Outcome& out) {
   for (const AppChange& a : out.apps) {
     RmApp* app = findApp(a.app);
     if (app == nullptr) continue;
+    markDirty(a.app);
     if (a.action == AppAction::kRejected) app->diagnostics = a.reason;
     if (a.action == AppAction::kFinished) {
       SPINDLE_LOG_INFO("{} finished: {}", sched().appIdString(a.app), toString(a.finalState));
@@ -196,6 +218,7 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
   RmApp* app = findApp(id);
   const Application* a = sched().findApp(id);
   if (app == nullptr || a == nullptr || isFinal(a->state())) return;
+  markDirty(id);
   const int32_t max = app->ctx.maxAppAttempts > 0
                           ? std::min(app->ctx.maxAppAttempts, settings_.maxAppAttempts)
                           : settings_.maxAppAttempts;
@@ -231,6 +254,7 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
   app->attempt = sched().findApp(id)->attempt();
   app->attempts.push_back(AttemptRecord::started(app->attempt, clock_.nowMs()));
   app->registered = false;
+  app->recovered = false;
   app->lastResponse.reset();
   app->newlyAllocated.clear();
   app->rejected.clear();
@@ -243,6 +267,7 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
 
 protocol::RegisterNodeManagerResponse RmCore::registerNode(
     const protocol::RegisterNodeManagerRequest& r) {
+  FlushOnReturn flushOnReturn(*this);
   protocol::RegisterNodeManagerResponse resp;
   resp.rmIdentifier = sched().settings().clusterTimestamp;
   resp.rmVersion = SPINDLE_VERSION;
@@ -296,8 +321,11 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
   n->registeredAt = n->lastHeartbeat = n->lastHealthUpdate = clock_.nowMs();
   n->lastResponse.responseId = 0;
   n->lastResponse.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;
+  RmNode& fresh = *n;
   nodes_[r.nodeId] = std::move(n);
   apply(copy);
+  // The containers the NM still runs (YARN-556): recovered after an RM restart, else stopped.
+  recoverContainers(fresh, r.containerStatuses);
   SPINDLE_LOG_INFO("node {} registered with <memory:{}, vCores:{}>", r.nodeId, r.resource.memory,
                    r.resource.vCores);
   return resp;
@@ -305,6 +333,7 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
 
 Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
     const protocol::NodeHeartbeatRequest& r) {
+  FlushOnReturn flushOnReturn(*this);
   const protocol::NodeStatus& st = r.nodeStatus;
   auto it = nodes_.find(st.nodeId);
   if (it == nodes_.end() || it->second->state != RmNodeState::RUNNING) {
@@ -329,7 +358,7 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   }
   // Validate every status before anything changes.
   std::vector<CompletedContainer> completed;
-  std::vector<std::string> unknownRunning;
+  std::vector<protocol::ContainerStatus> unknownRunning;
   for (size_t i = 0; i < st.containersStatuses.size(); ++i) {
     const protocol::ContainerStatus& cs = st.containersStatuses[i];
     auto id = sched().parseContainerId(cs.containerId);
@@ -345,7 +374,7 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
         if (!cs.diagnostics.empty()) nodeDiagnostics_[*id] = cs.diagnostics;
       }
     } else if (!here) {
-      unknownRunning.push_back(cs.containerId);  // the RM no longer knows it: stop it
+      unknownRunning.push_back(cs);  // recovered (an earlier epoch's), else stopped
     }
   }
   // Distributed attributes, when the node reports a change (NodeHeartbeatRequest.nodeAttributes;
@@ -377,11 +406,20 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   n.lastHeartbeat = now;
   if (n.healthReport != st.nodeHealthStatus.healthReport) n.lastHealthUpdate = now;
   n.healthReport = st.nodeHealthStatus.healthReport;
-  if (!completed.empty() || !driver_->emptyHeartbeatIsNoop(n.sched)) {
+  if (inSchedulingWait()) {
+    // Nothing new is allocated yet (scheduling-wait-ms): completions only.
+    for (const CompletedContainer& c : completed) {
+      auto out = driver_->handle(ContainerFinished{c.id, c.exitStatus});
+      if (out) apply(*out);
+    }
+  } else if (!completed.empty() || !driver_->emptyHeartbeatIsNoop(n.sched)) {
     auto out = driver_->heartbeat(n.sched, completed);
     if (!out) return out.status();
     apply(*out);
   }
+  // A container the RM does not know: one an AM started after its NM re-registered is
+  // recovered like those reported at registration; any other is stopped.
+  recoverContainers(n, unknownRunning);
   protocol::NodeHeartbeatResponse resp;
   resp.responseId = n.lastResponse.responseId + 1;
   resp.nodeAction = NodeAction::NORMAL;
@@ -391,7 +429,6 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
     resp.areNodeAttributesAcceptedByRM = false;
     resp.diagnosticsMessage = attributesRefused;
   }
-  for (std::string& c : unknownRunning) resp.containersToCleanup.push_back(std::move(c));
   n.lastResponse = resp;
   return resp;
 }
@@ -406,7 +443,9 @@ void RmCore::loseNode(RmNode& n, TimeMs silentMs) {
 }
 
 void RmCore::tick() {
+  FlushOnReturn flushOnReturn(*this);
   const TimeMs now = clock_.nowMs();
+  if (!waitEnded_ && !inSchedulingWait()) endSchedulingWait();
   for (auto& [id, n] : nodes_) {
     if (n->state == RmNodeState::RUNNING && now - n->lastHeartbeat > settings_.nmExpiryMs) {
       loseNode(*n, now - n->lastHeartbeat);
@@ -428,6 +467,7 @@ void RmCore::tick() {
 }
 
 void RmCore::amLaunchFailed(const std::string& containerId, const std::string& why) {
+  FlushOnReturn flushOnReturn(*this);
   auto id = sched().parseContainerId(containerId);
   if (!id || sched().findContainer(*id) == nullptr) return;
   nodeDiagnostics_[*id] = "launch failed: " + why;

@@ -24,8 +24,22 @@
 // other allocations wait for the AM's next allocate, completions go to the AM, kills and
 // releases go to their node's cleanup list, and a lost AM container fails its attempt (a new
 // attempt while yarn.resourcemanager.am.max-attempts allows, as RMAppImpl does).
+// Durable state (rm_recovery.cc; YARN's RMStateStore and work-preserving restart, YARN-556):
+// with a StateStore, every call that changes an app or attempt writes the changed apps and
+// their attempts in one batch before it returns (so before the daemon answers); a failed write
+// goes to the store failure handler (the daemon stops: it does not run without durability).
+// At create() the store is opened, loaded and its epoch bumped; apps come back (finished ones
+// finished, live ones with their current attempt), container ids carry the epoch, NMs
+// re-register with their containers (recovered into the scheduler, charging queue usage as an
+// allocation does), AMs are told AM_RESYNC and re-register. For
+// yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms after a recovery nothing new
+// is allocated, so resources held by containers not yet reported are not handed out; then a
+// recovered attempt whose AM container no NM reported starts again.
 // Thread-compatible: one thread calls everything.
 #pragma once
+
+#include <functional>
+#include <set>
 
 #include <map>
 #include <memory>
@@ -47,6 +61,7 @@
 #include "rm/rm_settings.h"
 #include "scheduler/driver.h"
 #include "scheduler/groups.h"
+#include "store/state_store.h"
 
 namespace spindle::rm {
 
@@ -62,9 +77,29 @@ const char* toString(RmNodeState s);
 class RmCore {
  public:
   // `schedulerAddress` is what AMs are told to call (SPINDLE_RM_ADDRESS in their environment).
+  // With a `store` (not yet opened): opens it (a corrupt or incompatible store is
+  // InvalidArgument naming it, a failing one FailedPrecondition), recovers what it holds and
+  // bumps its epoch.
   static Result<std::unique_ptr<RmCore>> create(const RmSettings& settings, Configuration conf,
-                                                const Clock& clock, std::string schedulerAddress);
+                                                const Clock& clock, std::string schedulerAddress,
+                                                std::unique_ptr<store::StateStore> store = nullptr);
   ~RmCore();
+
+  // --- Durable state (rm_recovery.cc) ---
+  // Called when a store write fails or is fenced; the default logs it. The daemon's handler
+  // stops the process (the state already answered stays in the store).
+  void setStoreFailureHandler(std::function<void(const store::StoreStatus&)> h) {
+    onStoreFailure_ = std::move(h);
+  }
+  const store::StateStore* stateStore() const { return store_.get(); }
+  // The epoch of this start (0 without a store).
+  uint64_t epoch() const { return epoch_; }
+  // Apps recovered from the store at create().
+  size_t recoveredApps() const { return recoveredApps_; }
+  // Within the scheduling wait after a recovery (nothing new is allocated).
+  bool inSchedulingWait() const;
+  // Writes the apps changed since the last write (each public call does it before returning).
+  void flush();
 
   // --- ResourceTracker (NM -> RM) ---
   // A refused node is an answer (SHUTDOWN with the reason), not an error.
@@ -176,7 +211,20 @@ class RmCore {
  private:
   struct RmNode;
   struct RmApp;
+  struct FlushOnReturn;
   RmCore(RmSettings settings, Configuration conf, const Clock& clock, std::string schedAddr);
+  // Recovery (rm_recovery.cc).
+  static Status openStore(store::StateStore& s, Configuration& conf, store::StoreSnapshot& snap,
+                          uint64_t& epoch);
+  Status recover(const store::StoreSnapshot& snap);
+  void recoverApp(const store::StoredApp& stored, std::vector<store::StoredAttempt> attempts);
+  // The NM's containers at its registration: recovered into the scheduler, or cleaned up.
+  void recoverContainers(RmNode& n, const std::vector<protocol::ContainerStatus>& statuses);
+  // After the scheduling wait: recovered attempts whose AM container never came back restart.
+  void endSchedulingWait();
+  void markDirty(AppId id) {
+    if (store_) dirty_.insert(id);
+  }
 
   const Scheduler& sched() const { return driver_->scheduler(); }
   RmApp* findApp(AppId id);
@@ -218,6 +266,16 @@ class RmCore {
   std::map<std::string, std::map<std::string, placement::NodeAttribute>, std::less<>> centralized_;
   // Diagnostics a node reported for a completed container, until apply() hands them on.
   std::map<ContainerId, std::string> nodeDiagnostics_;
+  // Durable state.
+  std::unique_ptr<store::StateStore> store_;
+  std::function<void(const store::StoreStatus&)> onStoreFailure_;
+  std::set<AppId> dirty_;  // apps changed since the last flush
+  uint64_t epoch_ = 0;
+  size_t recoveredApps_ = 0;
+  TimeMs schedulingWaitUntil_ = 0;
+  bool waitEnded_ = true;
+  bool placingRecovered_ = false;  // apply(): an allocation is a recovered container
+  std::set<AppId> awaitingAm_;     // recovered attempts whose AM container is not reported yet
 };
 
 }  // namespace spindle::rm

@@ -80,6 +80,9 @@ struct RmCore::RmApp {
   std::map<std::pair<int32_t, int64_t>, protocol::SchedulingRequestRecord> schedulingRequests;
   // Rejected SchedulingRequests for the AM's next allocate response.
   std::vector<protocol::RejectedSchedulingRequestRecord> rejected;
+  // Recovered from the state store: an allocate before the AM registers again is answered
+  // AM_RESYNC (the AM registered with the previous RM).
+  bool recovered = false;
 
   void endAttempt(const char* state, TimeMs now, const std::string& why) {
     if (attempts.empty() || attempts.back().finishedTime != 0) return;
@@ -87,6 +90,16 @@ struct RmCore::RmApp {
     attempts.back().finishedTime = now;
     attempts.back().diagnostics = why;
   }
+};
+
+// Flushes the store's changed apps when a public RmCore call returns: one batch (one
+// transaction) per call, written before the daemon answers.
+struct RmCore::FlushOnReturn {
+  RmCore& core;
+  explicit FlushOnReturn(RmCore& c) : core(c) {}
+  ~FlushOnReturn() { core.flush(); }
+  FlushOnReturn(const FlushOnReturn&) = delete;
+  FlushOnReturn& operator=(const FlushOnReturn&) = delete;
 };
 
 }  // namespace spindle::rm

@@ -134,7 +134,24 @@ Result<json> RmCore::mapAttributesToNodes(const protocol::NodesToAttributesMappi
     SPINDLE_RETURN_IF_ERROR(applyOp(it->second, op, m.node, attrs));
     for (const std::string& nodeId : nodesOfHost[m.node]) event.nodes.push_back({nodeId, attrs});
   }
-  // 3. The scheduler's nodes, then the hosts' sets.
+  // 3. The store (the admin's mapping survives a restart), the scheduler's nodes, then the
+  // hosts' sets.
+  if (store_) {
+    store::StoreBatch batch;
+    for (const auto& [host, set] : updated) {
+      if (set.empty()) {
+        batch.erase(store::RecordKind::kNodeAttributes, host);
+        continue;
+      }
+      json value = json::object();
+      for (const auto& [key, a] : set) value[key] = a.value;
+      batch.put(store::RecordKind::kNodeAttributes, host, std::move(value));
+    }
+    if (store::StoreStatus st = store_->apply(batch); !st.isOk()) {
+      if (onStoreFailure_) onStoreFailure_(st);
+      return st.toStatus();
+    }
+  }
   if (!event.nodes.empty()) {
     auto out = driver_->updateNodeAttributes(event);
     if (!out) return out.status();

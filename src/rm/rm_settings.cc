@@ -40,6 +40,16 @@ Result<RmSettings> RmSettings::fromConfiguration(const Configuration& conf) {
   SPINDLE_ASSIGN_OR_RETURN(s.maxAppAttempts,
                            conf.getInt("yarn.resourcemanager.am.max-attempts", 2));
   SPINDLE_ASSIGN_OR_RETURN(s.ioThreads, conf.getInt("spindle.resourcemanager.io-threads", 1));
+  SPINDLE_ASSIGN_OR_RETURN(
+      s.recoverySchedulingWaitMs,
+      conf.getTimeDurationMs("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms",
+                             10'000));
+  if (s.recoverySchedulingWaitMs < 0) {
+    return invalidArgument(
+        "{}must not be negative, got {}",
+        conf.where("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms"),
+        s.recoverySchedulingWaitMs);
+  }
   SPINDLE_ASSIGN_OR_RETURN(s.aclEnabled, conf.getBool("yarn.acl.enable", false));
   {
     auto acl = parseAccessControlList(conf.get("yarn.admin.acl", "*"));

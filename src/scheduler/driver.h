@@ -96,7 +96,9 @@ class Driver {
   // APP_ADDED: Outcome::admission() is the app, accepted or rejected (with the reason).
   Result<const Outcome&> submit(const AppSubmission& submission);
   // The AM container was lost: a new attempt, or the app FAILS (Scheduler::restartAttempt).
-  Result<const Outcome&> restartAttempt(AppId app);
+  // `countsAsFailure` false: a new attempt regardless of the attempts made (an RM restart lost
+  // the AM container, not the app).
+  Result<const Outcome&> restartAttempt(AppId app, bool countsAsFailure = true);
   // `yarn rmadmin -refreshQueues` (Scheduler::refreshConfiguration).
   Result<const Outcome&> refreshConfiguration(const Configuration& conf);
   // Node attributes set by the administrator or reported by a node (NodeAttributesUpdate);

@@ -124,6 +124,10 @@ struct PlaceContainer {
   std::string nodeLabel{};
   // The containers' allocation tags (a recovered container's tags enter the tag store).
   std::vector<std::string> tags{};
+  // A container recovered from an NM's report after an RM restart keeps its id (YARN's
+  // AbstractYarnScheduler.recoverContainersOnNode); it must belong to the app's current
+  // attempt and not be live. Unset: a new id.
+  std::optional<ContainerId> recoveredId{};
 };
 
 // A container finished outside a heartbeat (scenario "complete"); same effect as reporting

@@ -104,7 +104,14 @@ std::string Scheduler::attemptIdString(AttemptId id) const {
                      id.attempt);
 }
 
+// YARN's ContainerId.toString: the epoch is the sequence number's bits above 40, printed as
+// container_e<epoch>_ when it is not 0.
 std::string Scheduler::containerIdString(ContainerId id) const {
+  constexpr uint64_t kSeqMask = (uint64_t{1} << kEpochShift) - 1;
+  if (const uint64_t epoch = id.seq >> kEpochShift; epoch != 0) {
+    return fmt::format("container_e{}_{}_{:04d}_{:02d}_{:06d}", epoch, settings_.clusterTimestamp,
+                       id.attempt.app.value(), id.attempt.attempt, id.seq & kSeqMask);
+  }
   return fmt::format("container_{}_{:04d}_{:02d}_{:06d}", settings_.clusterTimestamp,
                      id.attempt.app.value(), id.attempt.attempt, id.seq);
 }
@@ -114,9 +121,14 @@ Result<ContainerId> Scheduler::parseContainerId(std::string_view s) const {
   auto bad = [&] { return invalidArgument("'{}' is not a container id", original); };
   if (!s.starts_with("container_")) return bad();
   s.remove_prefix(10);
+  uint64_t epoch = 0;
   if (s.starts_with("e")) {  // container_e<epoch>_...
     auto us = s.find('_');
     if (us == std::string_view::npos) return bad();
+    auto [ptr, ec] = std::from_chars(s.data() + 1, s.data() + us, epoch);
+    if (us == 1 || ec != std::errc() || ptr != s.data() + us || epoch >= (uint64_t{1} << 23)) {
+      return bad();
+    }
     s.remove_prefix(us + 1);
   }
   uint64_t parts[4];
@@ -128,8 +140,9 @@ Result<ContainerId> Scheduler::parseContainerId(std::string_view s) const {
     if (ec != std::errc() || ptr != p.data() + p.size()) return bad();
     if (i < 3) s.remove_prefix(us + 1);
   }
+  if (parts[3] >= (uint64_t{1} << kEpochShift)) return bad();
   return ContainerId{{AppId(static_cast<uint32_t>(parts[1])), static_cast<uint32_t>(parts[2])},
-                     parts[3]};
+                     (epoch << kEpochShift) | parts[3]};
 }
 
 void Scheduler::record(Decision d) {
@@ -374,7 +387,10 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
     id = submission.id;
   }
   nextAppSeq_ = std::max(nextAppSeq_, id.value() + 1);
-  auto app = std::make_unique<Application>(id, submission, clock_.nowMs());
+  auto app = std::make_unique<Application>(
+      id, submission,
+      submission.recoveredSubmitTime >= 0 ? submission.recoveredSubmitTime : clock_.nowMs());
+  app->setFirstContainerSeq((settings_.epoch << kEpochShift) + 1);
   SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::START));
   SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_NEW_SAVED));
   Status admitted = admitApp(*app);
@@ -394,6 +410,7 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   }
   SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_ACCEPTED));
   app->startAttempt();
+  if (submission.recoveredAttempt > 1) app->recoverAttempt(submission.recoveredAttempt);
   if (outcome_ != nullptr) outcome_->apps.push_back({AppAction::kAccepted, id, {}, {}});
   d.kind = DecisionKind::kAppAccepted;
   record(std::move(d));
@@ -404,7 +421,7 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   if (placement_ && !submission.applicationTags.empty()) {
     placement_->setApplicationTags(id, submission.applicationTags);
   }
-  if (!submission.amResource.isZero()) {
+  if (!submission.amResource.isZero() && !submission.amRecovering) {
     ResourceRequest am{kAmKey, std::string(kAnyResourceName),   submission.amResource, 1,
                        true,   submission.amNodeLabelExpression};
     SPINDLE_ASSIGN_OR_RETURN(auto normalized, normalizeAsks({am}, a));
@@ -456,13 +473,14 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
   return Status::ok();
 }
 
-Status Scheduler::restartAttempt(AppId id) {
+Status Scheduler::restartAttempt(AppId id, bool countsAsFailure) {
   EventScope scope(*this);
   SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(id));
   if (a->amRunning()) {
     return failedPrecondition("{}: the AM container is still running", appIdString(id));
   }
-  const bool remain = static_cast<int64_t>(a->attempt()) < settings_.maxAppAttempts;
+  const bool remain =
+      !countsAsFailure || static_cast<int64_t>(a->attempt()) < settings_.maxAppAttempts;
   if (!remain) return onAppRemoved(AppRemoved{id, AppState::FAILED});
   std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
   for (ContainerId c : live) {
@@ -594,7 +612,22 @@ Status Scheduler::onPlaceContainer(const PlaceContainer& e) {
                            target.total().toString(), target.allocated().toString());
   }
   Container c;
-  c.id = a->nextContainerId();
+  if (e.recoveredId) {
+    if (e.recoveredId->attempt != a->attemptId()) {
+      return invalidArgument("place: {} is not of {}'s current attempt {}",
+                             containerIdString(*e.recoveredId), appIdString(e.app),
+                             attemptIdString(a->attemptId()));
+    }
+    if (findContainer(*e.recoveredId) != nullptr) {
+      return invalidArgument("place: {} is already live", containerIdString(*e.recoveredId));
+    }
+    if (e.isAm && a->amRunning()) {
+      return invalidArgument("place: {} already has an AM container", appIdString(e.app));
+    }
+    c.id = *e.recoveredId;
+  } else {
+    c.id = a->nextContainerId();
+  }
   c.node = node;
   c.resource = e.resource;
   c.key = SchedulerKey{e.priority, 0};
@@ -954,6 +987,12 @@ Result<SchedulerSettings> schedulerSettingsFromConfig(const Configuration& conf,
   s.calculator = std::move(rc);
   SPINDLE_ASSIGN_OR_RETURN(s.bounds, allocationBoundsFromConfig(conf, s.types, fairIncrements));
   SPINDLE_ASSIGN_OR_RETURN(s.clusterTimestamp, conf.getLong("spindle.cluster.timestamp", 0));
+  SPINDLE_ASSIGN_OR_RETURN(int64_t epoch, conf.getLong("spindle.cluster.epoch", 0));
+  if (epoch < 0 || epoch >= (int64_t{1} << 23)) {
+    return invalidArgument("{}must be in [0, 2^23), got {}", conf.where("spindle.cluster.epoch"),
+                           epoch);
+  }
+  s.epoch = static_cast<uint64_t>(epoch);
   constexpr std::string_view kMaxAttempts = "yarn.resourcemanager.am.max-attempts";
   SPINDLE_ASSIGN_OR_RETURN(s.maxAppAttempts, conf.getInt(kMaxAttempts, 2));
   if (s.maxAppAttempts <= 0) {

@@ -71,6 +71,9 @@ class SchedulerPlacement;
 
 // The AM container's scheduler key: priority 0 (RMAppAttemptImpl's AM_CONTAINER_PRIORITY).
 inline constexpr SchedulerKey kAmKey{0, 0};
+// Container sequence numbers carry the RM epoch above this bit (YARN's
+// ResourceManager.EPOCH_BIT_SHIFT): container_e<epoch>_... after a restart.
+inline constexpr int kEpochShift = 40;
 
 // What the scheduler asks an AM to give back (YARN's PreemptionMessage): `containers` is the
 // strict contract (they will be killed), `negotiable` the PreemptionContract's containers (the
@@ -92,6 +95,9 @@ struct SchedulerSettings {
   AllocationBounds bounds;
   // The "cluster timestamp" in application_<ts>_<seq> ids (the RM start time in YARN).
   int64_t clusterTimestamp = 0;
+  // spindle.cluster.epoch: the RM's epoch (bumped in the state store at each start), carried in
+  // container ids as container_e<epoch>_... (YARN's ResourceManager.EPOCH_BIT_SHIFT = 40).
+  uint64_t epoch = 0;
   // yarn.resourcemanager.am.max-attempts: attempts an app may make before it FAILS; >= 1, as
   // ResourceManager.validateConfigs requires.
   int32_t maxAppAttempts = 2;
@@ -253,7 +259,7 @@ class Scheduler {
   // another attempt while yarn.resourcemanager.am.max-attempts allow, else the app FAILS). The
   // old attempt's containers are killed (no work-preserving restart), its asks dropped, and the
   // new attempt asks for an AM container. Errors: unknown or finished app, AM still running.
-  Status restartAttempt(AppId id);
+  Status restartAttempt(AppId id, bool countsAsFailure = true);
 
   std::string appIdString(AppId id) const;
   std::string attemptIdString(AttemptId id) const;
