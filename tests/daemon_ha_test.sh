@@ -74,6 +74,16 @@ start_rm() {
   eval "${1}_pid=$!"
   pids+=("$!")
 }
+# raw PORT PATH: "status location" of one GET, redirects not followed.
+raw() {
+  python3 - "$1" "$2" <<'PY'
+import http.client, sys
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+c.request("GET", sys.argv[2])
+r = c.getresponse()
+print(r.status, r.getheader("Location", ""))
+PY
+}
 nodes_running() { field "/nodes?states=RUNNING" 'len(d["nodes"]["node"]) if d["nodes"] else 0'; }
 
 start_rm rm1
@@ -82,7 +92,7 @@ start_rm rm2
 check "rm2 is STANDBY" 'waitfor 10 "[ \"\$(ha_state $p2)\" = STANDBY ]"'
 rm_url="http://127.0.0.1:$p2"
 check "the standby redirects REST calls to the active RM (307)" \
-  'rest /ws/v1/cluster/apps | head -1 | grep -q 307'
+  '[ "$(raw $p2 "/ws/v1/cluster/apps?states=RUNNING")" = "307 http://127.0.0.1:$p1/ws/v1/cluster/apps?states=RUNNING" ]'
 check "the standby refuses the AM protocol with StandbyException (503) naming the active" \
   'out=$(rest /rpc/v1/am/allocate POST "{}"); [ "$(echo "$out" | head -1)" = 503 ] && echo "$out" | grep -q "StandbyException.*127.0.0.1:$p1"'
 check "/info names the etcd connection" \
@@ -150,6 +160,13 @@ timeout 20 "$spindle" rm --conf "$work/rm3" >"$work/rm3.log" 2>&1
 code=$?
 check "an RM with etcd unreachable refuses to start (exit 2, clear message)" \
   '[ $code = 2 ] && grep -q "etcd at $etcd_endpoint is unreachable" "$work/rm3.log" && grep -q "refusing to start" "$work/rm3.log"'
+
+mkdir -p "$work/rm4"
+sed "s/<value>rm1<\/value><\/property>/<value>rm9<\/value><\/property>/" "$work/rm1/yarn-site.xml" >"$work/rm4/yarn-site.xml"
+timeout 20 "$spindle" rm --conf "$work/rm4" >"$work/rm4.log" 2>&1
+code=$?
+check "an RM whose ha.id is not in rm-ids refuses to start, naming the key" \
+  '[ $code = 2 ] && grep -q "yarn.resourcemanager.ha.id must name one of yarn.resourcemanager.ha.rm-ids (rm1,rm2), got .rm9." "$work/rm4.log"'
 
 echo "daemon_ha: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -22,9 +22,12 @@ int runHaAdmin(const HaAdminArgs& a, std::ostream& out, std::ostream& err) {
     return 2;
   }
   std::string cmd, id, call;
-  if (!a.getServiceState.empty()) cmd = "-getServiceState", id = a.getServiceState, call = "getServiceState";
-  if (!a.transitionToActive.empty()) cmd = "-transitionToActive", id = a.transitionToActive, call = "transitionToActive";
-  if (!a.transitionToStandby.empty()) cmd = "-transitionToStandby", id = a.transitionToStandby, call = "transitionToStandby";
+  if (!a.getServiceState.empty())
+    cmd = "-getServiceState", id = a.getServiceState, call = "getServiceState";
+  if (!a.transitionToActive.empty())
+    cmd = "-transitionToActive", id = a.transitionToActive, call = "transitionToActive";
+  if (!a.transitionToStandby.empty())
+    cmd = "-transitionToStandby", id = a.transitionToStandby, call = "transitionToStandby";
   if (!a.checkHealth.empty()) cmd = "-checkHealth", id = a.checkHealth, call = "monitorHealth";
 
   Configuration conf;
@@ -59,8 +62,8 @@ int runHaAdmin(const HaAdminArgs& a, std::ostream& out, std::ostream& err) {
     ids += rmId;
   }
   if (address.empty()) {
-    err << "rmadmin: " << cmd << ": '" << id << "' is not an RM id (" << kRmHaIdsKey << ": "
-        << ids << ")\n";
+    err << "rmadmin: " << cmd << ": '" << id << "' is not an RM id (" << kRmHaIdsKey << ": " << ids
+        << ")\n";
     return 2;
   }
   auto hp = protocol::parseHostPort(address, "yarn.resourcemanager.webapp.address." + id);

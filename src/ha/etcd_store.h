@@ -31,7 +31,7 @@ struct EtcdFence {
   int64_t token = 0;  // the leader key's create revision; 0: no fencing
 };
 
-class EtcdStore final : public store::StateStore {
+class EtcdStore : public store::StateStore {
  public:
   // etcd's default --max-txn-ops, less the fence compare's room.
   static constexpr size_t kMaxBatchOps = 128;

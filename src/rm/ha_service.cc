@@ -1,5 +1,6 @@
 #include "rm/ha_service.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "base/log.h"
@@ -44,12 +45,9 @@ std::string addressOf(const std::string& leader) {
 
 const char* toString(HaState s) {
   switch (s) {
-    case HaState::kStandby:
-      return "STANDBY";
-    case HaState::kActive:
-      return "ACTIVE";
-    case HaState::kStopping:
-      return "STOPPING";
+    case HaState::kStandby: return "STANDBY";
+    case HaState::kActive: return "ACTIVE";
+    case HaState::kStopping: return "STOPPING";
   }
   return "?";
 }
@@ -82,7 +80,7 @@ Status HaService::start() {
   auto who = elector_->observe();
   if (!who) {
     return failedPrecondition(
-        "RM HA: {}; refusing to start without the election and the state store", 
+        "RM HA: {}; refusing to start without the election and the state store",
         who.status().message());
   }
   etcdState_ = "CONNECTED to etcd at " + etcd_->endpointsString();
@@ -195,9 +193,8 @@ void HaService::run() {
     const int64_t waitMs =
         std::clamp<int64_t>(elector_->nextActionMs() - clock_.nowMs(), 50,
                             elector_->isLeader() ? ha_.leaseTtlSeconds * 1000 / 3 : 1000);
-    cv_.wait_for(lock, std::chrono::milliseconds(waitMs), [&] {
-      return stopping_ || !stepDownReason_.empty() || (wantActive_ && !want);
-    });
+    cv_.wait_for(lock, std::chrono::milliseconds(waitMs),
+                 [&] { return stopping_ || !stepDownReason_.empty() || (wantActive_ && !want); });
   }
   if (elector_->isLeader()) {
     (void)elector_->resign();
@@ -334,8 +331,8 @@ void HaService::handle(HttpRequest req, Respond respond) {
     auto patched = [ha, respond = std::move(respond)](HttpResponse r) {
       json j = json::parse(r.body, nullptr, false);
       if (r.status == 200 && j.is_object() && j.contains("clusterInfo")) {
-        for (const char* k : {"haState", "rmStateStoreName", "haZooKeeperConnectionState",
-                              "rmId", "activeRm"}) {
+        for (const char* k :
+             {"haState", "rmStateStoreName", "haZooKeeperConnectionState", "rmId", "activeRm"}) {
           j["clusterInfo"][k] = ha[k];
         }
         r.body = j.dump();

@@ -8,6 +8,7 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "ha/etcd_store.h"
 #include "protocol/http_server.h"
 #include "rm/am_launcher.h"
 #include "rm/ha_service.h"
@@ -68,17 +69,31 @@ class ActiveRm final : public ActiveServices {
     });
   }
   std::string storeName() const override {
-    return "org.apache.hadoop.yarn.server.resourcemanager.recovery.NullRMStateStore";
+    return store_ ? store_->name()
+                  : "org.apache.hadoop.yarn.server.resourcemanager.recovery.NullRMStateStore";
   }
+  // The term's store (HA: the etcd store fenced by this term's token), opened and loaded.
+  void setStore(std::unique_ptr<store::StateStore> s) { store_ = std::move(s); }
 
  private:
   ActiveRm() = default;
+  std::unique_ptr<store::StateStore> store_;
   std::unique_ptr<RmCore> core_;
   std::unique_ptr<AmLauncher> launcher_;
   std::unique_ptr<SchedulerLoop> loop_;
   std::unique_ptr<RmService> service_;
   bool started_ = false;
   std::once_flag stopped_;
+};
+
+// An EtcdStore that owns its client (one per term, used by the scheduler thread only).
+class EtcdStoreOwner final : public ha::EtcdStore {
+ public:
+  EtcdStoreOwner(std::shared_ptr<ha::EtcdClient> etcd, std::string prefix)
+      : ha::EtcdStore(*etcd, std::move(prefix)), etcd_(std::move(etcd)) {}
+
+ private:
+  std::shared_ptr<ha::EtcdClient> etcd_;
 };
 
 }  // namespace
@@ -127,8 +142,8 @@ int runResourceManager(const std::string& confDir) {
   std::vector<std::unique_ptr<protocol::HttpServer>> servers;
   std::vector<Address> bound;
   for (const Address& a : addresses) {
-    auto server = std::make_unique<protocol::HttpServer>(a.host, a.port, route,
-                                                         settings->ioThreads);
+    auto server =
+        std::make_unique<protocol::HttpServer>(a.host, a.port, route, settings->ioThreads);
     if (Status s = server->start(); !s.isOk()) return fail(s);
     bound.push_back({a.host, server->port()});
     servers.push_back(std::move(server));
@@ -146,10 +161,25 @@ int runResourceManager(const std::string& confDir) {
   if (ha->enabled) {
     haService = std::make_unique<HaService>(
         *ha,
-        [&settings, &conf, &clock, schedulerAddress](
-            int64_t) -> Result<std::shared_ptr<ActiveServices>> {
+        [&settings, &conf, &clock, &ha,
+         schedulerAddress](int64_t token) -> Result<std::shared_ptr<ActiveServices>> {
+          // The term's store: every write fenced by the token; open (schema checked), load,
+          // bump the epoch (YARN's EPOCH_NODE) before serving.
+          auto endpoints = ha::parseEtcdEndpoints(ha->etcdEndpoints);
+          if (!endpoints) return endpoints.status();
+          auto etcd = std::make_shared<ha::EtcdClient>(*endpoints);
+          auto etcdStore = std::make_unique<EtcdStoreOwner>(etcd, ha->etcdPrefix());
+          etcdStore->setFence({ha->leaderKey(), token});
+          if (auto s = etcdStore->open(); !s.isOk()) return s.toStatus();
+          store::StoreSnapshot snapshot;
+          if (auto s = etcdStore->load(snapshot); !s.isOk()) return s.toStatus();
+          uint64_t epoch = 0;
+          if (auto s = etcdStore->bumpEpoch(epoch); !s.isOk()) return s.toStatus();
+          SPINDLE_LOG_INFO("RM HA: store {} loaded ({} apps), epoch {}", etcdStore->name(),
+                           snapshot.of(store::RecordKind::kApp).size(), epoch);
           auto a = ActiveRm::create(*settings, *conf, clock);
           if (!a) return a.status();
+          (*a)->setStore(std::move(etcdStore));
           (*a)->begin(schedulerAddress);
           return std::shared_ptr<ActiveServices>(std::move(*a));
         },
