@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "base/clock.h"
 #include "ha/etcd_store.h"
 #include "ha/leader_elector.h"
@@ -59,7 +61,7 @@ int run(double seconds) {
     while (std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
       spindle::store::StoreBatch b;
       for (int i = 0; i < size; ++i) {
-        b.put(RecordKind::kApp, "application_1_" + std::to_string(n * size + i), app);
+        b.put(RecordKind::kApp, fmt::format("application_1_{}", n * size + i), app);
       }
       const auto t0 = Clock::now();
       if (auto s = store.apply(b); !s.isOk()) {

@@ -36,7 +36,7 @@ Result<std::vector<std::pair<std::string, std::string>>> rmHaAddresses(const Con
           "RM HA: no address for RM '{}': set yarn.resourcemanager.webapp.address.{} (or {}.{})",
           id, id, key, id);
     }
-    if (address.starts_with("0.0.0.0:")) address = "127.0.0.1" + address.substr(7);
+    if (address.starts_with("0.0.0.0:")) address.replace(0, 7, "127.0.0.1");
     out.emplace_back(id, address);
   }
   return out;

@@ -1,5 +1,6 @@
 #include "ha/etcd_store.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "ha/etcd_test_env.h"
@@ -52,7 +53,7 @@ TEST(EtcdStore, LoadsMoreRecordsThanOnePage) {
   for (int i = 0; i < 12; ++i) {
     StoreBatch b;
     for (int j = 0; j < 100; ++j) {
-      b.put(RecordKind::kApp, "app_" + std::to_string(i * 100 + j + 10000), {{"n", i * 100 + j}});
+      b.put(RecordKind::kApp, fmt::format("app_{}", i * 100 + j + 10000), {{"n", i * 100 + j}});
     }
     ASSERT_TRUE(s.apply(b).isOk());
   }
@@ -66,7 +67,7 @@ TEST(EtcdStore, ABatchOverEtcdsTxnLimitIsRefusedWhole) {
   EtcdStore s(etcd, testPrefix());
   ASSERT_TRUE(s.open().isOk());
   StoreBatch b;
-  for (int j = 0; j < 200; ++j) b.put(RecordKind::kApp, "a" + std::to_string(j), {{"n", j}});
+  for (int j = 0; j < 200; ++j) b.put(RecordKind::kApp, fmt::format("a{}", j), {{"n", j}});
   auto r = s.apply(b);
   EXPECT_EQ(r.code(), StoreCode::kFailed);
   EXPECT_NE(r.message().find("max-txn-ops"), std::string::npos) << r.message();
