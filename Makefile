@@ -13,7 +13,7 @@
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
             libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev libboost-dev \
             googletest libgtest-dev libgmock-dev libbenchmark-dev python3 libsqlite3-dev \
-            clang clang-format clang-tidy
+            clang clang-format clang-tidy etcd-server etcd-client
 JOBS ?= $(shell nproc)
 # ccache keys on absolute paths unless told the tree's root: clones in other folders then share
 # the cache.

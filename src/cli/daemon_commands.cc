@@ -11,7 +11,7 @@ namespace spindle::cli {
 bool DaemonOptions::selected() const {
   return rm->parsed() || nm->parsed() || application->parsed() || node->parsed() ||
          dshell->parsed() || attempt->parsed() || queue->parsed() || nodeAttributes->parsed() ||
-         cluster->parsed();
+         cluster->parsed() || rmadmin->parsed();
 }
 
 namespace {
@@ -23,6 +23,18 @@ void addConnection(CLI::App* c, client::Connection& conn) {
   c->add_option("--conf", conn.confDir, "Folder with yarn-site.xml");
 }
 
+// rmadmin's HA commands (client/ha_admin.h).
+void addHaAdminOptions(CLI::App* c, client::HaAdminArgs& a) {
+  c->add_option("--getServiceState", a.getServiceState, "Print the HA state of the RM <rm-id>");
+  c->add_option("--transitionToActive", a.transitionToActive,
+                "Make the RM <rm-id> active (refused under automatic failover)");
+  c->add_option("--transitionToStandby", a.transitionToStandby,
+                "Make the RM <rm-id> standby (refused under automatic failover)");
+  c->add_option("--checkHealth", a.checkHealth, "Exit 0 when the RM <rm-id> is healthy");
+  c->add_flag("--forcemanual", a.forceManual,
+              "Transition even though automatic failover is enabled");
+}
+
 }  // namespace
 
 std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
@@ -30,7 +42,7 @@ std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
   if (argc < 2) return out;
   const std::string cmd = argv[1];
   if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "queue" &&
-      cmd != "dshell" && cmd != "nodeattributes" && cmd != "cluster") {
+      cmd != "dshell" && cmd != "nodeattributes" && cmd != "cluster" && cmd != "rmadmin") {
     return out;
   }
   for (size_t i = 2; i < out.size(); ++i) {
@@ -110,6 +122,10 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   o.cluster->add_flag("--lna,--list-node-attributes", o.clusterArgs.listNodeAttributes,
                       "List the cluster's node attributes");
 
+  o.rmadmin = app.add_subcommand("rmadmin", "Administer the ResourceManagers (yarn rmadmin)");
+  addConnection(o.rmadmin, o.haAdmin.conn);
+  addHaAdminOptions(o.rmadmin, o.haAdmin);
+
   o.dshell =
       app.add_subcommand("dshell", "YARN's distributed shell: run a command in N containers");
   auto* d = o.dshell;
@@ -135,8 +151,10 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
 int runDaemonCommand(const DaemonOptions& o) {
   initLogging(LogLevel::kInfo);
   if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed() ||
-      o.queue->parsed() || o.nodeAttributes->parsed() || o.cluster->parsed()) {
+      o.queue->parsed() || o.nodeAttributes->parsed() || o.cluster->parsed() ||
+      o.rmadmin->parsed()) {
     initLogging(LogLevel::kWarn);
+    if (o.rmadmin->parsed()) return client::runHaAdmin(o.haAdmin, std::cout, std::cerr);
     if (o.nodeAttributes->parsed()) {
       return client::runNodeAttributes(o.attrArgs, std::cout, std::cerr);
     }

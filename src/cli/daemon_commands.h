@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "client/commands.h"
+#include "client/ha_admin.h"
 
 namespace spindle::cli {
 
@@ -28,6 +29,7 @@ struct DaemonOptions {
   CLI::App* dshell = nullptr;
   CLI::App* nodeAttributes = nullptr;
   CLI::App* cluster = nullptr;
+  CLI::App* rmadmin = nullptr;
   std::string confDir;
   client::ApplicationArgs app;
   client::NodeArgs nodeArgs;
@@ -36,6 +38,7 @@ struct DaemonOptions {
   client::DshellArgs ds;
   client::NodeAttributesArgs attrArgs;
   client::ClusterArgs clusterArgs;
+  client::HaAdminArgs haAdmin;
   bool selected() const;
 };
 

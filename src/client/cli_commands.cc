@@ -45,7 +45,7 @@ std::string str(const json& j, const char* key, const char* def = "") {
 Result<RmRestClient*> connect(const Connection& c, std::unique_ptr<RmRestClient>& holder) {
   auto hp = resolveRmAddress(c.rm, c.confDir);
   if (!hp) return hp.status();
-  holder = std::make_unique<RmRestClient>(hp->first, hp->second);
+  holder = std::make_unique<RmRestClient>(*hp);
   return holder.get();
 }
 

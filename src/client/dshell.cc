@@ -132,7 +132,7 @@ int runAm(std::ostream& out, std::ostream& err) {
     err << "dshell AM: CONTAINER_ID: " << attempt.status().message() << "\n";
     return 2;
   }
-  auto rmAddr = protocol::parseHostPort(env("SPINDLE_RM_ADDRESS"), "SPINDLE_RM_ADDRESS");
+  auto rmAddr = protocol::parseHostPortList(env("SPINDLE_RM_ADDRESS"), "SPINDLE_RM_ADDRESS");
   if (!rmAddr) {
     err << "dshell AM: " << rmAddr.status().message() << "\n";
     return 2;
@@ -155,7 +155,7 @@ int runAm(std::ostream& out, std::ostream& err) {
     }
   }
   const std::string attemptId = protocol::toString(*attempt);
-  AmRmClient rm(rmAddr->first, rmAddr->second, attemptId);
+  AmRmClient rm(*rmAddr, attemptId);
   NmClient nm;
   out << "dshell AM " << attemptId << ": " << total << " containers of <memory:" << memory
       << ", vCores:" << vcores << "> running: " << command << std::endl;
@@ -340,7 +340,7 @@ int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err) {
     err << "dshell: " << hp.status().message() << "\n";
     return 2;
   }
-  RmRestClient rm(hp->first, hp->second);
+  RmRestClient rm(*hp);
   auto fresh = rm.post("/ws/v1/cluster/apps/new-application", json::object());
   if (!fresh) {
     err << "dshell: " << fresh.status().message() << "\n";

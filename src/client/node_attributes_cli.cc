@@ -73,7 +73,7 @@ int runNodeAttributes(const NodeAttributesArgs& a, std::ostream& out, std::ostre
     err << hp.status().message() << "\n";
     return 2;
   }
-  RmRestClient rm(hp->first, hp->second);
+  RmRestClient rm(*hp);
   if (!a.add.empty()) return map(rm, "ADD", a.add, a.failOnUnknownNodes, err);
   if (!a.replace.empty()) return map(rm, "REPLACE", a.replace, a.failOnUnknownNodes, err);
   if (!a.remove.empty()) return map(rm, "REMOVE", a.remove, a.failOnUnknownNodes, err);
@@ -124,7 +124,7 @@ int runCluster(const ClusterArgs& a, std::ostream& out, std::ostream& err) {
     err << hp.status().message() << "\n";
     return 2;
   }
-  RmRestClient rm(hp->first, hp->second);
+  RmRestClient rm(*hp);
   auto r = rm.get("/ws/v1/cluster/node-attributes");
   if (!r) {
     err << r.status().message() << "\n";

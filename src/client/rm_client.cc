@@ -10,30 +10,44 @@
 #include <thread>
 
 #include "config/configuration.h"
+#include "config/rm_ha.h"
 #include "protocol/codec.h"
 
 namespace spindle::client {
 
 using nlohmann::json;
 
-Result<std::pair<std::string, uint16_t>> resolveRmAddress(const std::string& override,
-                                                          const std::string& confDir) {
-  if (!override.empty()) return protocol::parseHostPort(override, "--rm");
+Result<std::vector<protocol::HostPort>> resolveRmAddress(const std::string& override,
+                                                         const std::string& confDir) {
+  using List = std::vector<protocol::HostPort>;
+  if (!override.empty()) return protocol::parseHostPortList(override, "--rm");
   if (!confDir.empty()) {
     const std::string site = confDir + "/yarn-site.xml";
     if (!std::filesystem::exists(site))
       return invalidArgument("--conf {}: no yarn-site.xml", confDir);
     auto conf = Configuration::parseFile(site);
     if (!conf) return conf.status();
+    auto ha = rmHaAddresses(*conf, "yarn.resourcemanager.webapp.address", 8088);
+    if (!ha) return ha.status();
+    if (!ha->empty()) {
+      List rms;
+      for (const auto& [id, address] : *ha) {
+        auto hp = protocol::parseHostPort(address, "yarn.resourcemanager.webapp.address." + id);
+        if (!hp) return hp.status();
+        rms.push_back(*hp);
+      }
+      return rms;
+    }
     const std::string host = conf->get("yarn.resourcemanager.hostname", "127.0.0.1");
     if (auto v = conf->get("yarn.resourcemanager.webapp.address")) {
       auto hp = protocol::parseHostPort(*v, "yarn.resourcemanager.webapp.address");
-      if (hp && hp->first == "0.0.0.0") hp->first = "127.0.0.1";
-      return hp;
+      if (!hp) return hp.status();
+      if (hp->first == "0.0.0.0") hp->first = "127.0.0.1";
+      return List{*hp};
     }
-    return std::pair<std::string, uint16_t>(host == "0.0.0.0" ? "127.0.0.1" : host, 8088);
+    return List{{host == "0.0.0.0" ? "127.0.0.1" : host, 8088}};
   }
-  return std::pair<std::string, uint16_t>("127.0.0.1", 8088);
+  return List{{"127.0.0.1", 8088}};
 }
 
 std::string loginUser() {

@@ -19,15 +19,18 @@
 #include <nlohmann/json.hpp>
 
 #include "base/status.h"
+#include "protocol/failover_http_client.h"
 #include "protocol/http_client.h"
 #include "protocol/records.h"
 
 namespace spindle::client {
 
-// The RM's web address: `override` (--rm) when given, else yarn.resourcemanager.webapp.address
-// from `confDir`/yarn-site.xml, else 127.0.0.1:8088.
-Result<std::pair<std::string, uint16_t>> resolveRmAddress(const std::string& override,
-                                                          const std::string& confDir);
+// The RM's web address: `override` (--rm, "host:port" or a comma-separated list of RMs) when
+// given, else from `confDir`/yarn-site.xml every RM's webapp address with RM HA
+// (yarn.resourcemanager.ha.rm-ids, config/rm_ha.h) or yarn.resourcemanager.webapp.address,
+// else 127.0.0.1:8088. With several RMs the clients fail over to the active one.
+Result<std::vector<protocol::HostPort>> resolveRmAddress(const std::string& override,
+                                                         const std::string& confDir);
 
 // The user a write names (user.name): HADOOP_USER_NAME, else the effective user's login name,
 // as Hadoop's UserGroupInformation finds the current user under simple authentication.
@@ -35,7 +38,7 @@ std::string loginUser();
 
 class RmRestClient {
  public:
-  RmRestClient(std::string host, uint16_t port) : http_(std::move(host), port, 30'000) {}
+  explicit RmRestClient(std::vector<protocol::HostPort> rms) : http_(std::move(rms), 30'000) {}
   // 2xx with a JSON body (or none) -> the body; otherwise an error with the server's message.
   // POST and PUT carry user.name=loginUser().
   Result<nlohmann::json> get(const std::string& path);
@@ -46,7 +49,7 @@ class RmRestClient {
  private:
   Result<nlohmann::json> call(const std::string& method, const std::string& path,
                               const std::string& body);
-  protocol::HttpClient http_;
+  protocol::FailoverHttpClient http_;
 };
 
 // Transport failures (the RM restarting, a failover) are retried every 250 ms for up to
@@ -56,8 +59,9 @@ class RmRestClient {
 // are absolute, so re-sending them is the re-send of outstanding asks YARN-556 asks for.
 class AmRmClient {
  public:
-  AmRmClient(std::string host, uint16_t port, std::string attemptId)
-      : http_(std::move(host), port, 30'000), attemptId_(std::move(attemptId)) {}
+  // `rms`: SPINDLE_RM_ADDRESS, every RM with HA (allocate fails over to the active one).
+  AmRmClient(std::vector<protocol::HostPort> rms, std::string attemptId)
+      : http_(std::move(rms), 30'000), attemptId_(std::move(attemptId)) {}
   // `placementConstraints`: the AM's constraints per source tags (placement constraints).
   Result<protocol::RegisterApplicationMasterResponse> registerAm(
       const std::string& host, const std::string& trackingUrl,
@@ -76,7 +80,7 @@ class AmRmClient {
   Result<Resp> rpc(const std::string& path, const std::string& body);
   template <typename Resp>
   Result<Resp> rpcOnce(const std::string& path, const std::string& body);
-  protocol::HttpClient http_;
+  protocol::FailoverHttpClient http_;
   std::string attemptId_;
   int32_t responseId_ = 0;
   int64_t retryMs_ = 120'000;

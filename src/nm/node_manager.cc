@@ -14,9 +14,11 @@
 #include "app/container_state.h"
 #include "base/log.h"
 #include "config/configuration.h"
+#include "config/rm_ha.h"
 #include "nm/container_launcher.h"
 #include "nm/node_attributes_provider.h"
 #include "protocol/codec.h"
+#include "protocol/failover_http_client.h"
 #include "protocol/http_client.h"
 #include "protocol/http_server.h"
 #include "protocol/rest_records.h"
@@ -36,6 +38,8 @@ constexpr int64_t kReapMs = 20;
 struct NmSettings {
   std::string rmHost;
   uint16_t rmPort = 8088;
+  // With RM HA: every RM's resource-tracker address (config/rm_ha.h); the NM fails over.
+  std::vector<protocol::HostPort> rms;
   std::string host = "127.0.0.1";
   uint16_t httpPort = 8042;
   protocol::ResourceRecord resource{8192, 8};
@@ -81,6 +85,13 @@ Result<NmSettings> readSettings(const std::string& dir) {
                                             web.first, web.second));
   s.rmHost = rt.first == "0.0.0.0" ? "127.0.0.1" : rt.first;
   s.rmPort = rt.second;
+  SPINDLE_ASSIGN_OR_RETURN(
+      auto haRms, rmHaAddresses(conf, "yarn.resourcemanager.resource-tracker.address", 8031));
+  for (const auto& [id, a] : haRms) {
+    SPINDLE_ASSIGN_OR_RETURN(auto hp, protocol::parseHostPort(a, "RM " + id + "'s address"));
+    s.rms.push_back(hp);
+  }
+  if (s.rms.empty()) s.rms.push_back({s.rmHost, s.rmPort});
   s.host = conf.get("yarn.nodemanager.hostname", "127.0.0.1");
   SPINDLE_ASSIGN_OR_RETURN(auto http,
                            address(conf, "yarn.nodemanager.webapp.address", s.host, 8042));
@@ -232,7 +243,9 @@ int runNodeManager(const std::string& confDir) {
     std::cerr << "spindle nm: " << st.message() << "\n";
     return 2;
   }
-  const std::string rmAddress = s.rmHost + ":" + std::to_string(s.rmPort);
+  // AMs get the same list (SPINDLE_RM_ADDRESS) and fail over as this NM does.
+  protocol::FailoverHttpClient rm(s.rms, 10'000, 5'000);
+  const std::string rmAddress = rm.peers();
   std::unique_ptr<ContainerLauncher> launcher;
   std::unique_ptr<NmService> service;
   std::atomic<NmService*> ready{nullptr};
@@ -267,7 +280,6 @@ int runNodeManager(const std::string& confDir) {
   ready.store(service.get(), std::memory_order_release);
   std::cout << "spindle nm: " << nodeId << " serving on http://" << nodeId << std::endl;
 
-  protocol::HttpClient rm(s.rmHost, s.rmPort, 10'000);
   int64_t lastContact = nowMs();
   auto shutdown = [&](int code, const std::string& why) {
     SPINDLE_LOG_INFO("NodeManager {} stopping: {}", nodeId, why);
