@@ -43,6 +43,7 @@ int runResourceManager(const std::string& confDir) {
   auto created = RmCore::create(*settings, *conf, clock, "");
   if (!created) return fail(created.status());
   RmCore& core = **created;
+  core.setConfDir(confDir);
 
   std::unique_ptr<SchedulerLoop> loop;
   AmLauncher launcher([&loop, &core](std::string cid, std::string why) {

@@ -80,6 +80,8 @@ struct RmCore::RmApp {
   std::map<std::pair<int32_t, int64_t>, protocol::SchedulingRequestRecord> schedulingRequests;
   // Rejected SchedulingRequests for the AM's next allocate response.
   std::vector<protocol::RejectedSchedulingRequestRecord> rejected;
+  // Nodes whose state changed since the AM's last allocate (updatedNodes), by node id.
+  std::map<std::string, protocol::NodeReport> updatedNodes;
 
   void endAttempt(const char* state, TimeMs now, const std::string& why) {
     if (attempts.empty() || attempts.back().finishedTime != 0) return;

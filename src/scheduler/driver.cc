@@ -91,9 +91,9 @@ Result<const Outcome&> Driver::submit(const AppSubmission& submission) {
   return finish(id.isOk() || rejected ? Status::ok() : id.status());
 }
 
-Result<const Outcome&> Driver::restartAttempt(AppId app) {
+Result<const Outcome&> Driver::restartAttempt(AppId app, bool keepContainers) {
   outcome_.clear();
-  return finish(sched_->restartAttempt(app));
+  return finish(sched_->restartAttempt(app, keepContainers));
 }
 
 Result<const Outcome&> Driver::refreshConfiguration(const Configuration& conf) {
