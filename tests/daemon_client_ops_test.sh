@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Run by hand, not from CTest: bash tests/daemon_client_ops_test.sh build/spindle /tmp/co-e2e
 # End to end, the client and admin operations: a real ResourceManager (Capacity Scheduler,
 # yarn.acl.enable, yarn.admin.acl) and one NodeManager on loopback free ports. Node labels
 # through `rmadmin` and REST (admin only, 403 otherwise) reaching the scheduler; refreshQueues
@@ -44,6 +45,9 @@ capacity() {
   <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>1.0</value></property>
   <property><name>yarn.scheduler.capacity.root.queues</name><value>$1</value></property>
   <property><name>yarn.scheduler.capacity.root.default.capacity</name><value>$2</value></property>
+  <property><name>yarn.scheduler.capacity.root.acl_submit_applications</name><value> </value></property>
+  <property><name>yarn.scheduler.capacity.root.acl_administer_queue</name><value> </value></property>
+  <property><name>yarn.scheduler.capacity.root.default.acl_submit_applications</name><value>alice</value></property>
   $3
 </configuration>
 EOF
@@ -122,7 +126,7 @@ code=$?
 check "a broken capacity-scheduler.xml is refused with the error" \
   '[ $code = 1 ] && grep -q "refreshQueues: the new configuration is refused, the old one stays" "$work/refresh-bad.out" && grep -qi "capacit" "$work/refresh-bad.out"'
 check "and the old configuration stays (b at 30%)" \
-  '[ "$(field /scheduler "[q[\"capacity\"] for q in d[\"scheduler\"][\"schedulerInfo\"][\"queues\"][\"queue\"] if q[\"queueName\"] == \"b\"][0]")" = 30.0 ]'
+  '[ "$(field /scheduler "float([q[\"capacity\"] for q in d[\"scheduler\"][\"schedulerInfo\"][\"queues\"][\"queue\"] if q[\"queueName\"] == \"b\"][0])")" = 30.0 ]'
 HADOOP_USER_NAME=carol "$spindle" rmadmin --rm "$rmaddr" -refreshQueues >"$work/refresh-carol.out" 2>&1
 check "refreshQueues by a non-admin is refused" '[ $? = 1 ] && grep -q "refreshQueues: User carol" "$work/refresh-carol.out"'
 
@@ -163,8 +167,8 @@ check "an unknown container is reported as YARN does" \
   '[ $? = 1 ] && grep -q "doesn.t exist in RM or Timeline Server" "$work/container-missing.out"'
 
 # --- Activities ---
-check "app-activities shows the AM allocation" \
-  '[ "$(field /scheduler/app-activities/$id "d[\"appActivities\"][\"allocations\"][-1][\"allocationState\"]")" = ALLOCATED ]'
+check "app-activities shows the AM allocation (newest first)" \
+  '[ "$(field /scheduler/app-activities/$id "d[\"appActivities\"][\"allocations\"][0][\"allocationState\"]")" = ALLOCATED ]'
 check "activities?nodeId= shows the node's last cycle" \
   '[ "$(field "/scheduler/activities?nodeId=$node" "d[\"activities\"][\"nodeId\"]")" = "$node" ]'
 big=$(as alice POST /ws/v1/cluster/apps/new-application | tail -n +2 | python3 -c 'import json,sys; print(json.load(sys.stdin)["application-id"])')
@@ -177,7 +181,7 @@ check "a pending app's activities say why it waits" \
 # --- XML ---
 out=$(xml "/apps/$id")
 check "Accept: application/xml answers an <app> document" \
-  'echo "$out" | head -1 | grep -q application/xml && echo "$out" | grep -q "<app><id>$id</id>"'
+  'echo "$out" | head -1 | grep -q application/xml && echo "$out" | grep -q "^<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><app>" && echo "$out" | grep -q "<id>$id</id>"'
 check "the scheduler's type is an xsi:type in XML" 'xml /scheduler | grep -q "xsi:type=\"capacityScheduler\""'
 check "lists repeat their element in XML" '[ "$(xml /apps | grep -o "<app>" | wc -l)" = 2 ]'
 check "JSON stays the default" 'rest /ws/v1/cluster/apps/$id | tail -1 | grep -q "^{\"app\""'

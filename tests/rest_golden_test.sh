@@ -2,8 +2,7 @@
 # The REST API's JSON shapes against golden files: a real ResourceManager and one NodeManager
 # on loopback free ports, one dshell job run to completion and a node attribute set by the admin,
 # then info, metrics, scheduler, nodes, nodes/{id}, apps, apps/{id}, apps/{id}/appattempts and
-# the node-attribute views, then priority, one attempt, its containers, the activities and
-# the node-label views of a second, live app, compared with tests/data/rest/*.json by
+# the node-attribute views compared with tests/data/rest/*.json by
 # key sets and value types (tests/rest_shape.py; timestamps, ids and ports are masked).
 # Every wait is bounded; processes are stopped by PID.
 #   rest_golden_test.sh <spindle> <work folder> <golden folder> [--update]
@@ -69,44 +68,6 @@ for view in info metrics scheduler nodes "nodes/$node" apps "apps/$app" "apps/$a
     echo "wrote $golden/$name.json"
   else
     check "$view has the golden shape" 'python3 "$here/rest_shape.py" check "$work/$name.json" "$golden/$name.json"'
-  fi
-done
-
-# The client-operation views (docs/rest-api.md): a live app for its containers, a node label
-# on the (empty) node, the activities. Named shapes: <name>=<path>.
-live=$(rest /ws/v1/cluster/apps/new-application POST | tail -n +2 | python3 -c 'import json,sys; print(json.load(sys.stdin)["application-id"])')
-rest /ws/v1/cluster/apps POST "{\"application-id\": \"$live\", \"resource\": {\"memory\": 64, \"vCores\": 1},
-  \"am-container-spec\": {\"commands\": {\"command\": \"exec sleep 30\"}}}" >/dev/null
-check "a live app runs its AM" 'waitfor 10 "[ \$(field /apps/$live \"d[\\\"app\\\"][\\\"runningContainers\\\"]\") = 1 ]"'
-attempt=$(field "/apps/$live/appattempts" 'd["appAttempts"]["appAttempt"][0]["appAttemptId"]')
-cid=$(field "/apps/$live/appattempts/$attempt/containers" 'd["containers"]["container"][0]["containerId"]')
-rest /ws/v1/cluster/add-node-labels POST '{"nodeLabelsInfo":{"nodeLabelInfo":[{"name":"golden","exclusivity":false}]}}' >/dev/null
-for pair in "apps-id-priority=apps/$live/priority" "apps-id-appattempts-id=apps/$live/appattempts/$attempt" \
-  "apps-id-appattempts-id-containers=apps/$live/appattempts/$attempt/containers" \
-  "apps-id-appattempts-id-containers-id=apps/$live/appattempts/$attempt/containers/$cid" \
-  "scheduler-app-activities-id=scheduler/app-activities/$live" \
-  "scheduler-activities=scheduler/activities?nodeId=$node" \
-  get-node-labels=get-node-labels; do
-  name=${pair%%=*}
-  get "/${pair#*=}" >"$work/$name.json"
-  if [ "$update" = --update ]; then
-    python3 "$here/rest_shape.py" shape "$work/$name.json" >"$golden/$name.json"
-    echo "wrote $golden/$name.json"
-  else
-    check "${pair#*=} has the golden shape" 'python3 "$here/rest_shape.py" check "$work/$name.json" "$golden/$name.json"'
-  fi
-done
-rest "/ws/v1/cluster/apps/$live/state" PUT '{"state":"KILLED"}' >/dev/null
-waitfor 5 "[ \$(field /apps/$live/appattempts/$attempt/containers 'len(d[\"containers\"][\"container\"])') = 0 ]"
-rest "/ws/v1/cluster/nodes/$node/replace-labels?labels=golden" POST >/dev/null
-for pair in get-node-to-labels=get-node-to-labels label-mappings=label-mappings; do
-  name=${pair%%=*}
-  get "/${pair#*=}" >"$work/$name.json"
-  if [ "$update" = --update ]; then
-    python3 "$here/rest_shape.py" shape "$work/$name.json" >"$golden/$name.json"
-    echo "wrote $golden/$name.json"
-  else
-    check "${pair#*=} has the golden shape" 'python3 "$here/rest_shape.py" check "$work/$name.json" "$golden/$name.json"'
   fi
 done
 

@@ -484,8 +484,7 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
 
 Status Scheduler::onAppRemoved(const AppRemoved& e) {
   SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(e.app));
-  std::vector<ContainerId> live;
-  if (!keepContainers) live.assign(a->liveContainers().begin(), a->liveContainers().end());
+  std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
   for (ContainerId c : live) {
     finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::KILLED_AFTER_APP_COMPLETION,
                     DecisionKind::kKill, "application finished");
@@ -533,7 +532,8 @@ Status Scheduler::restartAttempt(AppId id, bool keepContainers) {
   }
   const bool remain = static_cast<int64_t>(a->attempt()) < settings_.maxAppAttempts;
   if (!remain) return onAppRemoved(AppRemoved{id, AppState::FAILED});
-  std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
+  std::vector<ContainerId> live;
+  if (!keepContainers) live.assign(a->liveContainers().begin(), a->liveContainers().end());
   for (ContainerId c : live) {
     finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::KILLED_BY_RESOURCEMANAGER,
                     DecisionKind::kKill, "application attempt failed");
