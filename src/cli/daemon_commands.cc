@@ -11,7 +11,7 @@ namespace spindle::cli {
 bool DaemonOptions::selected() const {
   return rm->parsed() || nm->parsed() || application->parsed() || node->parsed() ||
          dshell->parsed() || attempt->parsed() || queue->parsed() || nodeAttributes->parsed() ||
-         cluster->parsed() || rmadmin->parsed();
+         cluster->parsed() || container->parsed() || rmadmin->parsed() || top->parsed();
 }
 
 namespace {
@@ -42,7 +42,8 @@ std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
   if (argc < 2) return out;
   const std::string cmd = argv[1];
   if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "queue" &&
-      cmd != "dshell" && cmd != "nodeattributes" && cmd != "cluster" && cmd != "rmadmin") {
+      cmd != "dshell" && cmd != "nodeattributes" && cmd != "cluster" && cmd != "container" &&
+      cmd != "rmadmin" && cmd != "top") {
     return out;
   }
   for (size_t i = 2; i < out.size(); ++i) {
@@ -78,11 +79,42 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   a->add_option("--movetoqueue", o.app.moveToQueue, "Move an application (with -queue)");
   a->add_option("--queue", o.app.queue, "With -movetoqueue: the target queue");
   a->add_option("--changeQueue", o.app.queue, "Move the -appId application to this queue");
-  a->add_option("--appId", o.app.appId, "With -changeQueue: the application");
+  a->add_option("--appId", o.app.appId, "With -changeQueue or -updatePriority: the application");
+  a->add_option("--updatePriority", o.app.updatePriority,
+                "Change the -appId application's priority");
 
   o.attempt = app.add_subcommand("applicationattempt", "List an application's attempts");
   addConnection(o.attempt, o.attemptArgs.conn);
   o.attempt->add_option("--list", o.attemptArgs.list, "List the attempts of this application");
+  o.attempt->add_option("--status", o.attemptArgs.status, "Print the report of an attempt");
+
+  o.container = app.add_subcommand("container", "List and report containers (yarn container)");
+  addConnection(o.container, o.containerArgs.conn);
+  o.container->add_option("--list", o.containerArgs.list,
+                          "List the containers of this application attempt");
+  o.container->add_option("--states", o.containerArgs.states,
+                          "With -list: NEW, RUNNING, COMPLETE, comma separated");
+  o.container->add_option("--status", o.containerArgs.status, "Print the report of a container");
+
+  o.rmadmin = app.add_subcommand("rmadmin", "Administer the ResourceManager (yarn rmadmin)");
+  client::RmAdminArgs& ra = o.rmadminArgs;
+  addConnection(o.rmadmin, ra.conn);
+  o.rmadmin->add_flag("--refreshQueues", ra.refreshQueues,
+                      "Re-read the scheduler's queues from the RM's --conf folder");
+  o.rmadmin->add_option("--addToClusterNodeLabels", ra.addLabels,
+                        "Add labels: \"x(exclusive=true),y\"");
+  o.rmadmin->add_option("--removeFromClusterNodeLabels", ra.removeLabels, "Remove labels: \"x,y\"");
+  o.rmadmin->add_option("--replaceLabelsOnNode", ra.replaceLabels,
+                        "Set node labels: \"host:port=x host2=y\" (a host: every NM on it)");
+  addHaAdminOptions(o.rmadmin, o.haAdmin);
+
+  o.top = app.add_subcommand("top", "Cluster and applications, refreshed (yarn top)");
+  addConnection(o.top, o.topArgs.conn);
+  o.top->add_option("--delay", o.topArgs.delaySeconds, "Seconds between screens (3)");
+  o.top->add_option("--rows", o.topArgs.rows, "Application rows shown (default: all)");
+  o.top->add_option("--queues", o.topArgs.queues, "Queues shown, comma separated (root)");
+  o.top->add_flag("--once", o.topArgs.once, "Print one screen without terminal control and exit");
+  o.top->add_option("--iterations", o.topArgs.iterations, "Stop after this many screens");
 
   o.queue = app.add_subcommand("queue", "Report a queue (yarn queue)");
   addConnection(o.queue, o.queueArgs.conn);
@@ -122,9 +154,6 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   o.cluster->add_flag("--lna,--list-node-attributes", o.clusterArgs.listNodeAttributes,
                       "List the cluster's node attributes");
 
-  o.rmadmin = app.add_subcommand("rmadmin", "Administer the ResourceManagers (yarn rmadmin)");
-  addConnection(o.rmadmin, o.haAdmin.conn);
-  addHaAdminOptions(o.rmadmin, o.haAdmin);
 
   o.dshell =
       app.add_subcommand("dshell", "YARN's distributed shell: run a command in N containers");
@@ -144,6 +173,12 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   d->add_option("--timeout", ds.timeoutMs, "Kill the application after this many ms (600000)");
   d->add_option("--placement_spec", ds.placementSpec,
                 "Placement constraints, e.g. zk=3,NOTIN,NODE,zk or zk(3),notin,node,zk");
+  d->add_option("--shell_script", ds.shellScript,
+                "A script file whose text every container runs (instead of -shell_command)");
+  d->add_option("--node_label_expression", ds.nodeLabelExpression,
+                "The node label the containers ask for");
+  d->add_flag("--keep_containers_across_application_attempts", ds.keepContainersAcrossAttempts,
+              "A new attempt keeps the containers of the failed one");
   d->add_flag("--am", ds.am, "Run as the application master (the AM container's command)")
       ->group("");
 }
@@ -152,9 +187,16 @@ int runDaemonCommand(const DaemonOptions& o) {
   initLogging(LogLevel::kInfo);
   if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed() ||
       o.queue->parsed() || o.nodeAttributes->parsed() || o.cluster->parsed() ||
-      o.rmadmin->parsed()) {
+      o.container->parsed() || o.rmadmin->parsed() || o.top->parsed()) {
     initLogging(LogLevel::kWarn);
-    if (o.rmadmin->parsed()) return client::runHaAdmin(o.haAdmin, std::cout, std::cerr);
+    if (o.container->parsed()) return client::runContainer(o.containerArgs, std::cout, std::cerr);
+    if (o.rmadmin->parsed() && o.haAdmin.any()) {
+      client::HaAdminArgs ha = o.haAdmin;
+      ha.conn = o.rmadminArgs.conn;
+      return client::runHaAdmin(ha, std::cout, std::cerr);
+    }
+    if (o.rmadmin->parsed()) return client::runRmAdmin(o.rmadminArgs, std::cout, std::cerr);
+    if (o.top->parsed()) return client::runTop(o.topArgs, std::cout, std::cerr);
     if (o.nodeAttributes->parsed()) {
       return client::runNodeAttributes(o.attrArgs, std::cout, std::cerr);
     }

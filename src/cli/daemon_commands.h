@@ -29,7 +29,9 @@ struct DaemonOptions {
   CLI::App* dshell = nullptr;
   CLI::App* nodeAttributes = nullptr;
   CLI::App* cluster = nullptr;
+  CLI::App* container = nullptr;
   CLI::App* rmadmin = nullptr;
+  CLI::App* top = nullptr;
   std::string confDir;
   client::ApplicationArgs app;
   client::NodeArgs nodeArgs;
@@ -39,6 +41,9 @@ struct DaemonOptions {
   client::NodeAttributesArgs attrArgs;
   client::ClusterArgs clusterArgs;
   client::HaAdminArgs haAdmin;
+  client::ContainerArgs containerArgs;
+  client::RmAdminArgs rmadminArgs;
+  client::TopArgs topArgs;
   bool selected() const;
 };
 

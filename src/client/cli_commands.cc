@@ -224,6 +224,13 @@ int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& er
     return 2;
   }
   if (!a.status.empty()) return printAppReport(**rm, a.status, out, err);
+  if (!a.updatePriority.empty()) {
+    if (a.appId.empty()) {
+      err << "application: -updatePriority needs -appId <Application ID>\n";
+      return 2;
+    }
+    return runUpdatePriority(**rm, a.appId, a.updatePriority, out, err);
+  }
   if (!a.moveToQueue.empty() || !a.appId.empty()) {
     const std::string id = a.moveToQueue.empty() ? a.appId : a.moveToQueue;
     if (a.queue.empty()) {
@@ -317,8 +324,10 @@ int runApplicationAttempt(const AttemptArgs& a, std::ostream& out, std::ostream&
     err << rm.status().message() << "\n";
     return 2;
   }
+  if (!a.status.empty()) return printAttemptReport(**rm, a.status, out, err);
   if (a.list.empty()) {
-    err << "applicationattempt: -list <Application ID> is needed\n";
+    err << "applicationattempt: one of -list <Application ID>, -status <Application Attempt ID> "
+           "is needed\n";
     return 2;
   }
   auto r = (*rm)->get("/ws/v1/cluster/apps/" + a.list + "/appattempts");

@@ -31,13 +31,15 @@ struct ApplicationArgs {
   std::string moveToQueue;        // -movetoqueue <appId> (with -queue), or -appId
   std::string appId;              // -appId <appId> (with -changeQueue)
   std::string queue;              // -queue <queue> / -changeQueue <queue>
+  std::string updatePriority;     // -updatePriority <priority> (with -appId)
 };
 int runApplication(const ApplicationArgs& a, std::ostream& out, std::ostream& err);
 
-// `yarn applicationattempt -list <appId>`.
+// `yarn applicationattempt -list <appId>` and `-status <attemptId>`.
 struct AttemptArgs {
   Connection conn;
-  std::string list;  // the application id
+  std::string list;    // the application id
+  std::string status;  // an application attempt id
 };
 int runApplicationAttempt(const AttemptArgs& a, std::ostream& out, std::ostream& err);
 
@@ -96,8 +98,54 @@ struct DshellArgs {
   int64_t masterVcores = 1;
   int64_t timeoutMs = 600'000;
   std::string placementSpec;
+  std::string shellScript;                    // -shell_script FILE: its text is the command
+  std::string nodeLabelExpression;            // -node_label_expression: the containers' asks
+  bool keepContainersAcrossAttempts = false;  // -keep_containers_across_application_attempts
   bool am = false;  // run as the application master (inside its container)
 };
 int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err);
+
+// `yarn container -list <attemptId> [-states S1,S2]` and `-status <containerId>`
+// (client_ops_cli.cc).
+struct ContainerArgs {
+  Connection conn;
+  std::string list;    // an application attempt id
+  std::string states;  // with -list: NEW, RUNNING, COMPLETE, comma separated
+  std::string status;  // a container id
+};
+int runContainer(const ContainerArgs& a, std::ostream& out, std::ostream& err);
+
+// `yarn rmadmin` (RMAdminCLI): -refreshQueues, -addToClusterNodeLabels "x(exclusive=true),y",
+// -removeFromClusterNodeLabels "x,y", -replaceLabelsOnNode "host:port=x host2=y". Each is an
+// admin call (yarn.admin.acl); several run in that order.
+struct RmAdminArgs {
+  Connection conn;
+  bool refreshQueues = false;
+  std::string addLabels;
+  std::string removeLabels;
+  std::string replaceLabels;
+};
+int runRmAdmin(const RmAdminArgs& a, std::ostream& out, std::ostream& err);
+
+// `yarn top` (TopCLI): the cluster header and the apps table from the REST API, redrawn every
+// `delaySeconds`; `once` prints one screen without terminal control (scripts, tests);
+// `iterations` > 0 stops after that many screens (top_cli.cc).
+struct TopArgs {
+  Connection conn;
+  int64_t delaySeconds = 3;
+  int32_t rows = 0;  // app rows shown; 0: every app
+  std::string queues = "root";
+  bool once = false;
+  int64_t iterations = 0;
+};
+int runTop(const TopArgs& a, std::ostream& out, std::ostream& err);
+
+class RmRestClient;
+// `application -updatePriority <p> -appId <id>` (client_ops_cli.cc).
+int runUpdatePriority(RmRestClient& rm, const std::string& appId, const std::string& priority,
+                      std::ostream& out, std::ostream& err);
+// `applicationattempt -status <attemptId>` (client_ops_cli.cc).
+int printAttemptReport(RmRestClient& rm, const std::string& attemptId, std::ostream& out,
+                       std::ostream& err);
 
 }  // namespace spindle::client

@@ -7,14 +7,17 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "app/container_state.h"
+#include "base/strings.h"
 #include "client/commands.h"
 #include "client/rm_client.h"
 #include "placement/spec_parser.h"
@@ -193,6 +196,8 @@ int runAm(std::ostream& out, std::ostream& err) {
   }
   // DistributedShell retries rejected requests, 10 in all, then gives up.
   int32_t retriesLeft = 10;
+  // -node_label_expression: every container ask carries it.
+  const std::string labelExpression = env("DSHELL_NODE_LABEL_EXPRESSION");
   auto reg = rm.registerAm(env("NM_HOST", "127.0.0.1"), "", registered);
   if (!reg) {
     err << "dshell AM: register: " << reg.status().message() << "\n";
@@ -200,6 +205,13 @@ int runAm(std::ostream& out, std::ostream& err) {
   }
   int32_t allocated = 0, succeeded = 0, failed = 0;
   int resyncsSeen = 0;
+  // -keep_containers_across_application_attempts: the containers of an earlier attempt still
+  // run and count as allocated (ApplicationMaster's RMCallbackHandler reads them from the
+  // registration); their completions come as usual.
+  for (const protocol::Container& c : reg->containersFromPreviousAttempts) {
+    out << "Received " << c.id << " from a previous attempt" << std::endl;
+    ++allocated;
+  }
   std::string lastFailure;
   std::map<std::string, int64_t> requestOfContainer;  // container id -> allocationRequestId
   // A restarted RM may report a completion again (the NM re-reports recently stopped
@@ -216,8 +228,13 @@ int runAm(std::ostream& out, std::ostream& err) {
     std::vector<protocol::ResourceRequest> asks;
     // Asks are absolute: the number still wanted, every call.
     if (placement.empty()) {
-      asks.push_back(
-          {priority, "*", {memory, vcores}, std::max(0, total - allocated), true, "", 0});
+      asks.push_back({priority,
+                      "*",
+                      {memory, vcores},
+                      std::max(0, total - allocated),
+                      true,
+                      labelExpression,
+                      0});
     }
     auto r = rm.allocate(std::move(asks), {},
                          static_cast<double>(succeeded + failed) / std::max(total, 1),
@@ -238,6 +255,9 @@ int runAm(std::ostream& out, std::ostream& err) {
     if (r->amCommand) {
       err << "dshell AM: the RM sent " << protocol::toString(*r->amCommand) << "\n";
       return 1;
+    }
+    for (const protocol::NodeReport& n : r->updatedNodes) {
+      out << "Node " << n.nodeId << " is now " << n.nodeState << std::endl;
     }
     std::vector<std::string> surplus;
     for (const protocol::Container& c : r->allocatedContainers) {
@@ -322,8 +342,31 @@ int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err) {
     numContainers = 0;
     for (const PlacementItem& i : *p) numContainers += i.count;
   }
-  if (a.shellCommand.empty()) {
-    err << "dshell: -shell_command is required\n";
+  // DistributedShell's Client: exactly one of -shell_command and -shell_script.
+  if (!a.shellCommand.empty() && !a.shellScript.empty()) {
+    err << "dshell: Can not specify shell_command option and shell_script option at the same "
+           "time\n";
+    return 2;
+  }
+  std::string command = a.shellCommand;
+  if (!a.shellScript.empty()) {
+    // The script's text is the containers' command (YARN ships the file and runs it with bash).
+    std::ifstream in(a.shellScript, std::ios::binary);
+    if (!in) {
+      err << "dshell: -shell_script " << a.shellScript << ": cannot be read\n";
+      return 2;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    command = text.str();
+    if (trimView(command).empty()) {
+      err << "dshell: -shell_script " << a.shellScript << " is empty\n";
+      return 2;
+    }
+  }
+  if (command.empty()) {
+    err << "dshell: No shell command or shell script specified to be executed by application "
+           "master (-shell_command or -shell_script)\n";
     return 2;
   }
   if (a.numContainers < 1) {
@@ -353,7 +396,8 @@ int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err) {
   auto add = [&](const char* k, const std::string& v) {
     envEntries.push_back({{"key", k}, {"value", v}});
   };
-  add("DSHELL_SHELL_COMMAND", a.shellCommand);
+  add("DSHELL_SHELL_COMMAND", command);
+  add("DSHELL_NODE_LABEL_EXPRESSION", a.nodeLabelExpression);
   add("DSHELL_NUM_CONTAINERS", std::to_string(numContainers));
   add("DSHELL_PLACEMENT_SPEC", a.placementSpec);
   add("DSHELL_CONTAINER_MEMORY", std::to_string(a.containerMemory));
@@ -366,6 +410,7 @@ int runDshell(const DshellArgs& a, std::ostream& out, std::ostream& err) {
                     {"priority", a.priority},
                     {"application-type", "YARN"},
                     {"resource", {{"memory", a.masterMemory}, {"vCores", a.masterVcores}}},
+                    {"keep-containers-across-application-attempts", a.keepContainersAcrossAttempts},
                     {"am-container-spec",
                      {{"commands", {{"command", fmt::format("'{}' dshell --am", selfPath())}}},
                       {"environment", {{"entry", envEntries}}}}}};

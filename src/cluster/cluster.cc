@@ -154,6 +154,14 @@ Status Cluster::addNodeLabels(const std::vector<NodeLabel>& labels) {
   return Status::ok();
 }
 
+Status Cluster::removeNodeLabels(const std::vector<std::string>& names) {
+  for (const std::string& n : names) {
+    if (!labels_.contains(n)) return invalidArgument("node label '{}' does not exist", n);
+  }
+  for (const std::string& n : names) labels_.erase(n);
+  return Status::ok();
+}
+
 bool Cluster::isExclusive(const std::string& label) const {
   auto it = labels_.find(label);
   return it == labels_.end() || it->second.exclusive;

@@ -75,6 +75,8 @@ class Cluster {
   // Cluster node labels (YARN's CommonNodeLabelsManager). Adding an existing label with the same
   // exclusivity is a no-op; a different exclusivity, an empty or malformed name is an error.
   Status addNodeLabels(const std::vector<NodeLabel>& labels);
+  // Removes labels (each must exist; the scheduler checks that none is in use).
+  Status removeNodeLabels(const std::vector<std::string>& names);
   const std::map<std::string, NodeLabel>& nodeLabels() const { return labels_; }
   bool hasNodeLabel(const std::string& name) const { return labels_.count(name) != 0; }
   // Exclusivity of a partition; "" (the default partition) and unknown labels are exclusive.

@@ -419,6 +419,32 @@ void read(JsonFields& f, AllocateRequest& r) {
   r.schedulingRequests = readList<SchedulingRequestRecord>(f, "schedulingRequests");
 }
 
+json toJson(const NodeReport& n) {
+  return {{"nodeId", n.nodeId},
+          {"nodeState", n.nodeState},
+          {"httpAddress", n.httpAddress},
+          {"rackName", n.rackName},
+          {"used", toJson(n.used)},
+          {"capability", toJson(n.capability)},
+          {"numContainers", n.numContainers},
+          {"healthReport", n.healthReport},
+          {"lastHealthReportTime", n.lastHealthReportTime},
+          {"nodeLabels", n.nodeLabels}};
+}
+void read(JsonFields& f, NodeReport& n) {
+  n.nodeId = f.str("nodeId");
+  nonEmpty(f, "nodeId", n.nodeId);
+  n.nodeState = f.str("nodeState");
+  n.httpAddress = f.str("httpAddress", "");
+  n.rackName = f.str("rackName", "/default-rack");
+  if (auto u = f.optObject("used")) read(*u, n.used);
+  if (auto c = f.optObject("capability")) read(*c, n.capability);
+  n.numContainers = f.int32("numContainers", 0);
+  n.healthReport = f.str("healthReport", "");
+  n.lastHealthReportTime = f.int64("lastHealthReportTime", 0);
+  n.nodeLabels = f.strings("nodeLabels");
+}
+
 json toJson(const AllocateResponse& r) {
   json j = {{"responseId", r.responseId},
             {"allocatedContainers", list(r.allocatedContainers)},
@@ -426,7 +452,8 @@ json toJson(const AllocateResponse& r) {
             {"limit", toJson(r.limit)},
             {"numClusterNodes", r.numClusterNodes},
             {"preempt", {{"strictContract", {{"container", r.preemptContainers}}}}},
-            {"rejectedSchedulingRequests", list(r.rejectedSchedulingRequests)}};
+            {"rejectedSchedulingRequests", list(r.rejectedSchedulingRequests)},
+            {"updatedNodes", list(r.updatedNodes)}};
   if (r.amCommand) j["amCommand"] = toString(*r.amCommand);
   return j;
 }
@@ -444,6 +471,7 @@ void read(JsonFields& f, AllocateResponse& r) {
   }
   r.rejectedSchedulingRequests =
       readList<RejectedSchedulingRequestRecord>(f, "rejectedSchedulingRequests");
+  r.updatedNodes = readList<NodeReport>(f, "updatedNodes");
 }
 
 json toJson(const FinishApplicationMasterRequest& r) {

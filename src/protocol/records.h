@@ -218,6 +218,21 @@ struct AllocateRequest {
 enum class AMCommand { AM_RESYNC, AM_SHUTDOWN };
 const char* toString(AMCommand c);
 
+// NodeReport, as an AllocateResponse's updatedNodes carries it: a node whose state changed
+// since the AM's last call (became unusable: LOST, UNHEALTHY, DECOMMISSIONING, ...).
+struct NodeReport {
+  std::string nodeId;
+  std::string nodeState;  // NodeState: RUNNING, UNHEALTHY, LOST, DECOMMISSIONING, ...
+  std::string httpAddress;
+  std::string rackName = "/default-rack";
+  ResourceRecord used;
+  ResourceRecord capability;
+  int32_t numContainers = 0;
+  std::string healthReport;
+  int64_t lastHealthReportTime = 0;
+  std::vector<std::string> nodeLabels;
+};
+
 struct AllocateResponse {
   std::optional<AMCommand> amCommand;
   int32_t responseId = 0;
@@ -228,6 +243,7 @@ struct AllocateResponse {
   // PreemptionMessage.strictContract's containers (they will be taken).
   std::vector<std::string> preemptContainers;
   std::vector<RejectedSchedulingRequestRecord> rejectedSchedulingRequests;
+  std::vector<NodeReport> updatedNodes;
 };
 
 // FinalApplicationStatus.

@@ -23,6 +23,8 @@ Result<SubmissionContext> decodeSubmissionContext(std::string_view body) {
   c.unmanagedAm = f.boolean("unmanaged-AM", false);
   c.maxAppAttempts = f.int32("max-app-attempts", 0);
   c.reservationId = f.str("reservation-id", "");
+  c.keepContainersAcrossApplicationAttempts =
+      f.boolean("keep-containers-across-application-attempts", false);
   if (f.ok() && c.maxAppAttempts < 0) f.fail("max-app-attempts", "must not be negative");
   if (auto tags = f.optObject("application-tags")) c.applicationTags = tags->strings("tag");
   if (auto r = f.optObject("resource")) read(*r, c.resource);
@@ -62,6 +64,7 @@ json toJson(const SubmissionContext& c) {
       {"application-type", c.applicationType},
       {"unmanaged-AM", c.unmanagedAm},
       {"max-app-attempts", c.maxAppAttempts},
+      {"keep-containers-across-application-attempts", c.keepContainersAcrossApplicationAttempts},
       {"application-tags", {{"tag", c.applicationTags}}},
       {"resource", toJson(c.resource)},
       {"am-container-spec", {{"commands", {{"command", cmd}}}, {"environment", {{"entry", env}}}}}};

@@ -35,6 +35,9 @@ struct SubmissionContext {
   std::vector<std::string> applicationTags;
   // reservation-id: the reservation the app runs in ("" for none).
   std::string reservationId;
+  // keep-containers-across-application-attempts: a new attempt keeps the running containers
+  // of the failed one and its AM gets them at registration.
+  bool keepContainersAcrossApplicationAttempts = false;
 };
 
 Result<SubmissionContext> decodeSubmissionContext(std::string_view body);

@@ -51,13 +51,14 @@ class ActiveRm final : public ActiveServices {
   static Result<std::shared_ptr<ActiveRm>> create(
       const RmSettings& settings, const Configuration& conf, const Clock& clock,
       std::unique_ptr<store::StateStore> store,
-      std::function<void(const store::StoreStatus&)> onStoreFailure) {
+      std::function<void(const store::StoreStatus&)> onStoreFailure, const std::string& confDir) {
     auto created = RmCore::create(settings, conf, clock, "", std::move(store));
     if (!created) return created.status();
     auto a = std::shared_ptr<ActiveRm>(new ActiveRm());
     a->core_ = std::move(*created);
     RmCore& core = *a->core_;
     core.setStoreFailureHandler(std::move(onStoreFailure));
+    core.setConfDir(confDir);  // rmadmin -refreshQueues re-reads it
     if (const store::StateStore* st = core.stateStore()) {
       std::cout << "spindle rm: state store " << st->name() << ", epoch " << core.epoch() << ", "
                 << core.recoveredApps() << " apps recovered" << std::endl;
@@ -150,7 +151,8 @@ int runResourceManager(const std::string& confDir) {
     // Built (the configuration checked) before any port is bound.
     auto store = store::createStateStore(*conf);
     if (!store) return fail(store.status());
-    auto a = ActiveRm::create(*settings, *conf, clock, std::move(*store), stopOnStoreFailure);
+    auto a = ActiveRm::create(*settings, *conf, clock, std::move(*store), stopOnStoreFailure,
+                              confDir);
     if (!a) return fail(a.status());
     single = std::move(*a);
   }
@@ -187,7 +189,7 @@ int runResourceManager(const std::string& confDir) {
   if (ha->enabled) {
     haService = std::make_unique<HaService>(
         *ha,
-        [&settings, &conf, &clock, &ha,
+        [&settings, &conf, &clock, &ha, &confDir,
          schedulerAddress](int64_t token) -> Result<std::shared_ptr<ActiveServices>> {
           // The term's store: every write fenced by the token; open (schema checked), load,
           // bump the epoch (YARN's EPOCH_NODE) before serving.
@@ -197,7 +199,7 @@ int runResourceManager(const std::string& confDir) {
           auto etcdStore = std::make_unique<EtcdStoreOwner>(etcd, ha->etcdPrefix());
           etcdStore->setFence({ha->leaderKey(), token});
           auto a = ActiveRm::create(*settings, *conf, clock, std::move(etcdStore),
-                                    stopOnStoreFailure);
+                                    stopOnStoreFailure, confDir);
           if (!a) return a.status();
           (*a)->begin(schedulerAddress);
           return std::shared_ptr<ActiveServices>(std::move(*a));

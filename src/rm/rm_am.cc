@@ -100,7 +100,27 @@ Result<protocol::RegisterApplicationMasterResponse> RmCore::registerAm(
   protocol::RegisterApplicationMasterResponse resp;
   const Resource& max = sched().settings().bounds.maximum;
   resp.maximumCapability = {max.memoryMb(), max.vcores()};
-  resp.queue = sched().findApp(app->id)->queue();
+  const Application& a = *sched().findApp(app->id);
+  resp.queue = a.queue();
+  // keep-containers-across-application-attempts: the earlier attempts' running containers
+  // (ApplicationMasterService.registerApplicationMaster's containersFromPreviousAttempts).
+  if (app->ctx.keepContainersAcrossApplicationAttempts) {
+    for (ContainerId id : a.liveContainers()) {
+      if (id.attempt.attempt >= a.attempt()) continue;
+      const Container* c = sched().findContainer(id);
+      if (c == nullptr) continue;
+      protocol::Container pc;
+      pc.id = sched().containerIdString(id);
+      pc.nodeId = sched().cluster().nodeName(c->node);
+      if (auto n = nodes_.find(pc.nodeId); n != nodes_.end()) {
+        pc.nodeHttpAddress = n->second->httpAddress;
+      }
+      pc.resource = {c->resource.memoryMb(), c->resource.vcores()};
+      pc.priority = c->key.priority;
+      pc.allocationRequestId = c->key.allocationRequestId;
+      resp.containersFromPreviousAttempts.push_back(std::move(pc));
+    }
+  }
   return resp;
 }
 
@@ -169,6 +189,8 @@ Result<protocol::AllocateResponse> RmCore::allocate(const protocol::AllocateRequ
   resp.allocatedContainers.swap(app->newlyAllocated);
   resp.completedContainerStatuses.swap(app->completed);
   resp.rejectedSchedulingRequests.swap(app->rejected);
+  for (auto& [id, report] : app->updatedNodes) resp.updatedNodes.push_back(std::move(report));
+  app->updatedNodes.clear();
   if (auto h = sched().headroom(app->id)) resp.limit = {h->memoryMb(), h->vcores()};
   resp.numClusterNodes = static_cast<int32_t>(sched().cluster().numNodes());
   for (ContainerId c : sched().preemptionMessage(app->id).containers) {

@@ -5,6 +5,7 @@
 #include "app/container_state.h"
 #include "base/log.h"
 #include "protocol/yarn_ids.h"
+#include "rm/rm_activities.h"
 #include "rm/rm_core_internal.h"
 
 namespace spindle::rm {
@@ -45,6 +46,8 @@ Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Confi
   auto driver = Driver::create(core->conf_, clock, core->rng_);
   if (!driver) return driver.status();
   core->driver_ = std::move(*driver);
+  core->activities_ = std::make_unique<ActivitiesRecorder>();
+  core->driver_->setDecisionSink(core->activities_.get());
   auto groups = GroupsProvider::fromConfig(core->conf_);
   if (!groups) return groups.status();
   core->groups_ = std::move(*groups);
@@ -244,7 +247,7 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
     return;
   }
   app->diagnostics = why;
-  auto out = driver_->restartAttempt(id);
+  auto out = driver_->restartAttempt(id, /*countsAsFailure=*/true, app->ctx.keepContainersAcrossApplicationAttempts);
   if (!out) {
     SPINDLE_LOG_ERROR("{}: cannot start a new attempt: {}", sched().appIdString(id),
                       out.status().message());
@@ -433,11 +436,33 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   return resp;
 }
 
+// RMAppImpl.processNodeUpdate: every live app's AM hears of the node on its next allocate
+// (AllocateResponse.updatedNodes), the latest state per node.
+void RmCore::reportNodeUpdate(const RmNode& n, const std::string& state) {
+  protocol::NodeReport r;
+  r.nodeId = n.nodeId;
+  r.nodeState = state;
+  r.httpAddress = n.httpAddress;
+  r.capability = n.total;
+  r.healthReport = n.healthReport;
+  r.lastHealthReportTime = n.lastHealthUpdate;
+  r.nodeLabels = n.labels;
+  if (sched().cluster().contains(n.sched)) {
+    const Node& node = sched().cluster().node(n.sched);
+    r.used = {node.allocated().memoryMb(), node.allocated().vcores()};
+    r.numContainers = static_cast<int32_t>(node.containers().size());
+  }
+  for (auto& [id, app] : apps_) {
+    if (appLive(id)) app->updatedNodes[n.nodeId] = r;
+  }
+}
+
 void RmCore::loseNode(RmNode& n, TimeMs silentMs) {
   SPINDLE_LOG_WARN("node {} LOST: no heartbeat for {} ms (expiry {} ms)", n.nodeId, silentMs,
                    settings_.nmExpiryMs);
   n.state = RmNodeState::LOST;
   n.toCleanup.clear();
+  reportNodeUpdate(n, "LOST");
   auto out = driver_->handle(NodeRemoved{n.nodeId});
   if (out) apply(*out);
 }

@@ -65,6 +65,8 @@
 
 namespace spindle::rm {
 
+class ActivitiesRecorder;  // rm_activities.h
+
 // An AM container to start on its node (YARN's ApplicationMasterLauncher's job).
 struct AmLaunch {
   std::string nodeHttpAddress;  // host:port of the node manager
@@ -194,6 +196,43 @@ class RmCore {
   Result<nlohmann::json> attributesToNodes(const std::map<std::string, std::string>& q) const;
   Result<nlohmann::json> nodesToAttributes(const std::map<std::string, std::string>& q) const;
 
+  // --- Client operations (rm_client_ops.cc) ---
+  // GET apps/{id}/priority and PUT (ClientRMService.updateApplicationPriority through the
+  // scheduler's updateAppPriority): {"priority": N}, the effective priority after the change.
+  // Errors: unknown app (404), a finished app "Application in <state> state cannot update
+  // priority." (400), the queue's priority ACL (400).
+  Result<nlohmann::json> appPriority(std::string_view appId);
+  Result<nlohmann::json> updateAppPriority(std::string_view appId, int32_t priority);
+  // GET apps/{id}/appattempts/{attemptId}: one AppAttemptInfo ({"appAttempt": {...}}).
+  Result<nlohmann::json> appAttempt(std::string_view appId, std::string_view attemptId);
+  // GET apps/{id}/appattempts/{attemptId}/containers[/{containerId}]: the attempt's live
+  // containers as YARN's ContainerInfo ({"containers": {"container": [...]}}, {"container"}).
+  Result<nlohmann::json> attemptContainers(std::string_view appId, std::string_view attemptId);
+  Result<nlohmann::json> attemptContainer(std::string_view appId, std::string_view attemptId,
+                                          std::string_view containerId);
+  // GET scheduler/activities[?nodeId=] and scheduler/app-activities/{appId}
+  // (rm_activities.cc): the decision records as YARN's ActivitiesInfo / AppActivitiesInfo.
+  Result<nlohmann::json> activities(const std::map<std::string, std::string>& query);
+  Result<nlohmann::json> appActivities(std::string_view appId,
+                                       const std::map<std::string, std::string>& query);
+  // Node labels (rm_node_labels.cc): GetClusterNodeLabels, Add/RemoveFromClusterNodeLabels,
+  // GetNodeToLabels, GetLabelsToNodes, ReplaceLabelsOnNode.
+  nlohmann::json clusterNodeLabels() const;
+  Result<nlohmann::json> addClusterNodeLabels(const std::vector<NodeLabel>& labels);
+  Result<nlohmann::json> removeClusterNodeLabels(const std::vector<std::string>& labels);
+  nlohmann::json nodeToLabels() const;
+  Result<nlohmann::json> labelsToNodes(const std::map<std::string, std::string>& query) const;
+  // node id (host:port, or a host for every node on it) -> its labels (at most one).
+  Result<nlohmann::json> replaceLabelsOnNodes(
+      const std::vector<std::pair<std::string, std::vector<std::string>>>& mapping);
+  Result<nlohmann::json> nodeLabelsOf(std::string_view nodeId) const;
+  // `rmadmin -refreshQueues` with the configuration read from the --conf folder: validated
+  // first; on an error nothing changes (Driver::refreshConfiguration).
+  Result<nlohmann::json> refreshQueues(const Configuration& conf);
+  // The --conf folder the daemon was started with ("" in tests): refreshQueues reads it.
+  void setConfDir(std::string dir) { confDir_ = std::move(dir); }
+  const std::string& confDir() const { return confDir_; }
+
   // --- Time and the launcher ---
   // NM and AM liveness (yarn.nm.liveness-monitor / yarn.am.liveness-monitor expiry) and the
   // scheduler's due monitor tick.
@@ -234,8 +273,12 @@ class RmCore {
   void failAttempt(AppId id, const std::string& why);
   void addCleanup(NodeId node, const std::string& containerId);
   void loseNode(RmNode& n, TimeMs silentMs);
+  // A node changed state (LOST here; UNHEALTHY, DECOMMISSIONING where those are set): every
+  // live app's next allocate response lists it in updatedNodes.
+  void reportNodeUpdate(const RmNode& n, const std::string& state);
   nlohmann::json appJson(const Application& a);
   nlohmann::json nodeJson(const RmNode& n);
+  nlohmann::json containerInfo(const RmApp& app, const Container& c) const;
   bool appLive(AppId id) const;
   const RmApp* findApp(AppId id) const;
   // The scheduler's queue ACL (or an ancestor's) allows `user`; false for an unknown queue,
@@ -264,6 +307,9 @@ class RmCore {
   std::vector<uint32_t> issued_;  // ids handed out by newApplication, not yet submitted
   // Centralised node attributes by host (by "prefix/name"), also for hosts without a node yet.
   std::map<std::string, std::map<std::string, placement::NodeAttribute>, std::less<>> centralized_;
+  std::string confDir_;
+  // The decision records the activities endpoints answer from (rm_activities.cc).
+  std::unique_ptr<ActivitiesRecorder> activities_;
   // Diagnostics a node reported for a completed container, until apply() hands them on.
   std::map<ContainerId, std::string> nodeDiagnostics_;
   // Durable state.

@@ -83,6 +83,8 @@ struct RmCore::RmApp {
   // Recovered from the state store: an allocate before the AM registers again is answered
   // AM_RESYNC (the AM registered with the previous RM).
   bool recovered = false;
+  // Nodes whose state changed since the AM's last allocate (updatedNodes), by node id.
+  std::map<std::string, protocol::NodeReport> updatedNodes;
 
   void endAttempt(const char* state, TimeMs now, const std::string& why) {
     if (attempts.empty() || attempts.back().finishedTime != 0) return;

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "protocol/codec.h"
+#include "protocol/json_xml.h"
 #include "protocol/rest_records.h"
 #include "rm/rest_answers.h"
 
@@ -59,7 +60,22 @@ void RmService::handle(HttpRequest req, Respond respond) {
     if (req.method != "POST") return respond(wrongMethod(req));
     return handleRpc(req, respond);
   }
-  if (req.path.starts_with(kCluster)) return handleRest(req, respond);
+  if (req.path.starts_with(kCluster)) {
+    // RMWebServices produces both: XML when the Accept header asks for it first.
+    if (protocol::acceptsXmlFirst(req.accept)) {
+      respond = [inner = std::move(respond)](HttpResponse r) {
+        if (r.contentType == "application/json" && !r.body.empty()) {
+          json j = json::parse(r.body, nullptr, false);
+          if (!j.is_discarded()) {
+            r.body = protocol::jsonToXml(j);
+            r.contentType = "application/xml";
+          }
+        }
+        inner(std::move(r));
+      };
+    }
+    return handleRest(req, respond);
+  }
   respond(notFoundPath(req));
 }
 
@@ -125,6 +141,7 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
     user = std::move(*who);
   }
   if (handleNodeAttributes(rest, req, respond, user)) return;
+  if (handleClientOps(rest, req, respond, user)) return;
   if (rest.empty() || rest == "/info") {
     if (!get) return respond(wrongMethod(req));
     return onLoop([&core] { return ok(core.clusterInfo()); });

@@ -27,6 +27,10 @@
 //   /reservation/list (GET)             the reservation API (rm_reservation_service.cc)
 //   /node-attributes, /attributes-to-nodes, /nodes-to-attributes (GET),
 //   /node-attributes/mapping (POST, admin): rm_node_attributes_service.cc
+//   /apps/{id}/priority, /apps/{id}/appattempts/{a}/containers, node labels, activities,
+//   /admin/refresh-queues: rm_client_ops_service.cc
+// Every /ws/v1/cluster answer is XML instead of JSON when the Accept header asks for it first
+// (protocol/json_xml.h).
 #pragma once
 
 #include "protocol/http_server.h"
@@ -50,6 +54,10 @@ class RmService {
   // The node-attribute endpoints (rm_node_attributes_service.cc); false for another path.
   bool handleNodeAttributes(std::string_view rest, protocol::HttpRequest& req,
                             protocol::Respond& respond, const std::string& user);
+  // Priority, attempts and containers, node labels, activities, refresh-queues
+  // (rm_client_ops_service.cc); false for another path.
+  bool handleClientOps(std::string_view rest, protocol::HttpRequest& req,
+                       protocol::Respond& respond, const std::string& user);
 
   RmCore& core_;
   SchedulerLoop& loop_;

@@ -91,9 +91,10 @@ Result<const Outcome&> Driver::submit(const AppSubmission& submission) {
   return finish(id.isOk() || rejected ? Status::ok() : id.status());
 }
 
-Result<const Outcome&> Driver::restartAttempt(AppId app, bool countsAsFailure) {
+Result<const Outcome&> Driver::restartAttempt(AppId app, bool countsAsFailure,
+                                              bool keepContainers) {
   outcome_.clear();
-  return finish(sched_->restartAttempt(app, countsAsFailure));
+  return finish(sched_->restartAttempt(app, countsAsFailure, keepContainers));
 }
 
 Result<const Outcome&> Driver::refreshConfiguration(const Configuration& conf) {

@@ -97,8 +97,9 @@ class Driver {
   Result<const Outcome&> submit(const AppSubmission& submission);
   // The AM container was lost: a new attempt, or the app FAILS (Scheduler::restartAttempt).
   // `countsAsFailure` false: a new attempt regardless of the attempts made (an RM restart lost
-  // the AM container, not the app).
-  Result<const Outcome&> restartAttempt(AppId app, bool countsAsFailure = true);
+  // the AM container, not the app); `keepContainers`: Scheduler::restartAttempt.
+  Result<const Outcome&> restartAttempt(AppId app, bool countsAsFailure = true,
+                                        bool keepContainers = false);
   // `yarn rmadmin -refreshQueues` (Scheduler::refreshConfiguration).
   Result<const Outcome&> refreshConfiguration(const Configuration& conf);
   // Node attributes set by the administrator or reported by a node (NodeAttributesUpdate);
@@ -108,6 +109,23 @@ class Driver {
   }
   // `yarn application -movetoqueue` (Scheduler::moveApp).
   Result<const Outcome&> moveApp(AppId app, std::string_view queue);
+  // `rmadmin -removeFromClusterNodeLabels` and `-replaceLabelsOnNode` (Scheduler's
+  // removeNodeLabels, replaceNodeLabels); AddNodeLabels is an event (handle()).
+  Result<const Outcome&> removeNodeLabels(const std::vector<std::string>& labels) {
+    outcome_.clear();
+    return finish(sched_->removeNodeLabels(labels));
+  }
+  Result<const Outcome&> replaceNodeLabels(std::string_view node,
+                                           const std::vector<std::string>& labels) {
+    outcome_.clear();
+    return finish(sched_->replaceNodeLabels(node, labels));
+  }
+  // `yarn application -updatePriority` (Scheduler::updateAppPriority); the app's priority()
+  // is the effective one afterwards.
+  Result<const Outcome&> updateAppPriority(AppId app, int32_t priority) {
+    outcome_.clear();
+    return finish(sched_->updateAppPriority(app, priority));
+  }
 
   // When the next MonitorTick or plan follower run is due (injected-clock ms); nullopt while
   // neither is needed.

@@ -54,6 +54,74 @@ Status Scheduler::moveApp(AppId, std::string_view) {
   return failedPrecondition("the {} does not support moving apps between queues", typeName());
 }
 
+Status Scheduler::updateAppPriority(AppId id, int32_t) {
+  const Application* a = findApp(id);
+  if (a == nullptr) return notFound("unknown app {}", appIdString(id));
+  if (isFinal(a->state())) {
+    return failedPrecondition("Application in {} state cannot update priority.",
+                              toString(a->state()));
+  }
+  return Status::ok();
+}
+
+Status Scheduler::removeNodeLabels(const std::vector<std::string>& labels) {
+  EventScope scope(*this);
+  for (const std::string& l : labels) {
+    // CommonNodeLabelsManager.checkRemoveFromClusterNodeLabels' and RMNodeLabelsManager's texts.
+    if (!cluster_.hasNodeLabel(l)) {
+      return invalidArgument(
+          "Node label={} to be removed doesn't existed in cluster node labels collection.", l);
+    }
+    if (const std::string q = labelInUse(l); !q.empty()) {
+      return invalidArgument(
+          "Cannot remove label={}, because queue={} is using this label. Please remove label on "
+          "queue before remove the label",
+          l, q);
+    }
+    for (NodeId id : cluster_.nodeIds()) {
+      if (cluster_.node(id).labels().contains(l)) {
+        return invalidArgument(
+            "Cannot remove label={}, because node {} carries it; replace the "
+            "node's labels first",
+            l, cluster_.nodeName(id));
+      }
+    }
+  }
+  SPINDLE_RETURN_IF_ERROR(cluster_.removeNodeLabels(labels));
+  return onNodeLabelsAdded();
+}
+
+Status Scheduler::replaceNodeLabels(std::string_view node, const std::vector<std::string>& labels) {
+  EventScope scope(*this);
+  SPINDLE_ASSIGN_OR_RETURN(NodeId id, nodeByName(node));
+  if (labels.size() > 1) {
+    return invalidArgument("node '{}': {} labels given; a node belongs to one partition", node,
+                           labels.size());
+  }
+  for (const std::string& l : labels) {
+    if (!cluster_.hasNodeLabel(l)) {
+      return invalidArgument("Label {} is not a cluster node label (add it first)", l);
+    }
+  }
+  Node& n = cluster_.node(id);
+  const std::set<std::string> next(labels.begin(), labels.end());
+  if (next == n.labels()) return Status::ok();
+  if (!n.containers().empty() || n.reservation()) {
+    return failedPrecondition(
+        "node '{}' runs {} container(s){}; its labels change only while it is empty", node,
+        n.containers().size(), n.reservation() ? " and holds a reservation" : "");
+  }
+  n.setLabels(next);
+  Decision d;
+  d.kind = DecisionKind::kNodeUpdated;
+  d.node = id;
+  d.resource = n.total();
+  d.reason = "node labels replaced";
+  record(std::move(d));
+  onClusterChanged();
+  return Status::ok();
+}
+
 Status Scheduler::setPlanQueues(std::string_view plan, const std::vector<QueueEntitlement>&, bool) {
   return failedPrecondition("the {} has no reservable queue {}", typeName(), plan);
 }
@@ -473,7 +541,7 @@ Status Scheduler::onAppRemoved(const AppRemoved& e) {
   return Status::ok();
 }
 
-Status Scheduler::restartAttempt(AppId id, bool countsAsFailure) {
+Status Scheduler::restartAttempt(AppId id, bool countsAsFailure, bool keepContainers) {
   EventScope scope(*this);
   SPINDLE_ASSIGN_OR_RETURN(Application * a, liveApp(id));
   if (a->amRunning()) {
@@ -482,7 +550,8 @@ Status Scheduler::restartAttempt(AppId id, bool countsAsFailure) {
   const bool remain =
       !countsAsFailure || static_cast<int64_t>(a->attempt()) < settings_.maxAppAttempts;
   if (!remain) return onAppRemoved(AppRemoved{id, AppState::FAILED});
-  std::vector<ContainerId> live(a->liveContainers().begin(), a->liveContainers().end());
+  std::vector<ContainerId> live;
+  if (!keepContainers) live.assign(a->liveContainers().begin(), a->liveContainers().end());
   for (ContainerId c : live) {
     finishContainer(c, ContainerEvent::KILL, ContainerExitStatus::KILLED_BY_RESOURCEMANAGER,
                     DecisionKind::kKill, "application attempt failed");

@@ -204,6 +204,21 @@ class Scheduler {
   // moveApplication): its live containers' usage moves with it. The scheduler validates the
   // target first; on any error nothing changes. Schedulers without queue moves (FIFO) refuse.
   virtual Status moveApp(AppId id, std::string_view queue);
+  // Changes a live app's priority (`yarn application -updatePriority`, YARN's
+  // YarnScheduler.updateApplicationPriority). The base keeps the priority as it is, as
+  // AbstractYarnScheduler does (the front end reports the unchanged value); the Capacity Scheduler
+  // caps it at yarn.cluster.max-application-priority, checks the leaf's priority ACL and moves the
+  // app to its new place in the leaf's order. Errors (nothing changes): an unknown or finished
+  // app, a priority the queue's ACL refuses.
+  virtual Status updateAppPriority(AppId id, int32_t priority);
+  // `rmadmin -removeFromClusterNodeLabels` (RMNodeLabelsManager.removeFromClusterNodeLabels):
+  // every label must exist, no live node may carry it and no queue may use it
+  // (labelInUse). Errors change nothing.
+  Status removeNodeLabels(const std::vector<std::string>& labels);
+  // `rmadmin -replaceLabelsOnNode` for one node (its name; at most one label, a cluster label,
+  // or none for the default partition). The node must be empty (no container, no reservation):
+  // Spindle moves no running usage between partitions. Errors change nothing.
+  Status replaceNodeLabels(std::string_view node, const std::vector<std::string>& labels);
 
   // The preemption message for the app's next allocate response; empty until a preemption
   // policy marks containers of this app. Record a kPreemptMark decision whenever it grows:
@@ -259,7 +274,12 @@ class Scheduler {
   // another attempt while yarn.resourcemanager.am.max-attempts allow, else the app FAILS). The
   // old attempt's containers are killed (no work-preserving restart), its asks dropped, and the
   // new attempt asks for an AM container. Errors: unknown or finished app, AM still running.
-  Status restartAttempt(AppId id, bool countsAsFailure = true);
+  // `countsAsFailure` false: a new attempt regardless of the attempts made (an RM restart lost
+  // the AM container, not the app). With `keepContainers` (the submission's
+  // keep-containers-across-application-attempts, RMAppAttemptImpl's
+  // transferStateFromPreviousAttempt) the old attempt's running containers stay: they keep
+  // their ids and usage and the new attempt's AM is told about them.
+  Status restartAttempt(AppId id, bool countsAsFailure = true, bool keepContainers = false);
 
   std::string appIdString(AppId id) const;
   std::string attemptIdString(AttemptId id) const;
@@ -314,6 +334,9 @@ class Scheduler {
   virtual std::optional<QueueMaximumAllocation> queueMaximumAllocation(const Application&) const {
     return std::nullopt;
   }
+  // The queue that uses cluster label `label` (its accessible-node-labels), "" when none: such a
+  // label cannot be removed.
+  virtual std::string labelInUse(const std::string&) const { return ""; }
   virtual void runMonitors() {}
   // PlaceContainer with reserved=true: make `resource` at `key` the node's reserved container
   // for the app (scenarios set up preemption states with it). Schedulers without node

@@ -73,6 +73,11 @@ class CapacityScheduler final : public Scheduler {
   std::optional<std::vector<AppId>> appsInQueue(std::string_view queue) const override;
   std::optional<Resource> headroom(AppId id) const override;
   Status refreshConfiguration(const Configuration& conf) override;
+  // CapacityScheduler.updateApplicationPriority (capacity_priority.cc): capped at the cluster
+  // maximum, checked against the leaf's priority ACL, re-ordered in the leaf.
+  Status updateAppPriority(AppId id, int32_t priority) override;
+  // The first queue (preorder) whose accessible-node-labels names `label`.
+  std::string labelInUse(const std::string& label) const override;
   // allocateContainersToNode: a heartbeat-driven node with no reservation that cannot fit minAlloc
   // is skipped before anything is tried (no counters move), so such an empty heartbeat changes
   // nothing. In async mode every heartbeat runs a global pass, so only the no-demand rule of the

@@ -1,0 +1,48 @@
+#include "protocol/json_xml.h"
+
+#include <gtest/gtest.h>
+
+namespace spindle::protocol {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kDecl = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>";
+
+TEST(JsonXmlTest, ListsRepeatTheirElementAsJaxbWritesThem) {
+  json j = {{"apps",
+             {{"app", json::array({{{"id", "a1"}, {"progress", 10.5}},
+                                   {{"id", "a2"}, {"unmanaged", false}}})}}}};
+  EXPECT_EQ(jsonToXml(j), std::string(kDecl) +
+                              "<apps><app><id>a1</id><progress>10.5</progress></app>"
+                              "<app><id>a2</id><unmanaged>false</unmanaged></app></apps>");
+  EXPECT_EQ(jsonToXml({{"apps", {{"app", json::array()}}}}), std::string(kDecl) + "<apps></apps>");
+}
+
+TEST(JsonXmlTest, EscapesTextSkipsNullAndTypesPolymorphicElements) {
+  json j = {
+      {"scheduler", {{"schedulerInfo", {{"type", "capacityScheduler"}, {"queueName", "root"}}}}}};
+  EXPECT_EQ(jsonToXml(j),
+            std::string(kDecl) +
+                "<scheduler><schedulerInfo xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
+                "xsi:type=\"capacityScheduler\"><queueName>root</queueName></schedulerInfo>"
+                "</scheduler>");
+  EXPECT_EQ(
+      jsonToXml({{"app", {{"diagnostics", "a<b & \"c\""}, {"x", nullptr}}}}),
+      std::string(kDecl) + "<app><diagnostics>a&lt;b &amp; &quot;c&quot;</diagnostics></app>");
+  // A plain "type" member (not a scheduler type) stays an element.
+  EXPECT_EQ(jsonToXml({{"t", {{"type", "LIFETIME"}}}}),
+            std::string(kDecl) + "<t><type>LIFETIME</type></t>");
+  EXPECT_EQ(jsonToXml({{"a b", 1}}), std::string(kDecl) + "<a_b>1</a_b>");
+}
+
+TEST(JsonXmlTest, AcceptHeaderOrderDecides) {
+  EXPECT_TRUE(acceptsXmlFirst("application/xml"));
+  EXPECT_TRUE(acceptsXmlFirst("text/xml, application/json"));
+  EXPECT_FALSE(acceptsXmlFirst("application/json, application/xml"));
+  EXPECT_FALSE(acceptsXmlFirst("*/*"));
+  EXPECT_FALSE(acceptsXmlFirst(""));
+}
+
+}  // namespace
+}  // namespace spindle::protocol
