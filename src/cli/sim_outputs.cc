@@ -13,9 +13,9 @@ namespace spindle::cli {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kSimOutputFiles = {
-    "jobruntime.csv",  "jobs.csv",         "realtimetrack.json",      "report.html",
-    "report.html.tmp", "decisions.jsonl",  "preemption.csv",          "preemption-rounds.csv",
-    "placement.csv",   "reservations.csv", "reservation-metrics.json"};
+    "jobruntime.csv",  "jobs.csv",         "realtimetrack.json",       "report.html",
+    "report.html.tmp", "decisions.jsonl",  "preemption.csv",           "preemption-rounds.csv",
+    "placement.csv",   "reservations.csv", "reservation-metrics.json", "snapshot.json"};
 
 namespace {
 

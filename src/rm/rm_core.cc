@@ -40,6 +40,7 @@ Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Confi
   auto driver = Driver::create(core->conf_, clock, core->rng_);
   if (!driver) return driver.status();
   core->driver_ = std::move(*driver);
+  core->attachDecisionStore();
   auto groups = GroupsProvider::fromConfig(core->conf_);
   if (!groups) return groups.status();
   core->groups_ = std::move(*groups);

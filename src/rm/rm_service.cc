@@ -5,6 +5,7 @@
 #include "protocol/codec.h"
 #include "protocol/rest_records.h"
 #include "rm/rest_answers.h"
+#include "webui/assets.h"
 
 namespace spindle::rm {
 
@@ -60,6 +61,8 @@ void RmService::handle(HttpRequest req, Respond respond) {
     return handleRpc(req, respond);
   }
   if (req.path.starts_with(kCluster)) return handleRest(req, respond);
+  // The web UI's pages at / and /ui/ (src/webui/assets.h); they read the REST API above.
+  if (auto page = webui::uiResponse(req)) return respond(std::move(*page));
   respond(notFoundPath(req));
 }
 
@@ -125,6 +128,15 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
     user = std::move(*who);
   }
   if (handleNodeAttributes(rest, req, respond, user)) return;
+  if (rest == "/spindle/decisions") {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop([&core, q = req.query] { return answerJson(core.decisions(q)); });
+  }
+  if (rest.starts_with("/spindle/app-decisions/")) {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop(
+        [&core, id = std::string(rest.substr(23))] { return answerJson(core.appDecisions(id)); });
+  }
   if (rest.empty() || rest == "/info") {
     if (!get) return respond(wrongMethod(req));
     return onLoop([&core] { return ok(core.clusterInfo()); });

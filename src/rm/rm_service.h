@@ -27,6 +27,8 @@
 //   /reservation/list (GET)             the reservation API (rm_reservation_service.cc)
 //   /node-attributes, /attributes-to-nodes, /nodes-to-attributes (GET),
 //   /node-attributes/mapping (POST, admin): rm_node_attributes_service.cc
+//   /ws/v1/cluster/spindle/decisions, /spindle/app-decisions/{id} (GET): recent decisions
+//   / and /ui/... (GET): the web UI (src/webui/assets.h)
 #pragma once
 
 #include "protocol/http_server.h"
