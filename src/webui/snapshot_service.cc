@@ -65,6 +65,13 @@ int64_t num(const json& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<int64_t>() : 0;
 }
 
+// Only deSelects=resourceRequests (or nothing) asked.
+bool onlyDeSelects(const std::map<std::string, std::string>& q) {
+  if (q.empty()) return true;
+  return q.size() == 1 && q.begin()->first == "deSelects" &&
+         q.begin()->second == "resourceRequests";
+}
+
 HttpResponse missing(const std::string& what) { return errorWith(404, "NotFoundException", what); }
 
 }  // namespace
@@ -117,6 +124,9 @@ Result<std::unique_ptr<SnapshotService>> SnapshotService::load(const std::string
     }
     s->decisions_.add(std::move(d));
   }
+  s->appsBody_ = s->apps({}).value().dump();
+  s->appsLightBody_ = s->apps({{"deSelects", "resourceRequests"}}).value().dump();
+  s->nodesBody_ = s->nodes({}).value().dump();
   return s;
 }
 
@@ -145,7 +155,12 @@ HttpResponse SnapshotService::rest(std::string_view what, const HttpRequest& req
   if (what.empty() || what == "/info") return ok({{"clusterInfo", snapshot_["clusterInfo"]}});
   if (what == "/metrics") return ok({{"clusterMetrics", snapshot_["clusterMetrics"]}});
   if (what == "/scheduler") return ok({{"scheduler", snapshot_["scheduler"]}});
+  // The unfiltered lists, the pages' most common calls, are rendered once at load.
+  if (what == "/apps" && onlyDeSelects(req.query)) {
+    return {200, req.query.empty() ? appsBody_ : appsLightBody_};
+  }
   if (what == "/apps") return answerJson(apps(req.query));
+  if (what == "/nodes" && req.query.empty()) return {200, nodesBody_};
   if (what == "/nodes") return answerJson(nodes(req.query));
   if (what == "/node-attributes") return ok(nodeAttributes());
   if (what == "/spindle/decisions") return answerJson(decisions_.query(req.query));

@@ -1,6 +1,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "dao/decision_store.h"
@@ -53,19 +55,19 @@ TEST(DecisionStore, FiltersNewestFirstAndKeepsWhyPending) {
   store.add(decision(3, "skip", "app_2", "root.b", "user limit reached"));
   EXPECT_EQ(store.size(), 3u);  // the oldest dropped
   auto all = store.query({});
-  ASSERT_TRUE(all.ok());
+  ASSERT_TRUE(all.isOk());
   const json& list = (*all)["decisions"]["decision"];
   ASSERT_EQ(list.size(), 3u);
   EXPECT_EQ(list[0]["seq"], 3);
   auto byReason = store.query({{"reason", "AM LIMIT"}});
-  ASSERT_TRUE(byReason.ok());
+  ASSERT_TRUE(byReason.isOk());
   EXPECT_EQ((*byReason)["decisions"]["total"], 1);
   auto byQueue = store.query({{"queue", "root.b"}, {"limit", "1"}});
-  ASSERT_TRUE(byQueue.ok());
+  ASSERT_TRUE(byQueue.isOk());
   EXPECT_EQ((*byQueue)["decisions"]["total"], 2);
   EXPECT_EQ((*byQueue)["decisions"]["decision"].size(), 1u);
-  EXPECT_FALSE(store.query({{"limit", "x"}}).ok());
-  EXPECT_FALSE(store.query({{"limit", "0"}}).ok());
+  EXPECT_FALSE(store.query({{"limit", "x"}}).isOk());
+  EXPECT_FALSE(store.query({{"limit", "0"}}).isOk());
   json why = store.appDecisions("app_2")["appDecisions"];
   EXPECT_EQ(why["whyPending"]["reason"], "user limit reached");
   EXPECT_EQ(why["decision"].size(), 2u);
@@ -103,7 +105,7 @@ class SnapshotServiceTest : public ::testing::Test {
 
 TEST_F(SnapshotServiceTest, AnswersTheRestViewsOfTheOutputs) {
   auto s = SnapshotService::load(dir_.string());
-  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_TRUE(s.isOk()) << s.status().message();
   EXPECT_EQ((*s)->appCount(), 2u);
   auto body = [&](const HttpRequest& r) { return json::parse((*s)->answer(r).body); };
   EXPECT_EQ(body(get("/ws/v1/cluster/metrics"))["clusterMetrics"]["appsSubmitted"], 2);
@@ -130,14 +132,14 @@ TEST_F(SnapshotServiceTest, AnswersTheRestViewsOfTheOutputs) {
 TEST_F(SnapshotServiceTest, RefusesAFolderWithoutASnapshot) {
   std::filesystem::remove(dir_ / "snapshot.json");
   auto s = SnapshotService::load(dir_.string());
-  ASSERT_FALSE(s.ok());
+  ASSERT_FALSE(s.isOk());
   EXPECT_NE(s.status().message().find("snapshot.json"), std::string::npos);
 }
 
 TEST_F(SnapshotServiceTest, NamesTheBadDecisionLine) {
   std::ofstream(dir_ / "decisions.jsonl", std::ios::app) << "{broken\n";
   auto s = SnapshotService::load(dir_.string());
-  ASSERT_FALSE(s.ok());
+  ASSERT_FALSE(s.isOk());
   EXPECT_NE(s.status().message().find("line 2"), std::string::npos);
 }
 
