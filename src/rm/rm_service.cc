@@ -6,6 +6,7 @@
 #include "protocol/rest_records.h"
 #include "rm/rest_answers.h"
 #include "webui/assets.h"
+#include "webui/list_page.h"
 
 namespace spindle::rm {
 
@@ -131,6 +132,20 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
   if (rest == "/spindle/decisions") {
     if (!get) return respond(wrongMethod(req));
     return onLoop([&core, q = req.query] { return answerJson(core.decisions(q)); });
+  }
+  // Server-side pages of the long lists (webui/list_page.h), for the web UI's tables.
+  if (rest == "/spindle/apps" || rest == "/spindle/nodes") {
+    if (!get) return respond(wrongMethod(req));
+    const bool apps = rest == "/spindle/apps";
+    return onLoop([&core, q = req.query, apps] {
+      auto all =
+          apps ? core.apps(webui::withoutPageParams(q)) : core.nodes(webui::withoutPageParams(q));
+      if (!all) return error(all.status());
+      auto page = apps ? webui::listPage((*all)["apps"]["app"], q)
+                       : webui::listPage((*all)["nodes"]["node"], q);
+      if (!page) return error(page.status());
+      return ok(json{{apps ? "appsPage" : "nodesPage", std::move(*page)}});
+    });
   }
   if (rest.starts_with("/spindle/app-decisions/")) {
     if (!get) return respond(wrongMethod(req));

@@ -28,6 +28,7 @@
 //   /node-attributes, /attributes-to-nodes, /nodes-to-attributes (GET),
 //   /node-attributes/mapping (POST, admin): rm_node_attributes_service.cc
 //   /ws/v1/cluster/spindle/decisions, /spindle/app-decisions/{id} (GET): recent decisions
+//   /ws/v1/cluster/spindle/apps, /spindle/nodes (GET): sorted, searched pages of the lists
 //   / and /ui/... (GET): the web UI (src/webui/assets.h)
 #pragma once
 

@@ -10,6 +10,7 @@
 #include "dao/rest_views.h"
 #include "rm/rest_answers.h"
 #include "webui/assets.h"
+#include "webui/list_page.h"
 
 namespace spindle::webui {
 
@@ -163,6 +164,15 @@ HttpResponse SnapshotService::rest(std::string_view what, const HttpRequest& req
   if (what == "/nodes" && req.query.empty()) return {200, nodesBody_};
   if (what == "/nodes") return answerJson(nodes(req.query));
   if (what == "/node-attributes") return ok(nodeAttributes());
+  if (what == "/spindle/apps" || what == "/spindle/nodes") {
+    const bool isApps = what == "/spindle/apps";
+    auto all = isApps ? apps(withoutPageParams(req.query)) : nodes(withoutPageParams(req.query));
+    if (!all) return answerJson(all);
+    auto page = isApps ? listPage((*all)["apps"]["app"], req.query)
+                       : listPage((*all)["nodes"]["node"], req.query);
+    if (!page) return answerJson(page);
+    return ok({{isApps ? "appsPage" : "nodesPage", std::move(*page)}});
+  }
   if (what == "/spindle/decisions") return answerJson(decisions_.query(req.query));
   if (what.starts_with("/spindle/app-decisions/")) {
     const std::string id(what.substr(23));

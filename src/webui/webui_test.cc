@@ -7,6 +7,7 @@
 
 #include "dao/decision_store.h"
 #include "webui/assets.h"
+#include "webui/list_page.h"
 #include "webui/snapshot_service.h"
 
 namespace spindle::webui {
@@ -74,6 +75,31 @@ TEST(DecisionStore, FiltersNewestFirstAndKeepsWhyPending) {
   EXPECT_TRUE(store.appDecisions("app_3")["appDecisions"]["whyPending"].is_null());
 }
 
+TEST(ListPage, SortsSearchesAndPages) {
+  json entries = json::array();
+  for (int i = 0; i < 120; ++i) {
+    entries.push_back({{"id", "app_" + std::to_string(i)}, {"mem", (i * 37) % 100}});
+  }
+  entries.push_back({{"id", "no-mem"}});
+  auto page = listPage(entries, {{"sort", "mem"}, {"desc", "true"}, {"limit", "10"}});
+  ASSERT_TRUE(page.isOk());
+  EXPECT_EQ((*page)["total"], 121);
+  ASSERT_EQ((*page)["items"].size(), 10u);
+  EXPECT_EQ((*page)["items"][0]["mem"], 99);
+  EXPECT_GE((*page)["items"][0]["mem"], (*page)["items"][9]["mem"]);
+  auto last = listPage(entries, {{"sort", "mem"}, {"offset", "120"}});
+  ASSERT_TRUE(last.isOk());
+  EXPECT_EQ((*last)["items"].size(), 1u);
+  EXPECT_EQ((*last)["items"][0]["mem"], 99);  // ascending: the missing field first, 99 last
+  auto found = listPage(entries, {{"q", "APP_11"}});
+  ASSERT_TRUE(found.isOk());
+  EXPECT_EQ((*found)["total"], 11);  // app_11, app_110 .. app_119
+  EXPECT_FALSE(listPage(entries, {{"offset", "-1"}}).isOk());
+  EXPECT_FALSE(listPage(entries, {{"limit", "0"}}).isOk());
+  EXPECT_FALSE(listPage(entries, {{"desc", "maybe"}}).isOk());
+  EXPECT_EQ(withoutPageParams({{"sort", "x"}, {"states", "RUNNING"}, {"limit", "5"}}).size(), 1u);
+}
+
 class SnapshotServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -127,6 +153,10 @@ TEST_F(SnapshotServiceTest, AnswersTheRestViewsOfTheOutputs) {
   put.method = "PUT";
   EXPECT_EQ((*s)->answer(put).status, 405);
   EXPECT_EQ((*s)->answer(get("/")).status, 200);
+  json page = body(get("/ws/v1/cluster/spindle/apps", {{"sort", "user"}, {"desc", "true"}}));
+  EXPECT_EQ(page["appsPage"]["total"], 2);
+  EXPECT_EQ(page["appsPage"]["items"][0]["user"], "bob");
+  EXPECT_EQ((*s)->answer(get("/ws/v1/cluster/spindle/nodes", {{"limit", "x"}})).status, 400);
 }
 
 TEST_F(SnapshotServiceTest, RefusesAFolderWithoutASnapshot) {

@@ -57,9 +57,12 @@ export function bar(used, guaranteed, max) {
 }
 
 // A sortable, paged table. columns: [{key, label, render(row) -> html, num, sort(row) -> value}].
-// Only one page of rows is in the DOM, so 10,000 rows stay fast.
+// Only one page of rows is in the DOM. With `remote(page) -> {total, rows}` the server sorts and
+// pages (page: {sort, desc, offset, limit}), so 10,000 rows never cross the wire at once.
 export class Table {
-  constructor(container, columns, { pageSize = 50, sortKey = null, desc = false, id = "" } = {}) {
+  constructor(container, columns, { pageSize = 50, sortKey = null, desc = false, id = "", remote = null } = {}) {
+    this.remote = remote;
+    this.total = 0;
     this.el = container;
     this.columns = columns;
     this.pageSize = pageSize;
@@ -74,24 +77,36 @@ export class Table {
         const k = th.dataset.key;
         this.desc = this.sortKey === k ? !this.desc : false;
         this.sortKey = k;
-        this.draw();
+        this.page = 0;
+        this.redraw();
         return;
       }
       const pg = e.target.closest("button[data-page]");
       if (pg) {
         this.page = Math.max(0, Math.min(this.pages() - 1, this.page + +pg.dataset.page));
-        this.draw();
+        this.redraw();
       }
     });
   }
-  pages() { return Math.max(1, Math.ceil(this.rows.length / this.pageSize)); }
+  count() { return this.remote ? this.total : this.rows.length; }
+  pages() { return Math.max(1, Math.ceil(this.count() / this.pageSize)); }
+  // Remote tables fetch the current page; local ones redraw.
+  async reload() {
+    if (!this.remote) return this.draw();
+    const r = await this.remote({ sort: this.sortKey, desc: this.desc, offset: this.page * this.pageSize, limit: this.pageSize });
+    this.total = r.total;
+    this.rows = r.rows;
+    if (this.page > 0 && this.page >= this.pages()) { this.page = this.pages() - 1; return this.reload(); }
+    this.draw();
+  }
+  redraw() { this.reload().catch((e) => { this.el.innerHTML = `<div class="error" role="alert">${esc(e.message)}</div>`; }); }
   setRows(rows) {
     this.rows = rows;
     if (this.page >= this.pages()) this.page = this.pages() - 1;
     this.draw();
   }
   draw() {
-    const col = this.columns.find((c) => c.key === this.sortKey);
+    const col = this.remote ? null : this.columns.find((c) => c.key === this.sortKey);
     let rows = this.rows;
     if (col) {
       const get = col.sort || ((r) => r[col.key]);
@@ -102,12 +117,13 @@ export class Table {
       });
     }
     const start = this.page * this.pageSize;
-    const shown = rows.slice(start, start + this.pageSize);
+    const shown = this.remote ? rows : rows.slice(start, start + this.pageSize);
+    const n = this.count();
     const head = this.columns.map((c) => `<th data-key="${c.key}" class="${c.num ? "num" : ""}">${esc(c.label)}${c.key === this.sortKey ? (this.desc ? " ▼" : " ▲") : ""}</th>`).join("");
     const body = shown.map((r) => `<tr>${this.columns.map((c) => `<td class="${c.num ? "num" : ""}">${c.render ? c.render(r) : esc(r[c.key])}</td>`).join("")}</tr>`).join("");
-    const pager = rows.length > this.pageSize
+    const pager = n > this.pageSize
       ? `<div class="pager"><button data-page="-1">‹ prev</button> page ${this.page + 1} of ${this.pages()} <button data-page="1">next ›</button></div>` : "";
-    this.el.innerHTML = `<div class="count" data-testid="${this.id}-count">${rows.length} row${rows.length === 1 ? "" : "s"}</div>
+    this.el.innerHTML = `<div class="count" data-testid="${this.id}-count">${n} row${n === 1 ? "" : "s"}</div>
       <table class="grid" data-testid="${this.id}"><thead><tr>${head}</tr></thead><tbody>${body || `<tr><td colspan="${this.columns.length}" class="empty">nothing to show</td></tr>`}</tbody></table>${pager}`;
   }
 }

@@ -7,18 +7,14 @@ let root = null;
 let table = null;
 let filters = {};
 
-function query() {
-  return { states: filters.state, queue: filters.queue, user: filters.user, deSelects: "resourceRequests" };
+// One page of the filtered apps, sorted by the server (/spindle/apps).
+async function fetchPage(page) {
+  const a = await api("/spindle/apps", { states: filters.state, queue: filters.queue, user: filters.user, q: filters.q, deSelects: "resourceRequests", ...page });
+  return { total: a.appsPage.total, rows: a.appsPage.items };
 }
 
 async function refresh() {
-  const a = await api("/apps", query());
-  let rows = (a.apps && a.apps.app) || [];
-  if (filters.q) {
-    const needle = filters.q.toLowerCase();
-    rows = rows.filter((r) => r.id.toLowerCase().includes(needle) || String(r.name).toLowerCase().includes(needle));
-  }
-  table.setRows(rows);
+  await table.reload();
 }
 
 async function mount(el, _arg, params) {
@@ -29,7 +25,7 @@ async function mount(el, _arg, params) {
       <label>State <select name="state" data-testid="filter-state">${STATES.map((s) => `<option value="${s}"${s === filters.state ? " selected" : ""}>${s || "any"}</option>`).join("")}</select></label>
       <label>Queue <input name="queue" data-testid="filter-queue" value="${esc(filters.queue)}" placeholder="leaf or path"></label>
       <label>User <input name="user" data-testid="filter-user" value="${esc(filters.user)}"></label>
-      <label>Id or name <input name="q" data-testid="filter-text" value="${esc(filters.q)}"></label>
+      <label>Search <input name="q" data-testid="filter-text" value="${esc(filters.q)}"></label>
       <button type="submit">Filter</button>
     </form><div id="apps-table"></div>`;
   table = new Table(root.querySelector("#apps-table"), [
@@ -45,12 +41,13 @@ async function mount(el, _arg, params) {
     { key: "runningContainers", label: "Containers", num: true, render: (r) => (r.runningContainers >= 0 ? r.runningContainers : "–") },
     { key: "startedTime", label: "Started", num: true, render: (r) => (r.startedTime > 0 ? new Date(r.startedTime).toLocaleTimeString() : "–") },
     { key: "elapsedTime", label: "Elapsed", num: true, render: (r) => dur(r.elapsedTime) },
-  ], { id: "apps", sortKey: "startedTime", desc: true });
+  ], { id: "apps", sortKey: "startedTime", desc: true, remote: fetchPage });
   root.querySelector("#app-filters").addEventListener("submit", (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
     filters = { state: f.get("state"), queue: f.get("queue").trim(), user: f.get("user").trim(), q: f.get("q").trim() };
     setHashParams(filters);
+    table.page = 0;
     refresh().catch((err) => { root.querySelector("#apps-table").innerHTML = `<div class="error" role="alert">${esc(err.message)}</div>`; });
   });
   root.querySelector("[data-testid=filter-state]").addEventListener("change", () => root.querySelector("#app-filters").requestSubmit());

@@ -11,14 +11,14 @@ const attrs = (n) => ((n.nodeAttributesInfo && n.nodeAttributesInfo.nodeAttribut
 const labels = (n) => (n.nodeLabels || []).join(", ");
 const usedPct = (n) => { const t = n.usedMemoryMB + n.availMemoryMB; return t > 0 ? (100 * n.usedMemoryMB) / t : 0; };
 
+// One page of the filtered nodes, sorted by the server (/spindle/nodes).
+async function fetchPage(page) {
+  const d = await api("/spindle/nodes", { states: filters.state, q: filters.q, ...page });
+  return { total: d.nodesPage.total, rows: d.nodesPage.items };
+}
+
 async function refresh() {
-  const d = await api("/nodes", { states: filters.state });
-  let rows = (d.nodes && d.nodes.node) || [];
-  if (filters.q) {
-    const q = filters.q.toLowerCase();
-    rows = rows.filter((n) => [n.id, n.rack, labels(n), attrs(n), n.healthReport].some((s) => String(s || "").toLowerCase().includes(q)));
-  }
-  table.setRows(rows);
+  await table.reload();
 }
 
 async function mount(el, _arg, params) {
@@ -32,18 +32,19 @@ async function mount(el, _arg, params) {
     { key: "rack", label: "Rack" },
     { key: "state", label: "State", render: (n) => stateTag(n.state) },
     { key: "healthReport", label: "Health", render: (n) => esc(n.healthReport || n.healthStatus || "") },
-    { key: "nodeLabels", label: "Partition", render: (n) => esc(labels(n) || "DEFAULT"), sort: labels },
-    { key: "attributes", label: "Attributes", render: (n) => esc(attrs(n)), sort: attrs },
+    { key: "nodeLabels", label: "Partition", render: (n) => esc(labels(n) || "DEFAULT") },
+    { key: "nodeAttributesInfo", label: "Attributes", render: (n) => esc(attrs(n)) },
     { key: "numContainers", label: "Containers", num: true },
-    { key: "usedMemoryMB", label: "Memory used", num: true, render: (n) => `${mb(n.usedMemoryMB)} of ${mb(n.usedMemoryMB + n.availMemoryMB)} <span class="mini"><span style="width:${usedPct(n).toFixed(0)}%"></span></span>`, sort: usedPct },
+    { key: "usedMemoryMB", label: "Memory used", num: true, render: (n) => `${mb(n.usedMemoryMB)} of ${mb(n.usedMemoryMB + n.availMemoryMB)} <span class="mini"><span style="width:${usedPct(n).toFixed(0)}%"></span></span>` },
     { key: "usedVirtualCores", label: "Vcores used", num: true, render: (n) => `${n.usedVirtualCores} of ${n.usedVirtualCores + n.availableVirtualCores}` },
     { key: "lastHealthUpdate", label: "Last heartbeat", num: true, render: (n) => time(n.lastHealthUpdate) },
-  ], { id: "nodes", sortKey: "id" });
+  ], { id: "nodes", sortKey: "id", remote: fetchPage });
   root.querySelector("#node-filters").addEventListener("submit", (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
     filters = { state: f.get("state"), q: f.get("q").trim() };
     setHashParams(filters);
+    table.page = 0;
     refresh().catch((err) => { root.querySelector("#nodes-table").innerHTML = `<div class="error" role="alert">${esc(err.message)}</div>`; });
   });
   root.querySelector("[data-testid=node-filter-state]").addEventListener("change", () => root.querySelector("#node-filters").requestSubmit());

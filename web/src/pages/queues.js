@@ -108,12 +108,12 @@ function users(q) {
 }
 
 async function drawDetail() {
-  const [s, a] = await Promise.all([api("/scheduler"), api("/apps", { queue: arg, deSelects: "resourceRequests" })]);
+  const s = await api("/scheduler");
   const info = s.scheduler.schedulerInfo;
   const q = findQueue(info, arg);
   if (!q) throw new Error(`no queue ${arg} in the scheduler`);
   root.querySelector("#q-info").innerHTML = `<div class="two"><div><h2>Limits</h2>${limits(q)}</div><div><h2>Users</h2>${users(q)}</div></div>`;
-  appTable.setRows((a.apps && a.apps.app) || []);
+  await appTable.reload();
 }
 
 async function refresh() {
@@ -137,7 +137,10 @@ async function mount(el, a) {
     { key: "allocatedMB", label: "Memory", num: true, render: (r) => mb(r.allocatedMB) },
     { key: "allocatedVCores", label: "Vcores", num: true },
     { key: "startedTime", label: "Started", num: true, render: (r) => new Date(r.startedTime).toLocaleTimeString() },
-  ], { id: "queue-apps", sortKey: "startedTime", desc: true });
+  ], { id: "queue-apps", sortKey: "startedTime", desc: true, remote: async (page) => {
+    const a = await api("/spindle/apps", { queue: arg, deSelects: "resourceRequests", ...page });
+    return { total: a.appsPage.total, rows: a.appsPage.items };
+  } });
   return drawDetail();
 }
 
