@@ -7,20 +7,22 @@
 #   make format apply .clang-format to every source file (make format-check: only check)
 #   make bench  build and run the micro benchmarks; make bench-sim: the simulator macro benchmark
 #   make demo   deps + build + simulate the bundled Capacity Scheduler workload (report.html)
+#   make webui  the web UI bundle (web/dist: npm ci, then esbuild), embedded by every build
 #   make cluster deps + build, then a ResourceManager and two NodeManagers on loopback
 #               (tools/minicluster.sh; Ctrl-C stops them)
 
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
             libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev libboost-dev \
             googletest libgtest-dev libgmock-dev libbenchmark-dev python3 libsqlite3-dev \
-            clang clang-format clang-tidy etcd-server etcd-client
+            clang clang-format clang-tidy etcd-server etcd-client \
+            nodejs npm chromium
 JOBS ?= $(shell nproc)
 # ccache keys on absolute paths unless told the tree's root: clones in other folders then share
 # the cache.
 export CCACHE_BASEDIR := $(CURDIR)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build build-asan build-clang test test-release test-asan test-clang format \
+.PHONY: deps webui build build-asan build-clang test test-release test-asan test-clang format \
         format-check lint bench bench-sim demo cluster clean
 
 deps:
@@ -30,16 +32,26 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	else echo "deps: all packages present"; fi
 
+# The web UI (docs/web-ui.md): npm ci from web/package-lock.json, then the esbuild bundle.
+WEB_SOURCES := $(wildcard web/src/*) web/build.mjs
+web/node_modules/.package-lock.json: web/package-lock.json web/package.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+
+web/dist/app.js: web/node_modules/.package-lock.json $(WEB_SOURCES)
+	cd web && node build.mjs
+
+webui: web/dist/app.js
+
 build/build.ninja:
 	cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 
-build: build/build.ninja
+build: webui build/build.ninja
 	cmake --build build -j $(JOBS)
 
 build-asan/build.ninja:
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSPINDLE_SANITIZE=ON -DSPINDLE_BENCH=OFF
 
-build-asan: build-asan/build.ninja
+build-asan: webui build-asan/build.ninja
 	cmake --build build-asan -j $(JOBS)
 
 # The same sources built by Clang (another compiler's warnings and C++20 reading), without the
@@ -48,7 +60,7 @@ build-clang/build.ninja:
 	cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
 	  -DSPINDLE_BENCH=OFF
 
-build-clang: build-clang/build.ninja
+build-clang: webui build-clang/build.ninja
 	cmake --build build-clang -j $(JOBS)
 
 # Every test, the slow experiment replays included (labels: cmake/spindle.cmake).
@@ -100,4 +112,4 @@ cluster: deps build
 	tools/minicluster.sh build/spindle
 
 clean:
-	rm -rf build build-asan build-clang
+	rm -rf build build-asan build-clang web/dist

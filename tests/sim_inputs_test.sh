@@ -98,7 +98,7 @@ check "yarn.sls.metrics.record.interval.ms=2 over an hour: warned (about 1.8 mil
 check "summary on stderr: jobs by outcome, makespan, wall time" \
   'grep -q "^spindle sim: 2 job(s): 2 finished, 0 failed, 0 killed, 0 rejected; makespan 13.000 s simulated; wall time" "$work/summary.err"'
 check "summary says where the outputs are" \
-  'grep -q "^outputs in $work/summary: jobruntime.csv, jobs.csv, realtimetrack.json, report.html, metrics/$" "$work/summary.err"'
+  'grep -q "^outputs in $work/summary: jobruntime.csv, jobs.csv, realtimetrack.json, report.html, snapshot.json, metrics/$" "$work/summary.err"'
 check "stdout stays empty without --print-simulation" '[ ! -s "$work/summary.out" ]'
 "$spindle" sim $(sls "$data/tiny-jobs.json") --nodes "$data/tiny-nodes.json" --conf "$data/conf" \
   --output-dir "$work/quiet" --quiet >"$work/quiet.out" 2>&1

@@ -67,6 +67,8 @@ int main(int argc, char** argv) {
   spindle::cli::addWhatifCommand(app, whatifOpts);
   spindle::cli::ConfOptions confOpts;
   spindle::cli::addConfCommand(app, confOpts);
+  spindle::cli::ServeOptions serveOpts;
+  spindle::cli::addServeCommand(app, serveOpts);
   spindle::cli::DaemonOptions daemonOpts;
   spindle::cli::addDaemonCommands(app, daemonOpts);
   try {
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);
+  if (serveOpts.selected) return spindle::cli::runServeCommand(serveOpts);
   if (whatifOpts.selected) return spindle::cli::runWhatifCommand(whatifOpts);
   if (confOpts.selected) return spindle::cli::runConfCommand(confOpts);
   if (daemonOpts.selected()) return spindle::cli::runDaemonCommand(daemonOpts);

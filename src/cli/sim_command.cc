@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/conf_dir.h"
+#include "cli/serve_command.h"
 #include "cli/sim_outputs.h"
 #include "config/configuration.h"
 #include "dao/decision_json.h"
@@ -23,6 +24,7 @@
 #include "sim/known_queues.h"
 #include "trace/readers.h"
 #include "trace/trace_transform.h"
+#include "webui/snapshot_service.h"
 
 namespace spindle::cli {
 
@@ -59,6 +61,10 @@ void addSimCommand(CLI::App& app, SimOptions& o) {
   sim->add_flag("--no-timings", o.noTimings,
                 "Omit wall-clock timings so every output file is reproducible byte for byte");
   sim->add_flag("--decision-log", o.decisionLog, "Write decisions.jsonl");
+  sim->add_flag("--serve", o.serve,
+                "After the run, serve the web UI over the outputs (as `spindle serve DIR`)");
+  sim->add_option("--serve-host", o.serveHost, "--serve's address (default 127.0.0.1)");
+  sim->add_option("--port", o.servePort, "--serve's port (default 8088; 0 picks a free one)");
   sim->add_flag("--progress", o.progress, "Show the progress bar even if stderr is not a terminal");
   sim->add_flag("--no-heartbeat-skip", o.noHeartbeatSkip,
                 "Process every node heartbeat (slower; outputs are identical)");
@@ -376,6 +382,11 @@ int runSimCommand(const SimOptions& o) {
     RunInfo info{scheduler, o.confDir, location, type, o.nodesFile, o.seed.value_or(1)};
     w = writeRunJson(o.outputDir + "/run.json", info, (*engine)->stats());
   }
+  // The RM's REST views at the end, for `spindle serve` and the web UI.
+  if (w.isOk()) {
+    w = webui::writeSnapshot(o.outputDir + "/snapshot.json", (*engine)->scheduler(),
+                             (*engine)->stats().endMs);
+  }
   if (!w.isOk()) return fail(w.message());
   // report.html reads realtimetrack.json, which exists only with yarn.sls.metrics.switch ON.
   if (sls->metricsOn) {
@@ -401,6 +412,13 @@ int runSimCommand(const SimOptions& o) {
     std::cerr << fmt::format("error: {} job(s) rejected (--fail-on-rejected)\n",
                              rejectedJobs(jobs));
     return 1;
+  }
+  if (o.serve) {
+    ServeOptions serve;
+    serve.dir = o.outputDir;
+    serve.host = o.serveHost;
+    serve.port = o.servePort;
+    return runServeCommand(serve);
   }
   return 0;
 }

@@ -39,6 +39,9 @@ struct SimOptions {
   int64_t checkInvariants = 0;   // Scheduler::checkInvariants every N scheduler events
   bool overwrite = false;        // reuse a non-empty --output-dir (clears Spindle's outputs)
   bool failOnRejected = false;   // exit 1 when any job was REJECTED
+  bool serve = false;            // --serve: then serve the web UI over the outputs
+  std::string serveHost = "127.0.0.1";
+  uint16_t servePort = 8088;
   // Load and cluster knobs (trace/trace_transform.h).
   std::vector<std::string> queueMap;  // --queue-map OLD=NEW, repeatable
   double scaleLoad = 1.0;             // --scale-load F

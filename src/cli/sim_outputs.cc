@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kSimOutputFiles = {
     "jobruntime.csv",  "jobs.csv",         "realtimetrack.json",       "report.html",
     "report.html.tmp", "decisions.jsonl",  "preemption.csv",           "preemption-rounds.csv",
-    "placement.csv",   "reservations.csv", "reservation-metrics.json", "run.json"};
+    "placement.csv",   "reservations.csv", "reservation-metrics.json", "run.json",
+    "snapshot.json"};
 
 namespace {
 

@@ -229,6 +229,9 @@ Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
   }
   const std::string user = q.contains("user") ? q.at("user") : "";
   const std::string queue = q.contains("queue") ? q.at("queue") : "";
+  // RMWebServices' deSelects (DeSelectFields): leave resourceRequests out of each app.
+  const bool noRequests =
+      q.contains("deSelects") && q.at("deSelects").find("resourceRequests") != std::string::npos;
   driver_->settle();
   json list = json::array();
   for (const auto& [id, rm] : apps_) {
@@ -249,6 +252,7 @@ Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
       for (const std::string& t : rm->ctx.applicationTags) any = any || tags.contains(t);
       if (!any) continue;
     }
+    if (noRequests) j.erase("resourceRequests");
     list.push_back(std::move(j));
     if (limit > 0 && static_cast<int64_t>(list.size()) >= limit) break;
   }

@@ -47,7 +47,11 @@ Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Confi
   if (!driver) return driver.status();
   core->driver_ = std::move(*driver);
   core->activities_ = std::make_unique<ActivitiesRecorder>();
-  core->driver_->setDecisionSink(core->activities_.get());
+  core->attachDecisionStore();
+  // Both the activities endpoints and the web UI's decision store hear every decision.
+  core->decisionSinks_.add(core->activities_.get());
+  core->decisionSinks_.add(core->decisionSink_.get());
+  core->driver_->setDecisionSink(&core->decisionSinks_);
   auto groups = GroupsProvider::fromConfig(core->conf_);
   if (!groups) return groups.status();
   core->groups_ = std::move(*groups);

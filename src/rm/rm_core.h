@@ -54,6 +54,7 @@
 #include "base/rng.h"
 #include "base/status.h"
 #include "config/configuration.h"
+#include "dao/decision_store.h"
 #include "placement/node_attributes.h"
 #include "protocol/records.h"
 #include "protocol/rest_records.h"
@@ -182,6 +183,12 @@ class RmCore {
   Result<nlohmann::json> nodes(const std::map<std::string, std::string>& query);
   Result<nlohmann::json> node(std::string_view nodeId);
 
+  // --- Recent decisions (rm_decisions.cc): the scheduler's decision stream, kept in a ring ---
+  // GET spindle/decisions (DecisionStore::query's filters).
+  Result<nlohmann::json> decisions(const std::map<std::string, std::string>& query) const;
+  // GET spindle/app-decisions/{appid}: the app's recent decisions and why it waits; 404 unknown.
+  Result<nlohmann::json> appDecisions(std::string_view appId);
+
   // --- Node attributes (rm_node_attributes.cc) ---
   // `yarn nodeattributes -add|-replace|-remove` (AdminService.mapAttributesToNodes): by host,
   // for every NodeManager on it and for those that register later. Errors (nothing changes):
@@ -266,6 +273,7 @@ class RmCore {
   }
 
   const Scheduler& sched() const { return driver_->scheduler(); }
+  void attachDecisionStore();
   RmApp* findApp(AppId id);
   Result<RmApp*> appFor(std::string_view appId);
   Result<RmApp*> attemptFor(const std::string& attemptId, bool allowFinished = false);
@@ -310,6 +318,10 @@ class RmCore {
   std::string confDir_;
   // The decision records the activities endpoints answer from (rm_activities.cc).
   std::unique_ptr<ActivitiesRecorder> activities_;
+  // The recent decisions (rm_decisions.cc).
+  std::unique_ptr<DecisionStore> decisionStore_;
+  std::unique_ptr<DecisionStoreSink> decisionSink_;
+  DecisionFanOut decisionSinks_;
   // Diagnostics a node reported for a completed container, until apply() hands them on.
   std::map<ContainerId, std::string> nodeDiagnostics_;
   // Durable state.

@@ -6,6 +6,8 @@
 #include "protocol/json_xml.h"
 #include "protocol/rest_records.h"
 #include "rm/rest_answers.h"
+#include "webui/assets.h"
+#include "webui/list_page.h"
 
 namespace spindle::rm {
 
@@ -76,6 +78,8 @@ void RmService::handle(HttpRequest req, Respond respond) {
     }
     return handleRest(req, respond);
   }
+  // The web UI's pages at / and /ui/ (src/webui/assets.h); they read the REST API above.
+  if (auto page = webui::uiResponse(req)) return respond(std::move(*page));
   respond(notFoundPath(req));
 }
 
@@ -142,6 +146,29 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
   }
   if (handleNodeAttributes(rest, req, respond, user)) return;
   if (handleClientOps(rest, req, respond, user)) return;
+  if (rest == "/spindle/decisions") {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop([&core, q = req.query] { return answerJson(core.decisions(q)); });
+  }
+  // Server-side pages of the long lists (webui/list_page.h), for the web UI's tables.
+  if (rest == "/spindle/apps" || rest == "/spindle/nodes") {
+    if (!get) return respond(wrongMethod(req));
+    const bool apps = rest == "/spindle/apps";
+    return onLoop([&core, q = req.query, apps] {
+      auto all =
+          apps ? core.apps(webui::withoutPageParams(q)) : core.nodes(webui::withoutPageParams(q));
+      if (!all) return error(all.status());
+      auto page = apps ? webui::listPage((*all)["apps"]["app"], q)
+                       : webui::listPage((*all)["nodes"]["node"], q);
+      if (!page) return error(page.status());
+      return ok(json{{apps ? "appsPage" : "nodesPage", std::move(*page)}});
+    });
+  }
+  if (rest.starts_with("/spindle/app-decisions/")) {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop(
+        [&core, id = std::string(rest.substr(23))] { return answerJson(core.appDecisions(id)); });
+  }
   if (rest.empty() || rest == "/info") {
     if (!get) return respond(wrongMethod(req));
     return onLoop([&core] { return ok(core.clusterInfo()); });

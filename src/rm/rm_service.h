@@ -31,6 +31,9 @@
 //   /admin/refresh-queues: rm_client_ops_service.cc
 // Every /ws/v1/cluster answer is XML instead of JSON when the Accept header asks for it first
 // (protocol/json_xml.h).
+//   /ws/v1/cluster/spindle/decisions, /spindle/app-decisions/{id} (GET): recent decisions
+//   /ws/v1/cluster/spindle/apps, /spindle/nodes (GET): sorted, searched pages of the lists
+//   / and /ui/... (GET): the web UI (src/webui/assets.h)
 #pragma once
 
 #include "protocol/http_server.h"

@@ -237,6 +237,18 @@ class DecisionLog final : public DecisionSink {
   std::vector<Decision> decisions_;
 };
 
+// Hands every record to each of several sinks, in the order they were added (not owned).
+class DecisionFanOut final : public DecisionSink {
+ public:
+  void add(DecisionSink* sink) { sinks_.push_back(sink); }
+  void record(const DecisionRecord& d) override {
+    for (DecisionSink* s : sinks_) s->record(d);
+  }
+
+ private:
+  std::vector<DecisionSink*> sinks_;
+};
+
 // Counts records by kind and renders nothing: for benchmarks and front ends that only need to
 // know that something was decided.
 class DecisionCounter final : public DecisionSink {

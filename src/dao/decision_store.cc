@@ -1,0 +1,94 @@
+#include "dao/decision_store.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "dao/decision_json.h"
+
+namespace spindle {
+
+using nlohmann::json;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string text(const json& d, const char* key) {
+  auto it = d.find(key);
+  return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool contains(const json& d, const char* key, const std::string& needle) {
+  return lower(text(d, key)).find(needle) != std::string::npos;
+}
+
+constexpr int64_t kDefaultLimit = 200;
+constexpr int64_t kMaxLimit = 5000;
+
+}  // namespace
+
+void DecisionStore::add(json decision) {
+  if (text(decision, "kind") == "skip") lastSkip_[text(decision, "app")] = decision;
+  // An app that got a container is not waiting for that reason any more.
+  if (text(decision, "kind") == "allocate" || text(decision, "kind") == "app-finished") {
+    lastSkip_.erase(text(decision, "app"));
+  }
+  ring_.push_back(std::move(decision));
+  while (ring_.size() > capacity_) ring_.pop_front();
+}
+
+Result<json> DecisionStore::query(const std::map<std::string, std::string>& q) const {
+  auto get = [&q](const char* k) {
+    auto it = q.find(k);
+    return it == q.end() ? std::string() : lower(it->second);
+  };
+  int64_t limit = kDefaultLimit;
+  if (auto it = q.find("limit"); it != q.end()) {
+    const std::string& v = it->second;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), limit);
+    if (ec != std::errc() || end != v.data() + v.size() || limit <= 0) {
+      return invalidArgument("limit: '{}' is not a positive number", v);
+    }
+    limit = std::min(limit, kMaxLimit);
+  }
+  const std::string app = get("app"), node = get("node"), queue = get("queue"), kind = get("kind"),
+                    reason = get("reason");
+  json out = json::array();
+  int64_t total = 0;
+  for (auto it = ring_.rbegin(); it != ring_.rend(); ++it) {
+    const json& d = *it;
+    if (!app.empty() && !contains(d, "app", app)) continue;
+    if (!node.empty() && !contains(d, "node", node)) continue;
+    if (!queue.empty() && !contains(d, "queue", queue)) continue;
+    if (!kind.empty() && lower(text(d, "kind")) != kind) continue;
+    if (!reason.empty() && !contains(d, "reason", reason) && !contains(d, "skip", reason) &&
+        !contains(d, "rejection", reason)) {
+      continue;
+    }
+    if (total++ < limit) out.push_back(d);
+  }
+  return json{
+      {"decisions", {{"total", total}, {"kept", ring_.size()}, {"decision", std::move(out)}}}};
+}
+
+json DecisionStore::appDecisions(const std::string& app) const {
+  json list = json::array();
+  for (const json& d : ring_) {
+    if (text(d, "app") == app) list.push_back(d);
+  }
+  auto skip = lastSkip_.find(app);
+  return json{{"appDecisions",
+               {{"app", app},
+                {"whyPending", skip == lastSkip_.end() ? json(nullptr) : skip->second},
+                {"decision", std::move(list)}}}};
+}
+
+void DecisionStoreSink::record(const DecisionRecord& d) {
+  store_.add(decisionToJson(sched_, d, seq_++));
+}
+
+}  // namespace spindle
