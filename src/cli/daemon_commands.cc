@@ -11,7 +11,7 @@ namespace spindle::cli {
 bool DaemonOptions::selected() const {
   return rm->parsed() || nm->parsed() || application->parsed() || node->parsed() ||
          dshell->parsed() || attempt->parsed() || queue->parsed() || nodeAttributes->parsed() ||
-         cluster->parsed();
+         cluster->parsed() || logs->parsed() || rmadmin->parsed();
 }
 
 namespace {
@@ -30,7 +30,8 @@ std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
   if (argc < 2) return out;
   const std::string cmd = argv[1];
   if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "queue" &&
-      cmd != "dshell" && cmd != "nodeattributes" && cmd != "cluster") {
+      cmd != "dshell" && cmd != "nodeattributes" && cmd != "cluster" && cmd != "logs" &&
+      cmd != "rmadmin") {
     return out;
   }
   for (size_t i = 2; i < out.size(); ++i) {
@@ -110,6 +111,30 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   o.cluster->add_flag("--lna,--list-node-attributes", o.clusterArgs.listNodeAttributes,
                       "List the cluster's node attributes");
 
+  o.logs = app.add_subcommand("logs", "Print the container logs of an application (yarn logs)");
+  addConnection(o.logs, o.logsArgs.conn);
+  o.logs->add_option("--applicationId", o.logsArgs.applicationId, "The application");
+  o.logs->add_option("--containerId", o.logsArgs.containerId, "Only this container");
+  o.logs
+      ->add_option("--log_files,--logFiles", o.logsArgs.logFiles,
+                   "Log file names, comma separated, or ALL (default)")
+      ->delimiter(',');
+
+  o.rmadmin = app.add_subcommand("rmadmin", "ResourceManager administration (yarn rmadmin)");
+  addConnection(o.rmadmin, o.rmadminArgs.conn);
+  o.rmadmin->add_flag("--refreshNodes", o.rmadminArgs.refreshNodes,
+                      "Reread the include and exclude files and decommission excluded nodes");
+  o.rmadmin
+      ->add_option("-g,--graceful", o.graceful,
+                   "With -refreshNodes: decommission gracefully, [timeout] seconds (-1: none)")
+      ->expected(0, 1);
+  o.rmadmin->add_flag(
+      "--client", [&o](int64_t) { o.rmadminArgs.tracking = "client"; },
+      "With -g: the client waits for the timeout, then decommissions forcefully");
+  o.rmadmin->add_flag(
+      "--server", [&o](int64_t) { o.rmadminArgs.tracking = "server"; },
+      "With -g: the RM tracks the timeout (default)");
+
   o.dshell =
       app.add_subcommand("dshell", "YARN's distributed shell: run a command in N containers");
   auto* d = o.dshell;
@@ -135,8 +160,24 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
 int runDaemonCommand(const DaemonOptions& o) {
   initLogging(LogLevel::kInfo);
   if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed() ||
-      o.queue->parsed() || o.nodeAttributes->parsed() || o.cluster->parsed()) {
+      o.queue->parsed() || o.nodeAttributes->parsed() || o.cluster->parsed() || o.logs->parsed() ||
+      o.rmadmin->parsed()) {
     initLogging(LogLevel::kWarn);
+    if (o.logs->parsed()) return client::runLogs(o.logsArgs, std::cout, std::cerr);
+    if (o.rmadmin->parsed()) {
+      client::RmAdminArgs a = o.rmadminArgs;
+      a.graceful = o.rmadmin->count("--graceful") > 0;
+      if (!o.graceful.empty()) {
+        try {
+          a.timeoutS = std::stoll(o.graceful.front());
+        } catch (const std::exception&) {
+          std::cerr << "rmadmin: -g: the timeout must be a number of seconds, got "
+                    << o.graceful.front() << "\n";
+          return 2;
+        }
+      }
+      return client::runRmAdmin(a, std::cout, std::cerr);
+    }
     if (o.nodeAttributes->parsed()) {
       return client::runNodeAttributes(o.attrArgs, std::cout, std::cerr);
     }

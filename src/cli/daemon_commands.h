@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "client/commands.h"
+#include "client/node_ops_commands.h"
 
 namespace spindle::cli {
 
@@ -28,6 +29,8 @@ struct DaemonOptions {
   CLI::App* dshell = nullptr;
   CLI::App* nodeAttributes = nullptr;
   CLI::App* cluster = nullptr;
+  CLI::App* logs = nullptr;
+  CLI::App* rmadmin = nullptr;
   std::string confDir;
   client::ApplicationArgs app;
   client::NodeArgs nodeArgs;
@@ -36,6 +39,9 @@ struct DaemonOptions {
   client::DshellArgs ds;
   client::NodeAttributesArgs attrArgs;
   client::ClusterArgs clusterArgs;
+  client::LogsArgs logsArgs;
+  client::RmAdminArgs rmadminArgs;
+  std::vector<std::string> graceful;  // rmadmin -g [timeout]
   bool selected() const;
 };
 

@@ -51,6 +51,13 @@ struct ContainerStatus {
   std::string diagnostics;
 };
 
+// ResourceUtilization: memory in MB, CPU in vcores used (a fraction of the node's vcores).
+struct ResourceUtilization {
+  int64_t pmem = 0;
+  int64_t vmem = 0;
+  double cpu = 0;
+};
+
 struct NodeHealthStatus {
   bool isNodeHealthy = true;
   std::string healthReport;
@@ -101,6 +108,9 @@ struct NodeStatus {
   std::vector<ContainerStatus> containersStatuses;
   NodeHealthStatus nodeHealthStatus;
   std::vector<std::string> keepAliveApplications;
+  // Measured by the NM's ContainersMonitor (absent: not measured yet).
+  std::optional<ResourceUtilization> containersUtilization;
+  std::optional<ResourceUtilization> nodeUtilization;
 };
 
 struct NodeHeartbeatRequest {

@@ -56,8 +56,26 @@ struct AmLaunch {
   protocol::StartContainersRequest request;
 };
 
-enum class RmNodeState { RUNNING, LOST };
+// YARN's NodeState as the RM keeps it (RMNodeImpl): UNHEALTHY while the NM's health script
+// says so, DECOMMISSIONING / DECOMMISSIONED through the exclude file and -refreshNodes.
+enum class RmNodeState { RUNNING, UNHEALTHY, DECOMMISSIONING, DECOMMISSIONED, LOST };
 const char* toString(RmNodeState s);
+// The node heartbeats (RUNNING, UNHEALTHY, DECOMMISSIONING).
+bool isActive(RmNodeState s);
+// The scheduler holds the node (RUNNING, DECOMMISSIONING); an UNHEALTHY node is removed from
+// it, as RMNodeImpl sends NodeRemovedSchedulerEvent when a node turns unhealthy.
+bool inScheduler(RmNodeState s);
+
+// RefreshNodesRequest (`rmadmin -refreshNodes`, AdminService.refreshNodes). NORMAL rereads
+// the include and exclude files and decommissions excluded nodes at once; GRACEFUL rereads them
+// and puts excluded nodes in DECOMMISSIONING until they drain or `timeoutS` passes (unset:
+// yarn.resourcemanager.nodemanager-graceful-decommission-timeout-secs; -1: no timeout);
+// FORCEFUL decommissions every DECOMMISSIONING node now.
+enum class DecommissionType { NORMAL, GRACEFUL, FORCEFUL };
+struct RefreshNodesRequest {
+  DecommissionType type = DecommissionType::NORMAL;
+  std::optional<int64_t> timeoutS;
+};
 
 class RmCore {
  public:
@@ -159,6 +177,13 @@ class RmCore {
   Result<nlohmann::json> attributesToNodes(const std::map<std::string, std::string>& q) const;
   Result<nlohmann::json> nodesToAttributes(const std::map<std::string, std::string>& q) const;
 
+  // --- Node lists (rm_nodes_admin.cc) ---
+  // yarn.resourcemanager.nodes.include-path / exclude-path, read at create() and on refresh.
+  // Errors (nothing changes): a configured file that cannot be read. The answer lists the nodes
+  // that changed state: {"refreshNodes": {"decommissioned": [...], "decommissioning": [...],
+  // "recommissioned": [...]}}.
+  Result<nlohmann::json> refreshNodes(const RefreshNodesRequest& r);
+
   // --- Time and the launcher ---
   // NM and AM liveness (yarn.nm.liveness-monitor / yarn.am.liveness-monitor expiry) and the
   // scheduler's due monitor tick.
@@ -186,6 +211,18 @@ class RmCore {
   void failAttempt(AppId id, const std::string& why);
   void addCleanup(NodeId node, const std::string& containerId);
   void loseNode(RmNode& n, TimeMs silentMs);
+  // rm_nodes_admin.cc: host lists, health, decommissioning.
+  Status loadHostLists();
+  bool hostAllowed(const std::string& nodeId) const;
+  // RUNNING <-> UNHEALTHY from the NM's health report.
+  void updateHealth(RmNode& n, const protocol::NodeHealthStatus& h);
+  // To DECOMMISSIONED: out of the scheduler (its containers end ABORTED), SHUTDOWN next.
+  void decommissionNode(RmNode& n, const std::string& why);
+  // After a DECOMMISSIONING node's heartbeat: nothing new fits on it; when it has drained
+  // (DecommissioningNodesWatcher), it is DECOMMISSIONED and the answer is the SHUTDOWN message.
+  std::optional<std::string> afterDecommissioningHeartbeat(RmNode& n);
+  void tickDecommissioning(TimeMs now);
+  nlohmann::json utilizationJson(const RmNode& n) const;
   nlohmann::json appJson(const Application& a);
   nlohmann::json nodeJson(const RmNode& n);
   bool appLive(AppId id) const;
@@ -216,6 +253,8 @@ class RmCore {
   std::vector<uint32_t> issued_;  // ids handed out by newApplication, not yet submitted
   // Centralised node attributes by host (by "prefix/name"), also for hosts without a node yet.
   std::map<std::string, std::map<std::string, placement::NodeAttribute>, std::less<>> centralized_;
+  // Hosts (or host:port) of yarn.resourcemanager.nodes.include-path and exclude-path.
+  std::vector<std::string> includes_, excludes_;
   // Diagnostics a node reported for a completed container, until apply() hands them on.
   std::map<ContainerId, std::string> nodeDiagnostics_;
 };
