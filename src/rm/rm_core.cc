@@ -408,6 +408,16 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   if (st.containersUtilization) n.containersUtilization = st.containersUtilization;
   if (st.nodeUtilization) n.nodeUtilization = st.nodeUtilization;
   updateHealth(n, st.nodeHealthStatus);
+  if (n.state == RmNodeState::DECOMMISSIONING && !completed.empty()) {
+    // AbstractYarnScheduler.nodeUpdate: what the completed containers free is taken out of the
+    // node's total before it is scheduled, so nothing new lands on a decommissioning node.
+    Resource left = sched().cluster().node(n.sched).allocated();
+    for (const CompletedContainer& c : completed) {
+      if (const Container* k = sched().findContainer(c.id)) left = left - k->resource;
+    }
+    auto out = driver_->handle(NodeResourceUpdate{n.nodeId, left});
+    if (out) apply(*out);
+  }
   if (inScheduler(n.state) && (!completed.empty() || !driver_->emptyHeartbeatIsNoop(n.sched))) {
     auto out = driver_->heartbeat(n.sched, completed);
     if (!out) return out.status();

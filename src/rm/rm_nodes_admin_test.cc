@@ -1,6 +1,7 @@
 // Node health, the include / exclude files and decommissioning in RmCore.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -176,19 +177,32 @@ TEST_F(RmNodesAdminTest, GracefulTimeoutForcefulAndRecommission) {
   clock.advanceMs(29'000);
   core->tick();
   EXPECT_EQ(node("h1:1")["state"], "DECOMMISSIONING");
-  clock.advanceMs(2'000);
-  core->tick();
-  EXPECT_EQ(node("h1:1")["state"], "DECOMMISSIONED");  // past the timeout
-  // Back to a 30 s timeout for h2 and h3, then h3 leaves the exclude file: RUNNING again.
+  // h3 leaves the exclude file: RUNNING again with its whole resource; h1 and h2 take the new
+  // timeout (none).
   writeExclude("h1 h2\n");
   auto r = core->refreshNodes({DecommissionType::GRACEFUL, -1});
   ASSERT_TRUE(r.isOk());
   EXPECT_EQ((*r)["refreshNodes"]["recommissioned"], nlohmann::json::array({"h3:1"}));
   EXPECT_EQ(node("h3:1")["state"], "RUNNING");
   EXPECT_EQ(node("h3:1")["totalResource"]["memory"], 4096);
+  clock.advanceMs(5'000);
+  core->tick();
+  EXPECT_EQ(node("h1:1")["state"], "DECOMMISSIONING");
   r = core->refreshNodes({DecommissionType::FORCEFUL, std::nullopt});
-  EXPECT_EQ((*r)["refreshNodes"]["decommissioned"], nlohmann::json::array({"h2:1"}));
+  EXPECT_EQ((*r)["refreshNodes"]["decommissioned"], nlohmann::json::array({"h1:1", "h2:1"}));
   EXPECT_EQ(node("h2:1")["state"], "DECOMMISSIONED");
+  // Past a timeout the node is decommissioned anyway.
+  writeExclude("h1 h2 h3\n");
+  ASSERT_TRUE(core->refreshNodes({DecommissionType::GRACEFUL, 10}).isOk());
+  clock.advanceMs(9'000);
+  core->tick();
+  EXPECT_EQ(node("h3:1")["state"], "DECOMMISSIONING");
+  clock.advanceMs(2'000);
+  core->tick();
+  EXPECT_EQ(node("h3:1")["state"], "DECOMMISSIONED");
+  auto hb = heartbeat("h3:1");
+  EXPECT_EQ(hb.nodeAction, NodeAction::SHUTDOWN);
+  EXPECT_EQ(hb.diagnosticsMessage, "DECOMMISSIONING h3:1 timeout");
 }
 
 TEST_F(RmNodesAdminTest, UnreadableExcludeFileChangesNothing) {
