@@ -55,6 +55,17 @@ XML
 start_nm() { "$spindle" nm --conf "$work/nm$1" >>"$work/nm$1.log" 2>&1 & }
 node_id() { sed -n 's/^spindle nm: \([^ ]*\) serving on.*/\1/p' "$work/nm$1.log" | tail -1; }
 node_field() { field "/nodes/$1" "d[\"node\"]$2"; }
+# nm_get URL: the HTTP status, then the body, of a GET to a NodeManager.
+nm_get() {
+  python3 - "$1" <<'PY'
+import sys, urllib.request, urllib.error
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=10) as r:
+        print(r.status); print(r.read().decode(), end="")
+except urllib.error.HTTPError as e:
+    print(e.code); print(e.read().decode(), end="")
+PY
+}
 nm_conf 1 1024
 nm_conf 2 1024
 
@@ -100,8 +111,8 @@ check "node -list -all shows it UNHEALTHY" 'grep "$nm1" "$work/list-all.out" | g
 "$spindle" node --rm "127.0.0.1:$port" -status "$nm1" >"$work/status-unhealthy.out" 2>&1
 check "node -status shows the health report" \
   'grep -q "Health-Report : ERROR local disk is gone" "$work/status-unhealthy.out"'
-timeout 40 "$spindle" dshell --rm "127.0.0.1:$port" -shell_command "echo hello-logs" \
-  -num_containers 2 -container_memory 64 -master_memory 64 -timeout 30000 >"$work/healthy.out" 2>&1
+timeout 90 "$spindle" dshell --rm "127.0.0.1:$port" -shell_command "echo hello-logs" \
+  -num_containers 2 -container_memory 64 -master_memory 64 -timeout 80000 >"$work/healthy.out" 2>&1
 code=$?
 logs_app=$(sed -n 's/^Submitted application //p' "$work/healthy.out")
 check "a job runs while NM1 is unhealthy" '[ $code = 0 ]'
@@ -125,13 +136,13 @@ code=$?
 check "logs of an unknown app exits 1 naming it" '[ $code = 1 ] && grep -q "application_1_9999" "$work/logs-bad.out"'
 nm2_url="http://$nm2"
 check "the NM serves a log file as text" \
-  '[ "$(curl -s "$nm2_url/ws/v1/node/containerlogs/$task/stdout")" = hello-logs ]'
+  '[ "$(nm_get "$nm2_url/ws/v1/node/containerlogs/$task/stdout" | tr "\n" " ")" = "200 hello-logs " ]'
 check "the NM lists the app's containers" \
-  'curl -s "$nm2_url/ws/v1/node/apps/$logs_app" | grep -q "\"containerids\":\[\"container_"'
+  'nm_get "$nm2_url/ws/v1/node/apps/$logs_app" | grep -q "\"containerids\":\[\"container_"'
 check "the NM refuses a path in a log name (400)" \
-  '[ "$(curl -s -o /dev/null -w "%{http_code}" "$nm2_url/ws/v1/node/containerlogs/$task/..")" = 400 ]'
+  '[ "$(nm_get "$nm2_url/ws/v1/node/containerlogs/$task/.." | head -1)" = 400 ]'
 check "the NM answers 404 for an unknown container" \
-  '[ "$(curl -s -o /dev/null -w "%{http_code}" "$nm2_url/ws/v1/node/containers/container_1_0009_01_000001")" = 404 ]'
+  '[ "$(nm_get "$nm2_url/ws/v1/node/containers/container_1_0009_01_000001" 2>/dev/null | head -1)" = 404 ]'
 
 # --- refreshNodes is an admin call ----------------------------------------------------------
 check "refresh-nodes by a non-admin is 403 with YARN's message" \
@@ -143,12 +154,14 @@ code=$?
 check "rmadmin -refreshNodes as carol exits 1 with the reason" '[ $code = 1 ] && grep -q "permission to call" "$work/carol.out"'
 
 # --- graceful: NM2 drains its running container, then is DECOMMISSIONED and exits 0 -------
-"$spindle" dshell --rm "127.0.0.1:$port" -shell_command "sleep 3" -num_containers 2 \
+"$spindle" dshell --rm "127.0.0.1:$port" -shell_command "exec sleep 8" -num_containers 2 \
   -container_memory 700 -master_memory 128 -timeout 40000 >"$work/drain.out" 2>&1 &
 drain_pid=$!
 pids+=("$drain_pid")
+waitfor 10 'grep -q "Submitted application" "$work/drain.out"'
+drain_app=$(sed -n 's/^Submitted application //p' "$work/drain.out")
 check "the draining job runs a container on each node" \
-  'waitfor 15 "[ \$(node_field $nm1 \"[\\\"numContainers\\\"]\") -ge 1 ] && [ \$(node_field $nm2 \"[\\\"numContainers\\\"]\") -ge 1 ] && [ \$(( \$(node_field $nm1 \"[\\\"numContainers\\\"]\") + \$(node_field $nm2 \"[\\\"numContainers\\\"]\") )) = 3 ]"'
+  'waitfor 15 "[ \$(cat $work/nm*/logs/$drain_app/*_000001/stdout 2>/dev/null | grep -c \"Launching shell command\") = 2 ]" && grep -q "containerNode=$nm2" "$work"/nm*/logs/$drain_app/*_000001/stdout'
 echo "$nm2" >"$work/exclude"
 HADOOP_USER_NAME=admin "$spindle" rmadmin --rm "127.0.0.1:$port" -refreshNodes -g 30 -server >"$work/graceful.out" 2>&1
 code=$?
@@ -186,7 +199,7 @@ check "NM3 registers" 'waitfor 10 "[ -n \"\$(node_id 3)\" ] && [ \"\$(node_field
 nm3=$(node_id 3)
 check "the long job's second task runs on NM3" 'waitfor 15 "[ \$(node_field $nm3 \"[\\\"numContainers\\\"]\") = 1 ]"'
 printf '%s\n%s\n' "$nm2" "$nm3" >"$work/exclude"
-HADOOP_USER_NAME=admin timeout 20 "$spindle" rmadmin --rm "127.0.0.1:$port" -refreshNodes -g 1 -client >"$work/client.out" 2>&1
+HADOOP_USER_NAME=admin timeout 40 "$spindle" rmadmin --rm "127.0.0.1:$port" -refreshNodes -g 1 -client >"$work/client.out" 2>&1
 code=$?
 check "-g 1 -client waits, then decommissions forcefully" \
   '[ $code = 0 ] && grep -q "Graceful decommissioning not completed in 1 seconds." "$work/client.out" && grep -q "Forcefully decommissioning remaining nodes." "$work/client.out"'
@@ -194,7 +207,8 @@ check "NM3 is DECOMMISSIONED" '[ "$(node_field $nm3 "[\"state\"]")" = DECOMMISSI
 waitfor 10 '! kill -0 $nm3_pid'
 wait "$nm3_pid"
 code=$?
-check "NM3 exited 0" '[ $code = 0 ] && grep -q "SHUTDOWN from the ResourceManager: Disallowed NodeManager" "$work/nm3.log"'
+# The RM's own 1 s timeout or the client's FORCEFUL refresh, whichever comes first.
+check "NM3 exited 0" '[ $code = 0 ] && grep -q "stopping: SHUTDOWN from the ResourceManager: D" "$work/nm3.log"'
 check "its AM was told its task was lost (-100)" \
   'waitfor 10 "grep -q \"exitStatus=-100\" $work/nm1/logs/$long_app/*_000001/stdout"'
 # Again on the same port, so the node id is the excluded one.

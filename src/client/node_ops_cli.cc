@@ -154,7 +154,12 @@ int runRmAdmin(const RmAdminArgs& a, std::ostream& out, std::ostream& err) {
     return 2;
   }
   json body = {{"decommissionType", a.graceful ? "GRACEFUL" : "NORMAL"}};
-  if (a.graceful && a.timeoutS) body["decommissionTimeout"] = *a.timeoutS;
+  // Client tracking: the RM gets no timeout; this client forces the refresh when it passes.
+  if (a.graceful && a.tracking == "client") {
+    body["decommissionTimeout"] = -1;
+  } else if (a.graceful && a.timeoutS) {
+    body["decommissionTimeout"] = *a.timeoutS;
+  }
   auto r = (*rm)->post("/ws/v1/cluster/admin/refresh-nodes", body);
   if (!r) {
     err << "refreshNodes: " << r.status().message() << "\n";
