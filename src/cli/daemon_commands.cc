@@ -11,7 +11,8 @@ namespace spindle::cli {
 bool DaemonOptions::selected() const {
   return rm->parsed() || nm->parsed() || application->parsed() || node->parsed() ||
          dshell->parsed() || attempt->parsed() || queue->parsed() || nodeAttributes->parsed() ||
-         cluster->parsed() || container->parsed() || rmadmin->parsed() || top->parsed();
+         cluster->parsed() || container->parsed() || logs->parsed() || rmadmin->parsed() ||
+         top->parsed();
 }
 
 namespace {
@@ -43,7 +44,7 @@ std::vector<std::string> normalizeYarnArgs(int argc, char** argv) {
   const std::string cmd = argv[1];
   if (cmd != "application" && cmd != "applicationattempt" && cmd != "node" && cmd != "queue" &&
       cmd != "dshell" && cmd != "nodeattributes" && cmd != "cluster" && cmd != "container" &&
-      cmd != "rmadmin" && cmd != "top") {
+      cmd != "logs" && cmd != "rmadmin" && cmd != "top") {
     return out;
   }
   for (size_t i = 2; i < out.size(); ++i) {
@@ -107,6 +108,18 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   o.rmadmin->add_option("--replaceLabelsOnNode", ra.replaceLabels,
                         "Set node labels: \"host:port=x host2=y\" (a host: every NM on it)");
   addHaAdminOptions(o.rmadmin, o.haAdmin);
+  o.rmadmin->add_flag("--refreshNodes", o.refreshNodesArgs.refreshNodes,
+                      "Reread the include and exclude files and decommission excluded nodes");
+  o.rmadmin
+      ->add_option("-g,--graceful", o.graceful,
+                   "With -refreshNodes: decommission gracefully, [timeout] seconds (-1: none)")
+      ->expected(0, 1);
+  o.rmadmin->add_flag(
+      "--client", [&o](int64_t) { o.refreshNodesArgs.tracking = "client"; },
+      "With -g: the client waits for the timeout, then decommissions forcefully");
+  o.rmadmin->add_flag(
+      "--server", [&o](int64_t) { o.refreshNodesArgs.tracking = "server"; },
+      "With -g: the RM tracks the timeout (default)");
 
   o.top = app.add_subcommand("top", "Cluster and applications, refreshed (yarn top)");
   addConnection(o.top, o.topArgs.conn);
@@ -154,6 +167,15 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
   o.cluster->add_flag("--lna,--list-node-attributes", o.clusterArgs.listNodeAttributes,
                       "List the cluster's node attributes");
 
+  o.logs = app.add_subcommand("logs", "Print the container logs of an application (yarn logs)");
+  addConnection(o.logs, o.logsArgs.conn);
+  o.logs->add_option("--applicationId", o.logsArgs.applicationId, "The application");
+  o.logs->add_option("--containerId", o.logsArgs.containerId, "Only this container");
+  o.logs
+      ->add_option("--log_files,--logFiles", o.logsArgs.logFiles,
+                   "Log file names, comma separated, or ALL (default)")
+      ->delimiter(',');
+
 
   o.dshell =
       app.add_subcommand("dshell", "YARN's distributed shell: run a command in N containers");
@@ -187,13 +209,29 @@ int runDaemonCommand(const DaemonOptions& o) {
   initLogging(LogLevel::kInfo);
   if (o.application->parsed() || o.node->parsed() || o.dshell->parsed() || o.attempt->parsed() ||
       o.queue->parsed() || o.nodeAttributes->parsed() || o.cluster->parsed() ||
-      o.container->parsed() || o.rmadmin->parsed() || o.top->parsed()) {
+      o.container->parsed() || o.logs->parsed() || o.rmadmin->parsed() || o.top->parsed()) {
     initLogging(LogLevel::kWarn);
     if (o.container->parsed()) return client::runContainer(o.containerArgs, std::cout, std::cerr);
+    if (o.logs->parsed()) return client::runLogs(o.logsArgs, std::cout, std::cerr);
     if (o.rmadmin->parsed() && o.haAdmin.any()) {
       client::HaAdminArgs ha = o.haAdmin;
       ha.conn = o.rmadminArgs.conn;
       return client::runHaAdmin(ha, std::cout, std::cerr);
+    }
+    if (o.rmadmin->parsed() && o.refreshNodesArgs.refreshNodes) {
+      client::RefreshNodesArgs a = o.refreshNodesArgs;
+      a.conn = o.rmadminArgs.conn;
+      a.graceful = o.rmadmin->count("--graceful") > 0;
+      if (!o.graceful.empty()) {
+        try {
+          a.timeoutS = std::stoll(o.graceful.front());
+        } catch (const std::exception&) {
+          std::cerr << "rmadmin: -g: the timeout must be a number of seconds, got "
+                    << o.graceful.front() << "\n";
+          return 2;
+        }
+      }
+      return client::runRefreshNodes(a, std::cout, std::cerr);
     }
     if (o.rmadmin->parsed()) return client::runRmAdmin(o.rmadminArgs, std::cout, std::cerr);
     if (o.top->parsed()) return client::runTop(o.topArgs, std::cout, std::cerr);

@@ -16,6 +16,7 @@
 
 #include "client/commands.h"
 #include "client/ha_admin.h"
+#include "client/node_ops_commands.h"
 
 namespace spindle::cli {
 
@@ -30,6 +31,7 @@ struct DaemonOptions {
   CLI::App* nodeAttributes = nullptr;
   CLI::App* cluster = nullptr;
   CLI::App* container = nullptr;
+  CLI::App* logs = nullptr;
   CLI::App* rmadmin = nullptr;
   CLI::App* top = nullptr;
   std::string confDir;
@@ -42,7 +44,10 @@ struct DaemonOptions {
   client::ClusterArgs clusterArgs;
   client::HaAdminArgs haAdmin;
   client::ContainerArgs containerArgs;
+  client::LogsArgs logsArgs;
   client::RmAdminArgs rmadminArgs;
+  client::RefreshNodesArgs refreshNodesArgs;
+  std::vector<std::string> graceful;  // rmadmin -g [timeout]
   client::TopArgs topArgs;
   bool selected() const;
 };

@@ -117,6 +117,18 @@ std::string nodeAttributesLines(const json& n) {
   return out.empty() ? "\n" : out;
 }
 
+// NodeCLI's "Resource Utilization by Node / by Containers" lines from resourceUtilization.
+std::string utilizationLines(const json& u) {
+  auto mb = [&u](const char* k) { return u.value(k, int64_t{0}); };
+  auto cpu = [&u](const char* k) { return u.value(k, 0.0); };
+  return fmt::format(
+      "\tResource Utilization by Node : PMem:{} MB, VMem:{} MB, VCores:{:.1f}\n"
+      "\tResource Utilization by Containers : PMem:{} MB, VMem:{} MB, VCores:{:.1f}\n",
+      mb("nodePhysicalMemoryMB"), mb("nodeVirtualMemoryMB"), cpu("nodeCPUUsage"),
+      mb("aggregatedContainersPhysicalMemoryMB"), mb("aggregatedContainersVirtualMemoryMB"),
+      cpu("containersCPUUsage"));
+}
+
 int printNodeReport(RmRestClient& rm, const std::string& id, std::ostream& out, std::ostream& err) {
   auto r = rm.get("/ws/v1/cluster/nodes/" + id);
   if (!r) {
@@ -148,8 +160,7 @@ int printNodeReport(RmRestClient& rm, const std::string& id, std::ostream& out, 
       << "\tCPU-Capacity : " << str(total, "vCores") << " vcores\n"
       << "\tNode-Labels : " << labels << "\n"
       << "\tNode Attributes : " << nodeAttributesLines(n)
-      << "\tResource Utilization by Node : PMem:0 MB, VMem:0 MB, VCores:0.0\n"
-      << "\tResource Utilization by Containers : PMem:0 MB, VMem:0 MB, VCores:0.0\n";
+      << utilizationLines(n.value("resourceUtilization", json::object()));
   return 0;
 }
 

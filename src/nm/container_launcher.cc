@@ -11,8 +11,11 @@
 #include <fstream>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "app/container_state.h"
 #include "base/log.h"
+#include "nm/process_tree.h"
 
 namespace spindle::nm {
 
@@ -84,6 +87,11 @@ ContainerLauncher::ContainerLauncher(LauncherDirs dirs, std::map<std::string, st
 
 ContainerLauncher::~ContainerLauncher() = default;
 
+void ContainerLauncher::useCgroups(Cgroups cg) {
+  std::lock_guard lock(mu_);
+  cgroups_ = std::move(cg);
+}
+
 void ContainerLauncher::signalTree(pid_t pid, int sig) const {
   for (pid_t p : descendants(pid)) ::kill(p, sig);
   ::kill(-pid, sig);  // the session's process group (setsid made pid its leader)
@@ -130,6 +138,18 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
   char* argv[] = {sh.data(), dashC.data(), command.data(), nullptr};
   const std::string out = logFolder + "/stdout", err = logFolder + "/stderr";
   const long maxFd = std::min<long>(sysconf(_SC_OPEN_MAX), 65536);
+  std::string cgroup, procsPath;
+  if (cgroups_) {
+    auto dir = cgroups_->create(spec.containerId, spec.resource);
+    if (dir) {
+      cgroup = *dir;
+      procsPath = cgroup + "/cgroup.procs";
+    } else {
+      SPINDLE_LOG_WARN("container {} runs without a cgroup: {}", spec.containerId,
+                       dir.status().message());
+    }
+  }
+  static constexpr char kJoinFailed[] = "spindle nm: cannot join the container's cgroup\n";
 
   const pid_t pid = fork();
   if (pid < 0) return failedPrecondition("container {}: fork failed", spec.containerId);
@@ -145,6 +165,10 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
     dup2(in, 0);
     dup2(o, 1);
     dup2(e, 2);
+    if (!procsPath.empty() && !joinSelf(procsPath.c_str())) {
+      (void)!write(2, kJoinFailed, sizeof kJoinFailed - 1);
+      _exit(1);
+    }
     for (long fd = 3; fd < maxFd; ++fd) close(static_cast<int>(fd));
     execve(argv[0], argv, envp.data());
     _exit(127);
@@ -154,6 +178,7 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
   p.appId = spec.appId;
   p.logFolder = logFolder;
   p.resource = spec.resource;
+  p.cgroup = cgroup;
   procs_.emplace(spec.containerId, std::move(p));
   SPINDLE_LOG_INFO("container {} started (pid {}): {}", spec.containerId, pid, command);
   return Status::ok();
@@ -199,7 +224,21 @@ void ContainerLauncher::reap() {
                                              : 1;
       // Whatever the container left running in its group ends with it.
       ::kill(-p.pid, SIGKILL);
-      if (p.killStatus) {
+      const bool oom = !p.cgroup.empty() && cgroups_ && cgroups_->oomKilled(p.cgroup);
+      if (!p.cgroup.empty() && cgroups_) {
+        cgroups_->kill(p.cgroup);
+        cgroups_->remove(p.cgroup);
+      }
+      if (oom && !p.killStatus) {
+        // The kernel enforced memory.max (YARN's exit status for a pmem kill).
+        p.exitStatus = ContainerExitStatus::KILLED_EXCEEDED_PMEM;
+        p.diagnostics = fmt::format(
+            "Container [pid={},containerID={}] is running beyond the 'PHYSICAL' memory limit. "
+            "Current usage: {}B of {}B physical memory used; the kernel killed it in its cgroup "
+            "(memory.max). Killing container.\nContainer exited with a non-zero exit code {}.",
+            p.pid, id, long2String(p.resource.memory << 20), long2String(p.resource.memory << 20),
+            code);
+      } else if (p.killStatus) {
         p.exitStatus = *p.killStatus;
         p.diagnostics += "\nContainer killed on request. Exit code is " + std::to_string(code);
       } else {
@@ -212,6 +251,7 @@ void ContainerLauncher::reap() {
     }
     if (p.killStatus && !p.killed && now >= p.killDeadlineMs) {
       signalTree(p.pid, SIGKILL);
+      if (!p.cgroup.empty() && cgroups_) cgroups_->kill(p.cgroup);
       p.killed = true;
     }
   }
@@ -238,8 +278,43 @@ void ContainerLauncher::acknowledge(const std::vector<protocol::ContainerStatus>
   for (const protocol::ContainerStatus& s : reported) {
     if (s.state != protocol::ContainerState::COMPLETE) continue;
     auto it = procs_.find(s.containerId);
-    if (it != procs_.end() && it->second.done) procs_.erase(it);
+    if (it == procs_.end() || !it->second.done) continue;
+    acknowledged_[s.containerId] = {s.containerId, protocol::ContainerState::COMPLETE,
+                                    it->second.exitStatus, it->second.diagnostics};
+    acknowledgedOrder_.push_back(s.containerId);
+    procs_.erase(it);
   }
+  constexpr size_t kKeep = 1000;
+  if (acknowledgedOrder_.size() > kKeep) {
+    const size_t drop = acknowledgedOrder_.size() - kKeep;
+    for (size_t i = 0; i < drop; ++i) acknowledged_.erase(acknowledgedOrder_[i]);
+    acknowledgedOrder_.erase(acknowledgedOrder_.begin(),
+                             acknowledgedOrder_.begin() + static_cast<std::ptrdiff_t>(drop));
+  }
+}
+
+std::vector<ContainerLauncher::Running> ContainerLauncher::runningContainers() const {
+  std::lock_guard lock(mu_);
+  std::vector<Running> out;
+  for (const auto& [id, p] : procs_) {
+    if (!p.done && !p.killStatus) out.push_back({id, p.pid, p.resource, !p.cgroup.empty()});
+  }
+  return out;
+}
+
+std::optional<protocol::ContainerStatus> ContainerLauncher::status(
+    const std::string& containerId) const {
+  std::lock_guard lock(mu_);
+  if (auto it = procs_.find(containerId); it != procs_.end()) {
+    const Proc& p = it->second;
+    if (p.done)
+      return protocol::ContainerStatus{containerId, protocol::ContainerState::COMPLETE,
+                                       p.exitStatus, p.diagnostics};
+    return protocol::ContainerStatus{containerId, protocol::ContainerState::RUNNING,
+                                     protocol::kInvalidExitStatus, ""};
+  }
+  if (auto it = acknowledged_.find(containerId); it != acknowledged_.end()) return it->second;
+  return std::nullopt;
 }
 
 size_t ContainerLauncher::running() const {

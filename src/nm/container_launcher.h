@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "nm/cgroups_v2.h"
 #include "protocol/records.h"
 
 namespace spindle::nm {
@@ -64,6 +65,9 @@ class ContainerLauncher {
   ContainerLauncher(LauncherDirs dirs, std::map<std::string, std::string> nodeEnv,
                     int64_t killGraceMs);
   ~ContainerLauncher();
+  // Puts every container started from now on in its own cgroup under `cg` (cgroups_v2.h); a
+  // container whose cgroup cannot be made runs without one (a warning says why).
+  void useCgroups(Cgroups cg);
 
   // Errors: a container id already known, a folder that cannot be made, fork failing.
   Status start(const LaunchSpec& spec);
@@ -79,6 +83,17 @@ class ContainerLauncher {
   size_t running() const;
   // "<log-dir>/<appId>/<containerId>" of a known container.
   std::optional<std::string> logFolder(const std::string& containerId) const;
+  // The running containers' process ids and memory, for the ContainersMonitor.
+  struct Running {
+    std::string containerId;
+    pid_t pid = -1;
+    protocol::ResourceRecord resource;
+    bool inCgroup = false;  // memory.max enforces its memory
+  };
+  std::vector<Running> runningContainers() const;
+  // A container's last status: running, completed, or completed and already acknowledged (the
+  // last 1000 of those are kept, as YARN's NM tracks stopped containers for a while).
+  std::optional<protocol::ContainerStatus> status(const std::string& containerId) const;
 
  private:
   struct Proc {
@@ -93,14 +108,19 @@ class ContainerLauncher {
     std::optional<int32_t> killStatus;
     int64_t killDeadlineMs = 0;
     bool killed = false;  // SIGKILL sent
+    protocol::ResourceRecord resource;
+    std::string cgroup;  // its cgroup folder, when it has one
   };
   void signalTree(pid_t pid, int sig) const;
 
   LauncherDirs dirs_;
   std::map<std::string, std::string> nodeEnv_;
   int64_t killGraceMs_;
+  std::optional<Cgroups> cgroups_;
   mutable std::mutex mu_;
   std::map<std::string, Proc> procs_;
+  std::map<std::string, protocol::ContainerStatus> acknowledged_;
+  std::vector<std::string> acknowledgedOrder_;
 };
 
 }  // namespace spindle::nm

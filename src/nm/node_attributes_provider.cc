@@ -146,9 +146,8 @@ Result<NodeAttributesSettings> readNodeAttributesSettings(const Configuration& c
   return s;
 }
 
-Result<std::string> runAttributeScript(const std::string& path,
-                                       const std::vector<std::string>& opts, int64_t timeoutMs,
-                                       const std::atomic<bool>* cancel) {
+Result<ScriptRun> runScript(const std::string& path, const std::vector<std::string>& opts,
+                            int64_t timeoutMs, const std::atomic<bool>* cancel) {
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) return internalError("pipe: {}", std::strerror(errno));
   std::vector<std::string> args{path};
@@ -205,15 +204,28 @@ Result<std::string> runAttributeScript(const std::string& path,
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (timedOut) return failedPrecondition("script {} timed out after {} ms", path, timeoutMs);
-  if (cancelled) return failedPrecondition("script {} stopped: the NodeManager is stopping", path);
-  if (WIFSIGNALED(status)) {
-    return failedPrecondition("script {} was killed by signal {}", path, WTERMSIG(status));
+  ScriptRun run;
+  run.output = std::move(output);
+  run.timedOut = timedOut;
+  run.cancelled = cancelled;
+  if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
+  if (WIFEXITED(status)) run.exitCode = WEXITSTATUS(status);
+  return run;
+}
+
+Result<std::string> runAttributeScript(const std::string& path,
+                                       const std::vector<std::string>& opts, int64_t timeoutMs,
+                                       const std::atomic<bool>* cancel) {
+  SPINDLE_ASSIGN_OR_RETURN(ScriptRun run, runScript(path, opts, timeoutMs, cancel));
+  if (run.timedOut) return failedPrecondition("script {} timed out after {} ms", path, timeoutMs);
+  if (run.cancelled) {
+    return failedPrecondition("script {} stopped: the NodeManager is stopping", path);
   }
-  if (WEXITSTATUS(status) != 0) {
-    return failedPrecondition("script {} exited with {}", path, WEXITSTATUS(status));
+  if (run.signal != 0) {
+    return failedPrecondition("script {} was killed by signal {}", path, run.signal);
   }
-  return output;
+  if (run.exitCode != 0) return failedPrecondition("script {} exited with {}", path, run.exitCode);
+  return std::move(run.output);
 }
 
 NodeAttributesProvider::NodeAttributesProvider(NodeAttributesSettings settings)

@@ -64,6 +64,19 @@ struct NodeAttributesSettings {
 // Reads the keys; an unknown provider or a bad number is an error naming the key.
 Result<NodeAttributesSettings> readNodeAttributesSettings(const Configuration& conf);
 
+// One run of a script: its standard output and how it ended.
+struct ScriptRun {
+  std::string output;
+  int exitCode = 0;  // when it exited
+  int signal = 0;    // when a signal ended it
+  bool timedOut = false;
+  bool cancelled = false;
+};
+// Runs `path opts...` (stdin /dev/null, stderr inherited) in its own process group, killed
+// after `timeoutMs` or when `cancel` becomes true. Errors: pipe or fork failing.
+Result<ScriptRun> runScript(const std::string& path, const std::vector<std::string>& opts,
+                            int64_t timeoutMs, const std::atomic<bool>* cancel = nullptr);
+
 // Runs `path opts...`, returns its standard output; an error for a non-zero exit, a signal,
 // more than `timeoutMs`, or `cancel` becoming true (the process group is then killed).
 Result<std::string> runAttributeScript(const std::string& path,

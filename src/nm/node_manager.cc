@@ -10,12 +10,16 @@
 #include <deque>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "app/container_state.h"
 #include "base/log.h"
 #include "config/configuration.h"
 #include "config/rm_ha.h"
 #include "nm/container_launcher.h"
+#include "nm/containers_monitor.h"
+#include "nm/health_checker.h"
+#include "nm/nm_service.h"
 #include "nm/node_attributes_provider.h"
 #include "protocol/codec.h"
 #include "protocol/failover_http_client.h"
@@ -59,6 +63,9 @@ struct NmSettings {
   // hand a completion its predecessor never delivered to the AM.
   int64_t trackStoppedMs = 600'000;
   NodeAttributesSettings attributes;  // yarn.nodemanager.node-attributes.provider.*
+  MonitorSettings monitor;            // pmem / vmem checks, container-monitor.interval-ms
+  HealthSettings health;              // yarn.nodemanager.health-checker.*
+  CgroupsSettings cgroups;            // a delegated cgroup v2 root, when configured
 };
 
 Result<std::pair<std::string, uint16_t>> address(const Configuration& conf, const char* key,
@@ -126,6 +133,9 @@ Result<NmSettings> readSettings(const std::string& dir) {
       s.trackStoppedMs,
       conf.getTimeDurationMs("yarn.nodemanager.duration-to-track-stopped-containers", 600'000));
   SPINDLE_ASSIGN_OR_RETURN(s.attributes, readNodeAttributesSettings(conf));
+  SPINDLE_ASSIGN_OR_RETURN(s.monitor, readMonitorSettings(conf));
+  SPINDLE_ASSIGN_OR_RETURN(s.health, readHealthSettings(conf));
+  SPINDLE_ASSIGN_OR_RETURN(s.cgroups, readCgroupsSettings(conf, s.resource.vCores));
   return s;
 }
 
@@ -138,82 +148,6 @@ int64_t nowMs() {
 HttpResponse error(const Status& s) {
   return {protocol::httpStatusFor(s), protocol::remoteException(s).dump()};
 }
-
-// The NM's HTTP endpoints (on the I/O thread).
-class NmService {
- public:
-  NmService(ContainerLauncher& launcher, std::string nodeId, bool allowRoot)
-      : launcher_(launcher), nodeId_(std::move(nodeId)), allowRoot_(allowRoot) {}
-
-  HttpResponse handle(const HttpRequest& r) {
-    if (r.method == "POST" && r.path == "/rpc/v1/containers/start") return start(r.body);
-    if (r.method == "POST" && r.path == "/rpc/v1/containers/stop") return stop(r.body);
-    if (r.method == "GET" && r.path == "/ws/v1/node/info") {
-      return {200, nlohmann::json{{"nodeInfo",
-                                   {{"id", nodeId_},
-                                    {"nodeHostName", nodeId_.substr(0, nodeId_.rfind(':'))},
-                                    {"nodeManagerVersion", SPINDLE_VERSION},
-                                    {"numContainers", launcher_.running()}}}}
-                       .dump()};
-    }
-    if (r.method == "GET" && r.path == "/ws/v1/node/containers") {
-      nlohmann::json list = nlohmann::json::array();
-      for (const auto& s : launcher_.statuses()) {
-        list.push_back(
-            {{"id", s.containerId},
-             {"state", s.state == protocol::ContainerState::COMPLETE ? "COMPLETE" : "RUNNING"},
-             {"exitCode", s.exitStatus},
-             {"diagnostics", s.diagnostics},
-             {"containerLogsLink", launcher_.logFolder(s.containerId).value_or("")}});
-      }
-      return {200, nlohmann::json{{"containers", {{"container", list}}}}.dump()};
-    }
-    return error(notFound("no such resource: {} {}", r.method, r.path));
-  }
-
- private:
-  HttpResponse start(const std::string& body) {
-    auto req = protocol::decode<protocol::StartContainersRequest>(body);
-    if (!req) return error(req.status());
-    protocol::StartContainersResponse resp;
-    for (const protocol::StartContainerRequest& s : req->startContainerRequest) {
-      auto attempt = protocol::attemptOfContainer(s.containerId);
-      Status st = attempt.status();
-      if (st.isOk()) st = launchUserAllowed(s.containerId, geteuid(), allowRoot_);
-      if (st.isOk()) {
-        st = launcher_.start({s.containerId, protocol::toString(attempt->app),
-                              s.containerLaunchContext.commands,
-                              s.containerLaunchContext.environment, s.resource});
-      }
-      if (st.isOk()) {
-        resp.succeededRequests.push_back(s.containerId);
-      } else {
-        resp.failedRequests.push_back({s.containerId, st.message()});
-      }
-    }
-    return {200, protocol::toJson(resp).dump()};
-  }
-
-  HttpResponse stop(const std::string& body) {
-    auto req = protocol::decode<protocol::StopContainersRequest>(body);
-    if (!req) return error(req.status());
-    protocol::StopContainersResponse resp;
-    for (const std::string& id : req->containerIds) {
-      Status st = launcher_.stop(id, ContainerExitStatus::KILLED_BY_APPMASTER,
-                                 "Container killed by the ApplicationMaster.");
-      if (st.isOk()) {
-        resp.succeededRequests.push_back(id);
-      } else {
-        resp.failedRequests.push_back({id, st.message()});
-      }
-    }
-    return {200, protocol::toJson(resp).dump()};
-  }
-
-  ContainerLauncher& launcher_;
-  std::string nodeId_;
-  bool allowRoot_;
-};
 
 // Waits up to `ms` for SIGTERM or SIGINT; true when one came.
 bool waitSignal(const sigset_t& signals, int64_t ms) {
@@ -270,7 +204,23 @@ int runNodeManager(const std::string& confDir) {
                                          {"NM_HTTP_PORT", std::to_string(server.port())},
                                          {"SPINDLE_RM_ADDRESS", rmAddress}},
       s.killGraceMs);
-  service = std::make_unique<NmService>(*launcher, nodeId, s.allowRoot);
+  if (!s.cgroups.root.empty()) {
+    // Memory and CPU in cgroup v2 where the root is usable; otherwise the monitor's pmem check.
+    auto cg = Cgroups::open(s.cgroups);
+    if (cg) {
+      SPINDLE_LOG_INFO("containers run in cgroups under {}", s.cgroups.root);
+      launcher->useCgroups(std::move(*cg));
+    } else {
+      SPINDLE_LOG_WARN("cgroup root {} is not usable ({}): memory is enforced by the monitor",
+                       s.cgroups.root, cg.status().message());
+    }
+  }
+  HealthChecker health(s.health);
+  health.start();
+  ContainersMonitor monitor(s.monitor, s.resource.vCores);
+  std::optional<MonitorResult> utilization;
+  service = std::make_unique<NmService>(*launcher, nodeId, s.logDir, s.allowRoot,
+                                        [&health] { return health.status(); });
   if (geteuid() == 0) {
     SPINDLE_LOG_WARN(
         "NodeManager {} runs as root: containers {}", nodeId,
@@ -313,6 +263,20 @@ int runNodeManager(const std::string& confDir) {
   while (true) {
     if (waitSignal(signals, kReapMs)) return shutdown(0, "signal");
     launcher->reap();
+    if (monitor.due(nowMs())) {
+      // ContainersMonitorImpl: process trees against their memory, and utilisation.
+      std::vector<MonitoredContainer> running;
+      std::set<std::string> inCgroup;
+      for (const auto& c : launcher->runningContainers()) {
+        running.push_back({c.containerId, c.pid, c.resource.memory});
+        if (c.inCgroup) inCgroup.insert(c.containerId);
+      }
+      utilization = monitor.check(readProcTable(), running, readNodeUsage(), nowMs(), inCgroup);
+      for (const MonitorKill& k : utilization->kills) {
+        SPINDLE_LOG_WARN("{}", k.diagnostics.substr(0, k.diagnostics.find('\n')));
+        (void)launcher->stop(k.containerId, k.exitStatus, k.diagnostics);
+      }
+    }
     if (nowMs() < nextBeat) continue;
     if (nowMs() - lastContact > s.connectMaxWaitMs) {
       return shutdown(1, "the ResourceManager at " + rmAddress + " stayed unreachable");
@@ -370,7 +334,11 @@ int runNodeManager(const std::string& confDir) {
     hb.nodeStatus.nodeId = nodeId;
     hb.nodeStatus.responseId = responseId;
     hb.nodeStatus.containersStatuses = launcher->statuses();
-    hb.nodeStatus.nodeHealthStatus.lastHealthReportTime = lastContact;
+    hb.nodeStatus.nodeHealthStatus = health.status();
+    if (utilization) {
+      hb.nodeStatus.containersUtilization = utilization->containers;
+      hb.nodeStatus.nodeUtilization = utilization->node;
+    }
     // A change stays pending until a heartbeat carrying it is answered.
     if (auto changed = attributes.takeChanged()) pendingAttributes = std::move(changed);
     hb.nodeAttributes = pendingAttributes;

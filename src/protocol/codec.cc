@@ -243,6 +243,12 @@ json toJson(const NodeHeartbeatRequest& r) {
                 {"lastHealthReportTime", s.nodeHealthStatus.lastHealthReportTime}}},
               {"keepAliveApplications", s.keepAliveApplications}}}};
   if (r.nodeAttributes) j["nodeAttributes"] = list(*r.nodeAttributes);
+  auto util = [](const ResourceUtilization& u) {
+    return json{{"pmem", u.pmem}, {"vmem", u.vmem}, {"cpu", u.cpu}};
+  };
+  if (s.containersUtilization)
+    j["nodeStatus"]["containersUtilization"] = util(*s.containersUtilization);
+  if (s.nodeUtilization) j["nodeStatus"]["nodeUtilization"] = util(*s.nodeUtilization);
   return j;
 }
 void read(JsonFields& f, NodeHeartbeatRequest& r) {
@@ -258,6 +264,15 @@ void read(JsonFields& f, NodeHeartbeatRequest& r) {
     n.nodeHealthStatus.lastHealthReportTime = h->int64("lastHealthReportTime", 0);
   }
   n.keepAliveApplications = s.strings("keepAliveApplications");
+  for (const char* key : {"containersUtilization", "nodeUtilization"}) {
+    auto u = s.optObject(key);
+    if (!u) continue;
+    ResourceUtilization v;
+    v.pmem = u->int64("pmem", 0);
+    v.vmem = u->int64("vmem", 0);
+    v.cpu = u->number("cpu", 0);
+    (std::string_view(key) == "nodeUtilization" ? n.nodeUtilization : n.containersUtilization) = v;
+  }
   r.nodeAttributes = readAttributes(f, "nodeAttributes");
 }
 

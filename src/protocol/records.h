@@ -54,6 +54,13 @@ struct ContainerStatus {
   std::optional<ResourceRecord> allocatedResource{};
 };
 
+// ResourceUtilization: memory in MB, CPU in vcores used (a fraction of the node's vcores).
+struct ResourceUtilization {
+  int64_t pmem = 0;
+  int64_t vmem = 0;
+  double cpu = 0;
+};
+
 struct NodeHealthStatus {
   bool isNodeHealthy = true;
   std::string healthReport;
@@ -104,6 +111,9 @@ struct NodeStatus {
   std::vector<ContainerStatus> containersStatuses;
   NodeHealthStatus nodeHealthStatus;
   std::vector<std::string> keepAliveApplications;
+  // Measured by the NM's ContainersMonitor (absent: not measured yet).
+  std::optional<ResourceUtilization> containersUtilization;
+  std::optional<ResourceUtilization> nodeUtilization;
 };
 
 struct NodeHeartbeatRequest {

@@ -141,12 +141,15 @@ json RmCore::clusterInfo() {
 json RmCore::metrics() {
   driver_->settle();
   json m = metricsView(sched());
-  int64_t active = 0, lost = 0;
-  for (const auto& [id, n] : nodes_) (n->state == RmNodeState::RUNNING ? active : lost)++;
+  std::map<RmNodeState, int64_t> count;
+  for (const auto& [id, n] : nodes_) ++count[n->state];
   json& cm = m["clusterMetrics"];
-  cm["activeNodes"] = active;
-  cm["lostNodes"] = lost;
-  cm["totalNodes"] = active + lost;
+  cm["activeNodes"] = count[RmNodeState::RUNNING];
+  cm["lostNodes"] = count[RmNodeState::LOST];
+  cm["unhealthyNodes"] = count[RmNodeState::UNHEALTHY];
+  cm["decommissioningNodes"] = count[RmNodeState::DECOMMISSIONING];
+  cm["decommissionedNodes"] = count[RmNodeState::DECOMMISSIONED];
+  cm["totalNodes"] = static_cast<int64_t>(nodes_.size());
   return m;
 }
 
@@ -313,7 +316,7 @@ Result<json> RmCore::appState(std::string_view appId) {
 
 json RmCore::nodeJson(const RmNode& n) {
   json j;
-  if (n.state == RmNodeState::RUNNING) {
+  if (inScheduler(n.state)) {
     j = nodeView(sched(), sched().cluster().node(n.sched));
   } else {
     const Resource total = Resource::of(n.total.memory, n.total.vCores);
@@ -338,6 +341,9 @@ json RmCore::nodeJson(const RmNode& n) {
   j["healthReport"] = n.healthReport;
   j["version"] = SPINDLE_VERSION;
   j["nodeAttributesInfo"] = nodeAttributesInfo(n);
+  j["healthStatus"] = n.state == RmNodeState::UNHEALTHY ? "Unhealthy" : "Healthy";
+  if (n.state == RmNodeState::LOST) j["healthStatus"] = "Unhealthy";
+  j["resourceUtilization"] = utilizationJson(n);
   return j;
 }
 

@@ -15,9 +15,21 @@ using protocol::NodeAction;
 const char* toString(RmNodeState s) {
   switch (s) {
     case RmNodeState::RUNNING: return "RUNNING";
+    case RmNodeState::UNHEALTHY: return "UNHEALTHY";
+    case RmNodeState::DECOMMISSIONING: return "DECOMMISSIONING";
+    case RmNodeState::DECOMMISSIONED: return "DECOMMISSIONED";
     case RmNodeState::LOST: return "LOST";
   }
   return "?";
+}
+
+bool isActive(RmNodeState s) {
+  return s == RmNodeState::RUNNING || s == RmNodeState::UNHEALTHY ||
+         s == RmNodeState::DECOMMISSIONING;
+}
+
+bool inScheduler(RmNodeState s) {
+  return s == RmNodeState::RUNNING || s == RmNodeState::DECOMMISSIONING;
 }
 
 RmCore::RmCore(RmSettings settings, Configuration conf, const Clock& clock, std::string schedAddr)
@@ -55,6 +67,7 @@ Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Confi
   auto groups = GroupsProvider::fromConfig(core->conf_);
   if (!groups) return groups.status();
   core->groups_ = std::move(*groups);
+  SPINDLE_RETURN_IF_ERROR(core->loadHostLists());
   if (store) {
     core->store_ = std::move(store);
     core->epoch_ = epoch;
@@ -88,7 +101,7 @@ std::vector<AmLaunch> RmCore::takeLaunches() {
 void RmCore::addCleanup(NodeId node, const std::string& containerId) {
   if (!node.valid()) return;
   auto it = nodes_.find(sched().cluster().nodeName(node));
-  if (it != nodes_.end() && it->second->state == RmNodeState::RUNNING) {
+  if (it != nodes_.end() && isActive(it->second->state)) {
     it->second->toCleanup.push_back(containerId);
   }
 }
@@ -279,8 +292,17 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
   resp.rmIdentifier = sched().settings().clusterTimestamp;
   resp.rmVersion = SPINDLE_VERSION;
   resp.resource = r.resource;
+  if (!hostAllowed(r.nodeId)) {
+    // ResourceTrackerService.registerNodeManager: a host the include / exclude files refuse.
+    resp.nodeAction = NodeAction::SHUTDOWN;
+    resp.diagnosticsMessage = "Disallowed NodeManager from  " +
+                              r.nodeId.substr(0, r.nodeId.rfind(':')) +
+                              ", Sending SHUTDOWN signal to the NodeManager.";
+    SPINDLE_LOG_INFO("{}", resp.diagnosticsMessage);
+    return resp;
+  }
   auto it = nodes_.find(r.nodeId);
-  if (it != nodes_.end() && it->second->state == RmNodeState::RUNNING) {
+  if (it != nodes_.end() && inScheduler(it->second->state)) {
     // A reconnecting node (YARN's RMNodeReconnectEvent without work preservation): what it ran
     // before is gone.
     SPINDLE_LOG_INFO("node {} registers again: its previous containers end", r.nodeId);
@@ -343,7 +365,13 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   FlushOnReturn flushOnReturn(*this);
   const protocol::NodeStatus& st = r.nodeStatus;
   auto it = nodes_.find(st.nodeId);
-  if (it == nodes_.end() || it->second->state != RmNodeState::RUNNING) {
+  if (it != nodes_.end() && it->second->state == RmNodeState::DECOMMISSIONED) {
+    protocol::NodeHeartbeatResponse shutdown;
+    shutdown.nodeAction = NodeAction::SHUTDOWN;
+    shutdown.diagnosticsMessage = it->second->shutdownMessage;
+    return shutdown;
+  }
+  if (it == nodes_.end() || !isActive(it->second->state)) {
     protocol::NodeHeartbeatResponse resync;
     resync.nodeAction = NodeAction::RESYNC;
     resync.nextHeartBeatInterval = settings_.nmHeartbeatIntervalMs;
@@ -413,13 +441,27 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   n.lastHeartbeat = now;
   if (n.healthReport != st.nodeHealthStatus.healthReport) n.lastHealthUpdate = now;
   n.healthReport = st.nodeHealthStatus.healthReport;
+  if (st.containersUtilization) n.containersUtilization = st.containersUtilization;
+  if (st.nodeUtilization) n.nodeUtilization = st.nodeUtilization;
+  updateHealth(n, st.nodeHealthStatus);
+  if (n.state == RmNodeState::DECOMMISSIONING && !completed.empty()) {
+    // AbstractYarnScheduler.nodeUpdate: what the completed containers free is taken out of the
+    // node's total before it is scheduled, so nothing new lands on a decommissioning node.
+    Resource left = sched().cluster().node(n.sched).allocated();
+    for (const CompletedContainer& c : completed) {
+      if (const Container* k = sched().findContainer(c.id)) left = left - k->resource;
+    }
+    auto out = driver_->handle(NodeResourceUpdate{n.nodeId, left});
+    if (out) apply(*out);
+  }
   if (inSchedulingWait()) {
     // Nothing new is allocated yet (scheduling-wait-ms): completions only.
     for (const CompletedContainer& c : completed) {
       auto out = driver_->handle(ContainerFinished{c.id, c.exitStatus});
       if (out) apply(*out);
     }
-  } else if (!completed.empty() || !driver_->emptyHeartbeatIsNoop(n.sched)) {
+  } else if (inScheduler(n.state) &&
+             (!completed.empty() || !driver_->emptyHeartbeatIsNoop(n.sched))) {
     auto out = driver_->heartbeat(n.sched, completed);
     if (!out) return out.status();
     apply(*out);
@@ -427,6 +469,14 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   // A container the RM does not know: one an AM started after its NM re-registered is
   // recovered like those reported at registration; any other is stopped.
   recoverContainers(n, unknownRunning);
+  if (n.state == RmNodeState::DECOMMISSIONING) {
+    if (auto ready = afterDecommissioningHeartbeat(n)) {
+      protocol::NodeHeartbeatResponse shutdown;
+      shutdown.nodeAction = NodeAction::SHUTDOWN;
+      shutdown.diagnosticsMessage = *ready;
+      return shutdown;
+    }
+  }
   protocol::NodeHeartbeatResponse resp;
   resp.responseId = n.lastResponse.responseId + 1;
   resp.nodeAction = NodeAction::NORMAL;
@@ -464,9 +514,11 @@ void RmCore::reportNodeUpdate(const RmNode& n, const std::string& state) {
 void RmCore::loseNode(RmNode& n, TimeMs silentMs) {
   SPINDLE_LOG_WARN("node {} LOST: no heartbeat for {} ms (expiry {} ms)", n.nodeId, silentMs,
                    settings_.nmExpiryMs);
+  const bool held = inScheduler(n.state);
   n.state = RmNodeState::LOST;
   n.toCleanup.clear();
   reportNodeUpdate(n, "LOST");
+  if (!held) return;
   auto out = driver_->handle(NodeRemoved{n.nodeId});
   if (out) apply(*out);
 }
@@ -476,10 +528,11 @@ void RmCore::tick() {
   const TimeMs now = clock_.nowMs();
   if (!waitEnded_ && !inSchedulingWait()) endSchedulingWait();
   for (auto& [id, n] : nodes_) {
-    if (n->state == RmNodeState::RUNNING && now - n->lastHeartbeat > settings_.nmExpiryMs) {
+    if (isActive(n->state) && now - n->lastHeartbeat > settings_.nmExpiryMs) {
       loseNode(*n, now - n->lastHeartbeat);
     }
   }
+  tickDecommissioning(now);
   std::vector<AppId> expired;
   for (auto& [id, app] : apps_) {
     if ((app->registered || app->amContainer) && !app->unregistered && appLive(id) &&

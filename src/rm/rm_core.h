@@ -74,8 +74,26 @@ struct AmLaunch {
   protocol::StartContainersRequest request;
 };
 
-enum class RmNodeState { RUNNING, LOST };
+// YARN's NodeState as the RM keeps it (RMNodeImpl): UNHEALTHY while the NM's health script
+// says so, DECOMMISSIONING / DECOMMISSIONED through the exclude file and -refreshNodes.
+enum class RmNodeState { RUNNING, UNHEALTHY, DECOMMISSIONING, DECOMMISSIONED, LOST };
 const char* toString(RmNodeState s);
+// The node heartbeats (RUNNING, UNHEALTHY, DECOMMISSIONING).
+bool isActive(RmNodeState s);
+// The scheduler holds the node (RUNNING, DECOMMISSIONING); an UNHEALTHY node is removed from
+// it, as RMNodeImpl sends NodeRemovedSchedulerEvent when a node turns unhealthy.
+bool inScheduler(RmNodeState s);
+
+// RefreshNodesRequest (`rmadmin -refreshNodes`, AdminService.refreshNodes). NORMAL rereads
+// the include and exclude files and decommissions excluded nodes at once; GRACEFUL rereads them
+// and puts excluded nodes in DECOMMISSIONING until they drain or `timeoutS` passes (unset:
+// yarn.resourcemanager.nodemanager-graceful-decommission-timeout-secs; -1: no timeout);
+// FORCEFUL decommissions every DECOMMISSIONING node now.
+enum class DecommissionType { NORMAL, GRACEFUL, FORCEFUL };
+struct RefreshNodesRequest {
+  DecommissionType type = DecommissionType::NORMAL;
+  std::optional<int64_t> timeoutS;
+};
 
 class RmCore {
  public:
@@ -239,6 +257,12 @@ class RmCore {
   // The --conf folder the daemon was started with ("" in tests): refreshQueues reads it.
   void setConfDir(std::string dir) { confDir_ = std::move(dir); }
   const std::string& confDir() const { return confDir_; }
+  // --- Node lists (rm_nodes_admin.cc) ---
+  // yarn.resourcemanager.nodes.include-path / exclude-path, read at create() and on refresh.
+  // Errors (nothing changes): a configured file that cannot be read. The answer lists the nodes
+  // that changed state: {"refreshNodes": {"decommissioned": [...], "decommissioning": [...],
+  // "recommissioned": [...]}}.
+  Result<nlohmann::json> refreshNodes(const RefreshNodesRequest& r);
 
   // --- Time and the launcher ---
   // NM and AM liveness (yarn.nm.liveness-monitor / yarn.am.liveness-monitor expiry) and the
@@ -284,6 +308,18 @@ class RmCore {
   // A node changed state (LOST here; UNHEALTHY, DECOMMISSIONING where those are set): every
   // live app's next allocate response lists it in updatedNodes.
   void reportNodeUpdate(const RmNode& n, const std::string& state);
+  // rm_nodes_admin.cc: host lists, health, decommissioning.
+  Status loadHostLists();
+  bool hostAllowed(const std::string& nodeId) const;
+  // RUNNING <-> UNHEALTHY from the NM's health report.
+  void updateHealth(RmNode& n, const protocol::NodeHealthStatus& h);
+  // To DECOMMISSIONED: out of the scheduler (its containers end ABORTED), SHUTDOWN next.
+  void decommissionNode(RmNode& n, const std::string& why);
+  // After a DECOMMISSIONING node's heartbeat: nothing new fits on it; when it has drained
+  // (DecommissioningNodesWatcher), it is DECOMMISSIONED and the answer is the SHUTDOWN message.
+  std::optional<std::string> afterDecommissioningHeartbeat(RmNode& n);
+  void tickDecommissioning(TimeMs now);
+  nlohmann::json utilizationJson(const RmNode& n) const;
   nlohmann::json appJson(const Application& a);
   nlohmann::json nodeJson(const RmNode& n);
   nlohmann::json containerInfo(const RmApp& app, const Container& c) const;
@@ -322,6 +358,8 @@ class RmCore {
   std::unique_ptr<DecisionStore> decisionStore_;
   std::unique_ptr<DecisionStoreSink> decisionSink_;
   DecisionFanOut decisionSinks_;
+  // Hosts (or host:port) of yarn.resourcemanager.nodes.include-path and exclude-path.
+  std::vector<std::string> includes_, excludes_;
   // Diagnostics a node reported for a completed container, until apply() hands them on.
   std::map<ContainerId, std::string> nodeDiagnostics_;
   // Durable state.

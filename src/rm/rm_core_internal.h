@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,15 @@ struct RmCore::RmNode {
   std::vector<std::string> toCleanup;
   // The node's distributed attributes as last accepted from its reports.
   std::vector<protocol::NodeAttributeRecord> distributed;
+  // The NM's last measured utilisation (NodeStatus.containersUtilization, nodeUtilization).
+  std::optional<protocol::ResourceUtilization> containersUtilization;
+  std::optional<protocol::ResourceUtilization> nodeUtilization;
+  // DECOMMISSIONING: when it is forced (-1: never), and the apps that ran containers on the
+  // node, which it waits for (DecommissioningNodesWatcher).
+  TimeMs decommissionDeadline = -1;
+  std::set<AppId> decommissionApps;
+  // DECOMMISSIONED: the SHUTDOWN message its next heartbeat gets.
+  std::string shutdownMessage;
 };
 
 // One attempt as the REST API lists it (YARN's AppAttemptInfo).

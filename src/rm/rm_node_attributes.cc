@@ -107,7 +107,7 @@ Result<json> RmCore::mapAttributesToNodes(const protocol::NodesToAttributesMappi
   // 1. Which hosts have running NodeManagers.
   std::map<std::string, std::vector<std::string>> nodesOfHost;
   for (const auto& [id, n] : nodes_) {
-    if (n->state == RmNodeState::RUNNING) nodesOfHost[n->host].push_back(id);
+    if (inScheduler(n->state)) nodesOfHost[n->host].push_back(id);
   }
   std::vector<std::string> unknown;
   for (const protocol::NodeToAttributes& m : r.nodesToAttributes) {
@@ -173,7 +173,7 @@ std::map<std::string, std::map<std::string, NodeAttribute>> RmCore::hostAttribut
   std::map<std::string, std::map<std::string, NodeAttribute>> out;
   for (const auto& [host, set] : centralized_) out[host] = set;
   for (const auto& [id, n] : nodes_) {
-    if (n->state != RmNodeState::RUNNING || n->distributed.empty()) continue;
+    if (!isActive(n->state) || n->distributed.empty()) continue;
     std::map<std::string, NodeAttribute>& attrs = out[n->host];
     for (const protocol::NodeAttributeRecord& r : n->distributed) {
       attrs.try_emplace(r.attributePrefix + "/" + r.attributeName, fromRecord(r));

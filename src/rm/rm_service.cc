@@ -55,6 +55,43 @@ HttpResponse answer(const Result<T>& r) {
   return ok(protocol::toJson(*r));
 }
 
+// {"decommissionType": "NORMAL" | "GRACEFUL" | "FORCEFUL", "decommissionTimeout": seconds}
+// (RefreshNodesRequest's fields); an empty body is NORMAL.
+Result<RefreshNodesRequest> decodeRefreshNodes(const std::string& body) {
+  RefreshNodesRequest r;
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) return r;
+  json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    return invalidArgument("RefreshNodesRequest: the body is not a JSON object");
+  }
+  if (j.contains("decommissionType")) {
+    const json& t = j["decommissionType"];
+    const std::string v = t.is_string() ? t.get<std::string>() : "";
+    if (v == "NORMAL") {
+      r.type = DecommissionType::NORMAL;
+    } else if (v == "GRACEFUL") {
+      r.type = DecommissionType::GRACEFUL;
+    } else if (v == "FORCEFUL") {
+      r.type = DecommissionType::FORCEFUL;
+    } else {
+      return invalidArgument(
+          "RefreshNodesRequest.decommissionType: expected NORMAL, GRACEFUL or FORCEFUL, got {}",
+          t.dump());
+    }
+  }
+  if (j.contains("decommissionTimeout")) {
+    const json& t = j["decommissionTimeout"];
+    if (!t.is_number_integer() || t.get<int64_t>() < -1) {
+      return invalidArgument(
+          "RefreshNodesRequest.decommissionTimeout: expected seconds (an integer, -1 for no "
+          "timeout), got {}",
+          t.dump());
+    }
+    r.timeoutS = t.get<int64_t>();
+  }
+  return r;
+}
+
 }  // namespace
 
 void RmService::handle(HttpRequest req, Respond respond) {
@@ -180,6 +217,16 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
   if (rest == "/scheduler") {
     if (!get) return respond(wrongMethod(req));
     return onLoop([&core] { return ok(core.scheduler()); });
+  }
+  if (rest == "/admin/refresh-nodes") {
+    // Spindle's REST form of AdminService.refreshNodes (YARN has it over RPC only).
+    if (req.method != "POST" && req.method != "PUT") return respond(wrongMethod(req));
+    auto r = decodeRefreshNodes(req.body);
+    if (!r) return respond(error(r.status()));
+    return onLoop([&core, rq = *r, user] {
+      if (auto denied = core.denyAdmin(user, "refreshNodes")) return forbidden(*denied);
+      return answerJson(core.refreshNodes(rq));
+    });
   }
   if (rest == "/nodes") {
     if (!get) return respond(wrongMethod(req));
