@@ -98,7 +98,7 @@ check "yarn.sls.metrics.record.interval.ms=2 over an hour: warned (about 1.8 mil
 check "summary on stderr: jobs by outcome, makespan, wall time" \
   'grep -q "^spindle sim: 2 job(s): 2 finished, 0 failed, 0 killed, 0 rejected; makespan 13.000 s simulated; wall time" "$work/summary.err"'
 check "summary says where the outputs are" \
-  'grep -q "^outputs in $work/summary: jobruntime.csv, jobs.csv, realtimetrack.json, report.html, snapshot.json, metrics/$" "$work/summary.err"'
+  'grep -q "^outputs in $work/summary: jobruntime.csv, jobs.csv, realtimetrack.json, report.html, run.json, snapshot.json, metrics/$" "$work/summary.err"'
 check "stdout stays empty without --print-simulation" '[ ! -s "$work/summary.out" ]'
 "$spindle" sim $(sls "$data/tiny-jobs.json") --nodes "$data/tiny-nodes.json" --conf "$data/conf" \
   --output-dir "$work/quiet" --quiet >"$work/quiet.out" 2>&1
@@ -166,6 +166,6 @@ sed 's#</configuration>#<property><name>yarn.sls.metrics.switch</name><value>OFF
 "$spindle" sim $(sls "$data/tiny-jobs.json") --nodes "$data/tiny-nodes.json" --conf "$work/metrics-off" \
   --output-dir "$work/off" >"$work/off.out" 2>&1
 check "yarn.sls.metrics.switch OFF: says there is no report" \
-  'grep -q "^outputs in $work/off: jobruntime.csv, jobs.csv$" "$work/off.out" &&
+  'grep -q "^outputs in $work/off: jobruntime.csv, jobs.csv, run.json, snapshot.json$" "$work/off.out" &&
    grep -q "^no report.html: yarn.sls.metrics.switch is OFF" "$work/off.out"'
 exit $((fails > 0))

@@ -176,7 +176,6 @@ void addDaemonCommands(CLI::App& app, DaemonOptions& o) {
                    "Log file names, comma separated, or ALL (default)")
       ->delimiter(',');
 
-
   o.dshell =
       app.add_subcommand("dshell", "YARN's distributed shell: run a command in N containers");
   auto* d = o.dshell;

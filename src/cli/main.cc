@@ -18,6 +18,7 @@
 #include "cli/conf_command.h"
 #include "cli/daemon_commands.h"
 #include "cli/scenario_command.h"
+#include "cli/serve_command.h"
 #include "cli/sim_command.h"
 #include "cli/whatif_command.h"
 

@@ -27,7 +27,7 @@ std::string str(const json& j, const char* key, const char* def = "") {
 Result<std::unique_ptr<RmRestClient>> connectTo(const Connection& c) {
   auto hp = resolveRmAddress(c.rm, c.confDir);
   if (!hp) return hp.status();
-  return std::make_unique<RmRestClient>(hp->first, hp->second);
+  return std::make_unique<RmRestClient>(std::move(*hp));
 }
 
 // Hadoop's Times.format: java.util.Date's toString ("EEE MMM dd HH:mm:ss zzz yyyy", UTC here),

@@ -19,7 +19,7 @@ namespace {
 Result<RmRestClient*> connectRm(const Connection& c, std::unique_ptr<RmRestClient>& holder) {
   auto hp = resolveRmAddress(c.rm, c.confDir);
   if (!hp) return hp.status();
-  holder = std::make_unique<RmRestClient>(hp->first, hp->second);
+  holder = std::make_unique<RmRestClient>(std::move(*hp));
   return holder.get();
 }
 

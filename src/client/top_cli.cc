@@ -160,7 +160,7 @@ int runTop(const TopArgs& a, std::ostream& out, std::ostream& err) {
     err << hp.status().message() << "\n";
     return 2;
   }
-  RmRestClient rm(hp->first, hp->second);
+  RmRestClient rm(std::move(*hp));
   for (int64_t i = 0;; ++i) {
     auto s = screen(rm, a);
     if (!s) {

@@ -108,8 +108,7 @@ class ContainerLauncher {
     std::optional<int32_t> killStatus;
     int64_t killDeadlineMs = 0;
     bool killed = false;  // SIGKILL sent
-    protocol::ResourceRecord resource;
-    std::string cgroup;  // its cgroup folder, when it has one
+    std::string cgroup;   // its cgroup folder, when it has one
   };
   void signalTree(pid_t pid, int sig) const;
 

@@ -151,8 +151,8 @@ int runResourceManager(const std::string& confDir) {
     // Built (the configuration checked) before any port is bound.
     auto store = store::createStateStore(*conf);
     if (!store) return fail(store.status());
-    auto a = ActiveRm::create(*settings, *conf, clock, std::move(*store), stopOnStoreFailure,
-                              confDir);
+    auto a =
+        ActiveRm::create(*settings, *conf, clock, std::move(*store), stopOnStoreFailure, confDir);
     if (!a) return fail(a.status());
     single = std::move(*a);
   }

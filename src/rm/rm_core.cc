@@ -264,7 +264,8 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
     return;
   }
   app->diagnostics = why;
-  auto out = driver_->restartAttempt(id, /*countsAsFailure=*/true, app->ctx.keepContainersAcrossApplicationAttempts);
+  auto out = driver_->restartAttempt(id, /*countsAsFailure=*/true,
+                                     app->ctx.keepContainersAcrossApplicationAttempts);
   if (!out) {
     SPINDLE_LOG_ERROR("{}: cannot start a new attempt: {}", sched().appIdString(id),
                       out.status().message());

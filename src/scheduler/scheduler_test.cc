@@ -90,7 +90,10 @@ TEST(Scheduler, IdsPrintAndParseLikeYarn) {
   EXPECT_EQ(s->appIdString(AppId(3)), "application_1700000000000_0003");
   EXPECT_EQ(s->containerIdString(c), "container_1700000000000_0003_01_000042");
   EXPECT_EQ(s->parseContainerId("container_1700000000000_0003_01_000042").value(), c);
-  EXPECT_EQ(s->parseContainerId("container_e17_1700000000000_0003_01_000042").value(), c);
+  // The epoch lives in the id's upper bits, as YARN's ContainerId.getContainerId() (epoch << 40).
+  const ContainerId withEpoch{{AppId(3), 1}, (uint64_t{17} << 40) | 42};
+  EXPECT_EQ(s->parseContainerId("container_e17_1700000000000_0003_01_000042").value(), withEpoch);
+  EXPECT_EQ(s->containerIdString(withEpoch), "container_e17_1700000000000_0003_01_000042");
   EXPECT_FALSE(s->parseContainerId("container_1_x_01_2").isOk());
 }
 
