@@ -126,7 +126,7 @@ code=$?
 check "a broken capacity-scheduler.xml is refused with the error" \
   '[ $code = 1 ] && grep -q "refreshQueues: the new configuration is refused, the old one stays" "$work/refresh-bad.out" && grep -qi "capacit" "$work/refresh-bad.out"'
 check "and the old configuration stays (b at 30%)" \
-  '[ "$(field /scheduler "float([q[\"capacity\"] for q in d[\"scheduler\"][\"schedulerInfo\"][\"queues\"][\"queue\"] if q[\"queueName\"] == \"b\"][0])")" = 30.0 ]'
+  '[ "$(field /scheduler "round(float([q[\"capacity\"] for q in d[\"scheduler\"][\"schedulerInfo\"][\"queues\"][\"queue\"] if q[\"queueName\"] == \"b\"][0]), 1)")" = 30.0 ]'
 HADOOP_USER_NAME=carol "$spindle" rmadmin --rm "$rmaddr" -refreshQueues >"$work/refresh-carol.out" 2>&1
 check "refreshQueues by a non-admin is refused" '[ $? = 1 ] && grep -q "refreshQueues: User carol" "$work/refresh-carol.out"'
 

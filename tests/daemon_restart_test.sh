@@ -8,7 +8,7 @@
 # truncated and a corrupt file are refused (exit 2, the file named, the file unchanged), and a
 # file size limit hit while running stops the RM (exit 3, a clear message) with everything it
 # had answered still loadable. Every wait is bounded; processes are stopped by PID.
-#   daemon_restart_test.sh <spindle> <work folder>   (run by hand; not registered in ctest)
+#   daemon_restart_test.sh <spindle> <work folder>
 set -u
 spindle=$1
 work=$2
