@@ -14,8 +14,10 @@
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
             libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev libboost-dev \
             googletest libgtest-dev libgmock-dev libbenchmark-dev python3 libsqlite3-dev \
-            clang clang-format clang-tidy etcd-server etcd-client \
-            nodejs npm chromium
+            clang clang-format clang-tidy etcd-server etcd-client chromium
+# Node.js and npm build the web UI: Debian's nodejs and npm, unless a node and an npm are on the
+# PATH already (a machine with another Node.js build; Debian's npm would conflict with it).
+NODE_PACKAGES := $(if $(and $(shell command -v node),$(shell command -v npm)),,nodejs npm)
 JOBS ?= $(shell nproc)
 # ccache keys on absolute paths unless told the tree's root: clones in other folders then share
 # the cache.
@@ -26,7 +28,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
         format-check lint bench bench-sim demo cluster clean
 
 deps:
-	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	@missing=$$(for p in $(PACKAGES) $(NODE_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
