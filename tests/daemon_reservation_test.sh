@@ -87,7 +87,7 @@ check "new-reservation gives an id" '[ "$(status "$reply")" = 200 ] && [[ "$rid"
 check "new-reservation is POST only" '[ "$(status "$(rest "$R/new-reservation")")" = 405 ]'
 
 start=$(($(now_ms) + 1500))
-def=$(definition "$start" $((start + 30000)) 4)
+def=$(definition "$start" $((start + 300000)) 4)
 reply=$(rest "$R/submit?user.name=bob" POST "{\"queue\": \"dedicated\", \"reservation-id\": \"$rid\", \"reservation-definition\": $def}")
 check "bob (not in acl_submit_reservations) is refused with 403" \
   '[ "$(status "$reply")" = 403 ] && echo "$reply" | grep -q "User bob cannot perform operation SUBMIT_RESERVATIONS on queue root.dedicated"'
@@ -112,7 +112,7 @@ reply=$(rest "$R/list?queue=dedicated&start-time=100&end-time=50&user.name=carol
 check "end before start is 400" \
   '[ "$(status "$reply")" = 400 ] && echo "$reply" | grep -q "The specified end time must be greater than the specified start time."'
 
-def6=$(definition "$start" $((start + 30000)) 6)
+def6=$(definition "$start" $((start + 300000)) 6)
 reply=$(rest "$R/update?user.name=bob" POST "{\"reservation-id\": \"$rid\", \"reservation-definition\": $def6}")
 check "bob may not update alice's reservation (ADMINISTER_RESERVATIONS)" \
   '[ "$(status "$reply")" = 403 ] && echo "$reply" | grep -q "User bob cannot perform operation ADMINISTER_RESERVATIONS on queue root.dedicated"'
@@ -124,7 +124,7 @@ check "alice updates it to 6 GB" '[ "$(status "$reply")" = 200 ] && [ "$(body "$
 reply=$(rest "$R/list?queue=dedicated&include-resource-allocations=true&user.name=carol")
 check "the list shows the update" \
   '[ "$(json "$reply" "max(a[\"resource\"][\"memory\"] for a in d[\"reservations\"][0][\"resource-allocations\"])")" = 6144 ]'
-def90=$(definition "$start" $((start + 30000)) 9000)
+def90=$(definition "$start" $((start + 300000)) 9000)
 reply=$(rest "$R/update?user.name=alice" POST "{\"reservation-id\": \"$rid\", \"reservation-definition\": $def90}")
 check "an update beyond the plan is 400 and changes nothing" \
   '[ "$(status "$reply")" = 400 ] && [ "$(json "$(rest "$R/list?queue=dedicated&include-resource-allocations=true&user.name=carol")" "max(a[\"resource\"][\"memory\"] for a in d[\"reservations\"][0][\"resource-allocations\"])")" = 6144 ]'

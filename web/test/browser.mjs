@@ -110,7 +110,9 @@ if (args.bench) {
   for (const state of ["FINISHED", "ACCEPTED", "RUNNING"]) {
     await page.selectOption("[data-testid=filter-state]", state);
     const want = all.filter((a) => a.state === state).length;
-    await page.waitForFunction(([w]) => document.querySelector("[data-testid=apps-count]")?.textContent.startsWith(`${w} row`), [want], { timeout: 5000 }).catch(() => {});
+    // Wait for this filter's rows, not only the count: two filters may give the same count.
+    await page.waitForFunction(([w, st]) => document.querySelector("[data-testid=apps-count]")?.textContent.startsWith(`${w} row`) &&
+      [...document.querySelectorAll("[data-testid=apps] tbody tr .state")].every((x) => x.textContent === st), [want, state], { timeout: 5000 }).catch(() => {});
     const states = await page.$$eval("[data-testid=apps] tbody tr .state", (s) => s.map((x) => x.textContent));
     check(`apps: the ${state} filter shows the ${want} ${state} apps`, (await page.textContent("[data-testid=apps-count]")).startsWith(`${want} row`) && states.every((s) => s === state), JSON.stringify(states));
   }
