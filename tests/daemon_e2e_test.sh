@@ -62,7 +62,7 @@ check "the long job runs its AM" 'waitfor 10 "[ \$(field /apps/$long_app \"d[\\\
 nm2_pid=$!
 pids+=("$nm2_pid")
 check "the long job's two tasks start on NM2" \
-  'waitfor 15 "[ \$(field /apps/$long_app \"d[\\\"app\\\"][\\\"runningContainers\\\"]\") = 3 ] && [ \$(wc -l < $work/task.pids) = 2 ]"'
+  'waitfor 30 "[ \$(field /apps/$long_app \"d[\\\"app\\\"][\\\"runningContainers\\\"]\") = 3 ] && [ \$(wc -l < $work/task.pids) = 2 ]"'
 
 # A short job: real processes, SUCCEEDED.
 timeout 40 "$spindle" dshell --rm "127.0.0.1:$port" -shell_command "echo hello-e2e" -num_containers 2 \
