@@ -204,12 +204,16 @@ int runAm(std::ostream& out, std::ostream& err) {
     return 1;
   }
   int32_t allocated = 0, succeeded = 0, failed = 0;
+  // Containers this AM started (or kept from an earlier attempt). Surplus containers are released
+  // unstarted; their completions (ABORTED, "released by application") are not lost tasks.
+  std::set<std::string> launchedIds;
   int resyncsSeen = 0;
   // -keep_containers_across_application_attempts: the containers of an earlier attempt still
   // run and count as allocated (ApplicationMaster's RMCallbackHandler reads them from the
   // registration); their completions come as usual.
   for (const protocol::Container& c : reg->containersFromPreviousAttempts) {
     out << "Received " << c.id << " from a previous attempt" << std::endl;
+    launchedIds.insert(c.id);
     ++allocated;
   }
   std::string lastFailure;
@@ -217,6 +221,9 @@ int runAm(std::ostream& out, std::ostream& err) {
   // A restarted RM may report a completion again (the NM re-reports recently stopped
   // containers when it registers): each container counts once.
   std::set<std::string> completedIds;
+  // Released with the next allocate call, as AMRMClient sends releases: every response goes
+  // through the one loop below, so no allocation or completion in it is dropped.
+  std::vector<std::string> surplus;
   // The AM cannot go on (an allocate call refused, retries exhausted): it finishes FAILED with
   // the reason, so the client and the app report show it.
   auto giveUp = [&](const std::string& why) {
@@ -236,10 +243,11 @@ int runAm(std::ostream& out, std::ostream& err) {
                       labelExpression,
                       0});
     }
-    auto r = rm.allocate(std::move(asks), {},
+    auto r = rm.allocate(std::move(asks), std::move(surplus),
                          static_cast<double>(succeeded + failed) / std::max(total, 1),
                          std::move(pendingRequests));
     pendingRequests.clear();
+    surplus.clear();
     if (!r) return giveUp("allocate: " + r.status().message());
     if (rm.resyncs() > resyncsSeen) {
       resyncsSeen = rm.resyncs();
@@ -259,13 +267,13 @@ int runAm(std::ostream& out, std::ostream& err) {
     for (const protocol::NodeReport& n : r->updatedNodes) {
       out << "Node " << n.nodeId << " is now " << n.nodeState << std::endl;
     }
-    std::vector<std::string> surplus;
     for (const protocol::Container& c : r->allocatedContainers) {
       if (allocated >= total) {
         surplus.push_back(c.id);
         continue;
       }
       ++allocated;
+      launchedIds.insert(c.id);
       requestOfContainer[c.id] = c.allocationRequestId;
       protocol::StartContainerRequest start;
       start.containerId = c.id;
@@ -281,6 +289,7 @@ int runAm(std::ostream& out, std::ostream& err) {
       }
     }
     for (const protocol::ContainerStatus& s : r->completedContainerStatuses) {
+      if (!launchedIds.contains(s.containerId)) continue;  // a released surplus container
       if (!completedIds.insert(s.containerId).second) continue;
       out << "Got container status for containerID=" << s.containerId
           << ", state=" << protocol::toString(s.state) << ", exitStatus=" << s.exitStatus
@@ -297,13 +306,6 @@ int runAm(std::ostream& out, std::ostream& err) {
       } else {
         ++failed;
         lastFailure = s.diagnostics;
-      }
-    }
-    if (!surplus.empty()) {
-      auto rel = rm.allocate({}, surplus, static_cast<double>(succeeded + failed) / total);
-      if (!rel) {
-        err << "dshell AM: release: " << rel.status().message() << "\n";
-        return 1;
       }
     }
     if (succeeded + failed < total) std::this_thread::sleep_for(kPollInterval);
