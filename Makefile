@@ -35,7 +35,7 @@ deps:
 	else echo "deps: all packages present"; fi
 
 # The web UI (docs/web-ui.md): npm ci from web/package-lock.json, then the esbuild bundle.
-WEB_SOURCES := $(wildcard web/src/*) web/build.mjs
+WEB_SOURCES := $(wildcard web/src/* web/src/pages/*) web/build.mjs
 web/node_modules/.package-lock.json: web/package-lock.json web/package.json
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 

@@ -52,15 +52,6 @@ json fifoInfo(const FifoScheduler& s) {
           {"numContainers", s.containers().size()}};
 }
 
-const char* finalStatus(AppState st) {
-  switch (st) {
-    case AppState::FINISHED: return "SUCCEEDED";
-    case AppState::FAILED: return "FAILED";
-    case AppState::KILLED: return "KILLED";
-    default: return "UNDEFINED";
-  }
-}
-
 }  // namespace
 
 json schedulerView(const Scheduler& s) {
@@ -129,6 +120,15 @@ json metricsView(const Scheduler& s) {
   return {{"clusterMetrics", m}};
 }
 
+const char* yarnFinalStatus(AppState st) {
+  switch (st) {
+    case AppState::FINISHED: return "SUCCEEDED";
+    case AppState::FAILED: return "FAILED";
+    case AppState::KILLED: return "KILLED";
+    default: return "UNDEFINED";
+  }
+}
+
 json appView(const Scheduler& s, const Application& a) {
   const ResourceTypes& types = s.cluster().types();
   const TimeMs now = s.clock().nowMs();
@@ -157,7 +157,7 @@ json appView(const Scheduler& s, const Application& a) {
             {"name", a.submission().name},
             {"queue", a.queue()},
             {"state", toString(a.state())},
-            {"finalStatus", finalStatus(a.state())},
+            {"finalStatus", yarnFinalStatus(a.state())},
             {"progress", ended ? 100.0 : 0.0},
             {"trackingUI", ended ? "History" : "ApplicationMaster"},
             {"diagnostics", s.amDiagnostics(a)},

@@ -20,6 +20,8 @@ nlohmann::json schedulerView(const Scheduler& s);
 nlohmann::json metricsView(const Scheduler& s);
 nlohmann::json appsView(const Scheduler& s);
 nlohmann::json appView(const Scheduler& s, const Application& a);
+// An app's finalStatus as the scheduler knows it (SUCCEEDED, FAILED, KILLED, UNDEFINED).
+const char* yarnFinalStatus(AppState st);
 nlohmann::json nodesView(const Scheduler& s);
 nlohmann::json nodeView(const Scheduler& s, const Node& n);
 

@@ -163,10 +163,7 @@ json RmCore::appJson(const Application& a) {
   const RmApp* app = findApp(a.id());
   if (app == nullptr) return j;
   const bool final = isFinal(a.state());
-  if (a.state() == AppState::FINISHED &&
-      app->finalStatus != protocol::FinalApplicationStatus::UNDEFINED) {
-    j["finalStatus"] = protocol::toString(app->finalStatus);
-  }
+  j["finalStatus"] = appFinalStatus(a);
   j["diagnostics"] = app->diagnostics;
   if (!final) j["progress"] = app->progress * 100.0;
   j["trackingUrl"] = app->trackingUrl;
@@ -185,7 +182,17 @@ json RmCore::appJson(const Application& a) {
   return j;
 }
 
-Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
+std::string RmCore::appFinalStatus(const Application& a) const {
+  const RmApp* app = findApp(a.id());
+  if (a.state() == AppState::FINISHED && app != nullptr &&
+      app->finalStatus != protocol::FinalApplicationStatus::UNDEFINED) {
+    return protocol::toString(app->finalStatus);
+  }
+  return yarnFinalStatus(a.state());
+}
+
+Result<std::vector<const Application*>> RmCore::matchingApps(
+    const std::map<std::string, std::string>& q) {
   std::set<std::string> states;
   auto addStates = [&](const std::string& list) -> Status {
     for (const std::string& s : splitTrimmed(list, ",", " ")) {
@@ -232,17 +239,13 @@ Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
   }
   const std::string user = q.contains("user") ? q.at("user") : "";
   const std::string queue = q.contains("queue") ? q.at("queue") : "";
-  // RMWebServices' deSelects (DeSelectFields): leave resourceRequests out of each app.
-  const bool noRequests =
-      q.contains("deSelects") && q.at("deSelects").find("resourceRequests") != std::string::npos;
   driver_->settle();
-  json list = json::array();
+  std::vector<const Application*> list;
   for (const auto& [id, rm] : apps_) {
     const Application* a = sched().findApp(id);
     if (a == nullptr) continue;
-    json j = appJson(*a);
-    if (!states.empty() && !states.contains(j["state"].get<std::string>())) continue;
-    if (!finalStatus.empty() && j["finalStatus"] != finalStatus) continue;
+    if (!states.empty() && !states.contains(toString(a->state()))) continue;
+    if (!finalStatus.empty() && appFinalStatus(*a) != finalStatus) continue;
     if (!user.empty() && a->user() != user) continue;
     if (!queue.empty() && a->queue() != queue && a->queue() != "root." + queue) continue;
     if (a->submitTime() < sBegin || a->submitTime() > sEnd) continue;
@@ -255,11 +258,27 @@ Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
       for (const std::string& t : rm->ctx.applicationTags) any = any || tags.contains(t);
       if (!any) continue;
     }
-    if (noRequests) j.erase("resourceRequests");
-    list.push_back(std::move(j));
+    list.push_back(a);
     if (limit > 0 && static_cast<int64_t>(list.size()) >= limit) break;
   }
-  return json{{"apps", {{"app", list}}}};
+  return list;
+}
+
+json RmCore::appJson(const Application& a, const std::map<std::string, std::string>& q) {
+  json j = appJson(a);
+  // RMWebServices' deSelects (DeSelectFields): leave resourceRequests out of each app.
+  if (auto it = q.find("deSelects");
+      it != q.end() && it->second.find("resourceRequests") != std::string::npos) {
+    j.erase("resourceRequests");
+  }
+  return j;
+}
+
+Result<json> RmCore::apps(const std::map<std::string, std::string>& q) {
+  SPINDLE_ASSIGN_OR_RETURN(std::vector<const Application*> matching, matchingApps(q));
+  json list = json::array();
+  for (const Application* a : matching) list.push_back(appJson(*a, q));
+  return json{{"apps", {{"app", std::move(list)}}}};
 }
 
 Result<json> RmCore::app(std::string_view appId) {
@@ -347,7 +366,8 @@ json RmCore::nodeJson(const RmNode& n) {
   return j;
 }
 
-Result<json> RmCore::nodes(const std::map<std::string, std::string>& q) {
+Result<std::vector<const RmCore::RmNode*>> RmCore::matchingNodes(
+    const std::map<std::string, std::string>& q) {
   std::set<std::string> states;
   for (const char* key : {"states", "state"}) {
     auto it = q.find(key);
@@ -365,12 +385,19 @@ Result<json> RmCore::nodes(const std::map<std::string, std::string>& q) {
     }
   }
   driver_->settle();
-  json list = json::array();
+  std::vector<const RmNode*> list;
   for (const auto& [id, n] : nodes_) {
     if (!states.empty() && !states.contains(toString(n->state))) continue;
-    list.push_back(nodeJson(*n));
+    list.push_back(n.get());
   }
-  return json{{"nodes", {{"node", list}}}};
+  return list;
+}
+
+Result<json> RmCore::nodes(const std::map<std::string, std::string>& q) {
+  SPINDLE_ASSIGN_OR_RETURN(std::vector<const RmNode*> matching, matchingNodes(q));
+  json list = json::array();
+  for (const RmNode* n : matching) list.push_back(nodeJson(*n));
+  return json{{"nodes", {{"node", std::move(list)}}}};
 }
 
 Result<json> RmCore::node(std::string_view nodeId) {

@@ -4,6 +4,7 @@
 
 #include "protocol/yarn_ids.h"
 #include "rm/rm_core.h"
+#include "webui/list_page.h"
 
 namespace spindle::rm {
 namespace {
@@ -101,6 +102,42 @@ TEST_F(RmClientOpsTest, AHigherPriorityAppGetsTheNextAmContainerFirst) {
   // c (priority 5) is allocated before b (priority 0), submitted earlier.
   EXPECT_EQ((*core->app(c))["app"]["runningContainers"], 1);
   EXPECT_EQ((*core->app(b))["app"]["runningContainers"], 0);
+}
+
+// The web UI's list pages sort light rows: every row field holds the full entry's value, and
+// only the page's entries are built in full (resourceRequests and all).
+TEST_F(RmClientOpsTest, ListPagesSortRowsThatMatchTheFullEntries) {
+  addNode("h1:1", 1024);
+  addNode("h2:1", 2048);
+  const std::string a = submit(256), b = submit(512), c = submit(384);
+  heartbeat("h1:1");
+  heartbeat("h2:1");
+  ASSERT_TRUE(core->killApp(c).isOk());
+  auto page = core->appsPage({{"sort", "allocatedMB"}, {"desc", "true"}, {"limit", "2"}});
+  ASSERT_TRUE(page.isOk()) << page.status().toString();
+  const json& items = (*page)["appsPage"]["items"];
+  EXPECT_EQ((*page)["appsPage"]["total"], 3);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0]["id"], b);  // 512 MB, then a's 256; the killed c shows -1
+  EXPECT_EQ(items[1]["id"], a);
+  EXPECT_TRUE(items[0].contains("resourceRequests"));
+  for (const json& full : (*core->apps({}))["apps"]["app"]) {
+    auto one = core->appsPage({{"q", full["id"].get<std::string>()}});
+    ASSERT_TRUE(one.isOk());
+    ASSERT_EQ((*one)["appsPage"]["total"], 1);
+    EXPECT_EQ((*one)["appsPage"]["items"][0], full);
+    for (const std::string& f : webui::kAppRowFields) {
+      auto sorted = core->appsPage({{"sort", f}});
+      ASSERT_TRUE(sorted.isOk()) << f;
+    }
+  }
+  EXPECT_EQ(core->appsPage({{"sort", "diagnostics"}}).status().code(),
+            StatusCode::kInvalidArgument);
+  auto nodes = core->nodesPage({{"sort", "availMemoryMB"}, {"desc", "true"}});
+  ASSERT_TRUE(nodes.isOk());
+  EXPECT_EQ((*nodes)["nodesPage"]["items"][0]["id"], "h2:1");
+  EXPECT_EQ((*nodes)["nodesPage"]["items"][0], (*core->node("h2:1"))["node"]);
+  EXPECT_EQ(core->nodeSummary()["nodeSummary"]["byPartition"], (json{{"DEFAULT", 2}}));
 }
 
 TEST_F(RmClientOpsTest, AttemptAndContainersViews) {

@@ -200,6 +200,12 @@ class RmCore {
   // GET nodes with `states` (default: every state).
   Result<nlohmann::json> nodes(const std::map<std::string, std::string>& query);
   Result<nlohmann::json> node(std::string_view nodeId);
+  // GET spindle/apps and spindle/nodes: one page of the filtered list, sorted and searched on
+  // each entry's table fields, only the page's entries built in full (webui/list_page.h).
+  Result<nlohmann::json> appsPage(const std::map<std::string, std::string>& query);
+  Result<nlohmann::json> nodesPage(const std::map<std::string, std::string>& query);
+  // GET spindle/node-summary: nodes by state, partition and attribute (webui::nodeSummary).
+  nlohmann::json nodeSummary();
 
   // --- Recent decisions (rm_decisions.cc): the scheduler's decision stream, kept in a ring ---
   // GET spindle/decisions (DecisionStore::query's filters).
@@ -321,7 +327,18 @@ class RmCore {
   void tickDecommissioning(TimeMs now);
   nlohmann::json utilizationJson(const RmNode& n) const;
   nlohmann::json appJson(const Application& a);
+  // With the query's deSelects applied.
+  nlohmann::json appJson(const Application& a, const std::map<std::string, std::string>& query);
   nlohmann::json nodeJson(const RmNode& n);
+  std::string appFinalStatus(const Application& a) const;
+  // The apps and nodes that pass the REST filters of the query, in id order.
+  Result<std::vector<const Application*>> matchingApps(
+      const std::map<std::string, std::string>& query);
+  Result<std::vector<const RmNode*>> matchingNodes(const std::map<std::string, std::string>& query);
+  // The fields the web UI's tables sort and search on, with the values of the full entry.
+  nlohmann::json appField(const Application& a, std::string_view field) const;
+  nlohmann::json appRow(const Application& a, const std::vector<std::string>& fields) const;
+  nlohmann::json nodeRow(const RmNode& n) const;
   nlohmann::json containerInfo(const RmApp& app, const Container& c) const;
   bool appLive(AppId id) const;
   const RmApp* findApp(AppId id) const;

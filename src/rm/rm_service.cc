@@ -192,14 +192,12 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
     if (!get) return respond(wrongMethod(req));
     const bool apps = rest == "/spindle/apps";
     return onLoop([&core, q = req.query, apps] {
-      auto all =
-          apps ? core.apps(webui::withoutPageParams(q)) : core.nodes(webui::withoutPageParams(q));
-      if (!all) return error(all.status());
-      auto page = apps ? webui::listPage((*all)["apps"]["app"], q)
-                       : webui::listPage((*all)["nodes"]["node"], q);
-      if (!page) return error(page.status());
-      return ok(json{{apps ? "appsPage" : "nodesPage", std::move(*page)}});
+      return answerJson(apps ? core.appsPage(q) : core.nodesPage(q));
     });
+  }
+  if (rest == "/spindle/node-summary") {
+    if (!get) return respond(wrongMethod(req));
+    return onLoop([&core] { return ok(core.nodeSummary()); });
   }
   if (rest.starts_with("/spindle/app-decisions/")) {
     if (!get) return respond(wrongMethod(req));

@@ -467,6 +467,8 @@ Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   d.queue = app->queue();
   if (!admitted.isOk()) {
     SPINDLE_RETURN_IF_ERROR(transitionApp(*app, AppEvent::APP_REJECTED));
+    // RMAppImpl's FinalTransition stamps the finish time of a rejected app too.
+    app->setFinishTime(clock_.nowMs());
     if (outcome_ != nullptr) {
       outcome_->apps.push_back({AppAction::kRejected, id, app->state(), admitted.message()});
     }

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <vector>
 
+#include <fmt/ranges.h>
+
 namespace spindle::webui {
 
 using nlohmann::json;
@@ -44,12 +46,64 @@ bool less(const json& a, const json& b) {
 
 }  // namespace
 
+const std::vector<std::string> kAppRowFields = {"id",
+                                                "name",
+                                                "user",
+                                                "queue",
+                                                "state",
+                                                "finalStatus",
+                                                "applicationType",
+                                                "applicationTags",
+                                                "priority",
+                                                "allocatedMB",
+                                                "allocatedVCores",
+                                                "runningContainers",
+                                                "startedTime",
+                                                "launchTime",
+                                                "finishedTime",
+                                                "elapsedTime"};
+const std::vector<std::string> kNodeRowFields = {"id",
+                                                 "rack",
+                                                 "state",
+                                                 "nodeHostName",
+                                                 "nodeHTTPAddress",
+                                                 "healthStatus",
+                                                 "healthReport",
+                                                 "nodeLabels",
+                                                 "nodeAttributesInfo",
+                                                 "numContainers",
+                                                 "usedMemoryMB",
+                                                 "availMemoryMB",
+                                                 "usedVirtualCores",
+                                                 "availableVirtualCores",
+                                                 "lastHealthUpdate"};
+
+json rowOf(const json& entry, const std::vector<std::string>& fields) {
+  json row = json::object();
+  for (const std::string& f : fields) {
+    if (auto it = entry.find(f); it != entry.end()) row[f] = *it;
+  }
+  return row;
+}
+
 std::map<std::string, std::string> withoutPageParams(std::map<std::string, std::string> q) {
   for (const char* k : {"sort", "desc", "offset", "limit", "q"}) q.erase(k);
   return q;
 }
 
 Result<json> listPage(const json& entries, const std::map<std::string, std::string>& q) {
+  return listPage(entries, q, {}, [&entries](size_t i) { return entries[i]; });
+}
+
+Result<json> listPage(const json& entries, const std::map<std::string, std::string>& q,
+                      const std::vector<std::string>& fields,
+                      const std::function<json(size_t)>& full) {
+  if (auto it = q.find("sort");
+      it != q.end() && !it->second.empty() && !fields.empty() &&
+      std::find(fields.begin(), fields.end(), it->second) == fields.end()) {
+    return invalidArgument("sort: '{}' is not one of the list's fields ({})", it->second,
+                           fmt::join(fields, ", "));
+  }
   SPINDLE_ASSIGN_OR_RETURN(int64_t offset, number(q, "offset", 0));
   SPINDLE_ASSIGN_OR_RETURN(int64_t limit, number(q, "limit", kDefaultLimit));
   if (limit == 0) return invalidArgument("limit: must be at least 1");
@@ -70,21 +124,56 @@ Result<json> listPage(const json& entries, const std::map<std::string, std::stri
       rows.push_back(&e);
     }
   }
+  const json* first = entries.is_array() && !entries.empty() ? &entries[0] : nullptr;
   if (auto it = q.find("sort"); it != q.end() && !it->second.empty()) {
-    const std::string key = it->second;
+    // Each row's key looked up once, not at every comparison.
     static const json kNull;
-    auto field = [&key](const json* e) -> const json& {
-      auto f = e->find(key);
-      return f == e->end() ? kNull : *f;
-    };
-    std::stable_sort(rows.begin(), rows.end(), [&](const json* a, const json* b) {
-      return desc ? less(field(b), field(a)) : less(field(a), field(b));
+    std::vector<std::pair<const json*, const json*>> keyed;  // (key, row)
+    keyed.reserve(rows.size());
+    for (const json* r : rows) {
+      auto f = r->find(it->second);
+      keyed.emplace_back(f == r->end() ? &kNull : &*f, r);
+    }
+    std::stable_sort(keyed.begin(), keyed.end(), [desc](const auto& a, const auto& b) {
+      return desc ? less(*b.first, *a.first) : less(*a.first, *b.first);
     });
+    for (size_t k = 0; k < keyed.size(); ++k) rows[k] = keyed[k].second;
   }
   json items = json::array();
   const auto total = static_cast<int64_t>(rows.size());
-  for (int64_t i = offset; i < total && i < offset + limit; ++i) items.push_back(*rows[i]);
+  for (int64_t i = offset; i < total && i < offset + limit; ++i) {
+    items.push_back(full(static_cast<size_t>(rows[i] - first)));
+  }
   return json{{"total", total}, {"offset", offset}, {"items", std::move(items)}};
+}
+
+json nodeSummary(const json& nodes) {
+  std::map<std::string, int64_t> byState, byPartition, byAttribute;
+  int64_t total = 0;
+  for (const json& n : nodes.is_array() ? nodes : json::array()) {
+    ++total;
+    auto field = [&n](const char* key) -> const json* {
+      auto it = n.find(key);
+      return it == n.end() ? nullptr : &*it;
+    };
+    const json* state = field("state");
+    ++byState[state && state->is_string() ? state->get<std::string>() : ""];
+    const json* labels = field("nodeLabels");
+    ++byPartition[labels && labels->is_array() && !labels->empty() && (*labels)[0].is_string()
+                      ? (*labels)[0].get<std::string>()
+                      : "DEFAULT"];
+    const json* info = field("nodeAttributesInfo");
+    if (info == nullptr || !info->is_object()) continue;
+    auto attrs = info->find("nodeAttributeInfo");
+    if (attrs == info->end() || !attrs->is_array()) continue;
+    for (const json& a : *attrs) {
+      ++byAttribute[a.value("prefix", "") + "/" + a.value("name", "") + "=" + a.value("value", "")];
+    }
+  }
+  return {{"total", total},
+          {"byState", byState},
+          {"byPartition", byPartition},
+          {"byAttribute", byAttribute}};
 }
 
 }  // namespace spindle::webui

@@ -166,12 +166,31 @@ HttpResponse SnapshotService::rest(std::string_view what, const HttpRequest& req
   if (what == "/node-attributes") return ok(nodeAttributes());
   if (what == "/spindle/apps" || what == "/spindle/nodes") {
     const bool isApps = what == "/spindle/apps";
-    auto all = isApps ? apps(withoutPageParams(req.query)) : nodes(withoutPageParams(req.query));
+    const auto filters = withoutPageParams(req.query);
+    // Unfiltered (the pages' usual call): the snapshot's own entries, nothing copied but the
+    // page; filtered: the REST filters' copies.
+    const bool direct = onlyDeSelects(filters) && (isApps ? appCount() : nodeCount()) > 0;
+    Result<json> all = json::object();
+    if (!direct) all = isApps ? apps(filters) : nodes(filters);
     if (!all) return answerJson(all);
-    auto page = isApps ? listPage((*all)["apps"]["app"], req.query)
-                       : listPage((*all)["nodes"]["node"], req.query);
+    const json& entries = direct ? (isApps ? snapshot_["apps"]["app"] : snapshot_["nodes"]["node"])
+                                 : (isApps ? (*all)["apps"]["app"] : (*all)["nodes"]["node"]);
+    const bool noRequests = !filters.empty();  // onlyDeSelects: deSelects=resourceRequests
+    // Sorted and searched on the table fields, as the daemon does (list_page.h).
+    const auto& fields = isApps ? kAppRowFields : kNodeRowFields;
+    json rows = json::array();
+    for (const json& e : entries) rows.push_back(rowOf(e, fields));
+    auto page = listPage(rows, req.query, fields, [&](size_t i) {
+      json e = entries[i];
+      if (direct && noRequests) e.erase("resourceRequests");
+      return e;
+    });
     if (!page) return answerJson(page);
     return ok({{isApps ? "appsPage" : "nodesPage", std::move(*page)}});
+  }
+  if (what == "/spindle/node-summary") {
+    return ok({{"nodeSummary",
+                nodeSummary(nodeCount() > 0 ? snapshot_["nodes"]["node"] : json::array())}});
   }
   if (what == "/spindle/decisions") return answerJson(decisions_.query(req.query));
   if (what.starts_with("/spindle/app-decisions/")) {

@@ -100,6 +100,39 @@ TEST(ListPage, SortsSearchesAndPages) {
   EXPECT_EQ(withoutPageParams({{"sort", "x"}, {"states", "RUNNING"}, {"limit", "5"}}).size(), 1u);
 }
 
+TEST(ListPage, SortsLightRowsAndBuildsOnlyThePageInFull) {
+  json rows = json::array();
+  for (int i = 0; i < 30; ++i) rows.push_back({{"id", i}, {"mem", 100 - i}});
+  std::vector<size_t> built;
+  auto page = listPage(rows, {{"sort", "mem"}, {"limit", "3"}}, {"id", "mem"}, [&](size_t i) {
+    built.push_back(i);
+    return json{{"id", i}, {"full", true}};
+  });
+  ASSERT_TRUE(page.isOk());
+  EXPECT_EQ((*page)["total"], 30);
+  EXPECT_EQ(built, (std::vector<size_t>{29, 28, 27}));  // the three smallest mem, in order
+  EXPECT_EQ((*page)["items"][0]["full"], true);
+  auto bad =
+      listPage(rows, {{"sort", "diagnostics"}}, {"id", "mem"}, [](size_t) { return json(); });
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().message(),
+            "sort: 'diagnostics' is not one of the list's fields (id, mem)");
+  json full = {{"id", "a"}, {"state", "RUNNING"}, {"resourceRequests", json::array()}};
+  EXPECT_EQ(rowOf(full, kAppRowFields), (json{{"id", "a"}, {"state", "RUNNING"}}));
+}
+
+TEST(NodeSummary, CountsStatesPartitionsAndAttributes) {
+  json attr = {{"nodeAttributeInfo", {{{"prefix", "rm.yarn.io"}, {"name", "os"}, {"value", "x"}}}}};
+  json nodes = {{{"state", "RUNNING"}, {"nodeLabels", {"gpu"}}, {"nodeAttributesInfo", attr}},
+                {{"state", "RUNNING"}, {"nodeLabels", json::array()}, {"nodeAttributesInfo", attr}},
+                {{"state", "LOST"}}};
+  json s = nodeSummary(nodes);
+  EXPECT_EQ(s["total"], 3);
+  EXPECT_EQ(s["byState"], (json{{"LOST", 1}, {"RUNNING", 2}}));
+  EXPECT_EQ(s["byPartition"], (json{{"DEFAULT", 2}, {"gpu", 1}}));
+  EXPECT_EQ(s["byAttribute"], (json{{"rm.yarn.io/os=x", 2}}));
+}
+
 class SnapshotServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -157,6 +190,9 @@ TEST_F(SnapshotServiceTest, AnswersTheRestViewsOfTheOutputs) {
   EXPECT_EQ(page["appsPage"]["total"], 2);
   EXPECT_EQ(page["appsPage"]["items"][0]["user"], "bob");
   EXPECT_EQ((*s)->answer(get("/ws/v1/cluster/spindle/nodes", {{"limit", "x"}})).status, 400);
+  EXPECT_EQ((*s)->answer(get("/ws/v1/cluster/spindle/apps", {{"sort", "nope"}})).status, 400);
+  EXPECT_EQ(body(get("/ws/v1/cluster/spindle/node-summary"))["nodeSummary"]["byPartition"],
+            (json{{"DEFAULT", 1}}));
 }
 
 TEST_F(SnapshotServiceTest, RefusesAFolderWithoutASnapshot) {

@@ -31,6 +31,9 @@ page.on("pageerror", (e) => errors.push(e.message));
 
 // Loads #/<hash> and waits until the page has drawn; answers the milliseconds it took.
 async function open(hash, ready) {
+  // A fresh document every time: going to the same URL with another hash only re-routes in the
+  // loaded page, and to the same hash does nothing at all.
+  await page.goto("about:blank");
   const t0 = Date.now();
   await page.goto(`${base}/#/${hash}`);
   await page.waitForSelector(`#page[data-ready="${ready}"], #page .error`, { timeout: 15000 });

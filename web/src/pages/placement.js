@@ -5,20 +5,12 @@ import { api, apiOptional, esc, time, appLink } from "../util.js";
 let root = null;
 
 async function refresh() {
-  const [n, attrs, rej, skips] = await Promise.all([
-    api("/nodes"), apiOptional("/node-attributes"), api("/spindle/decisions", { kind: "request-rejected", limit: 200 }),
+  const [sum, attrs, rej, skips] = await Promise.all([
+    api("/spindle/node-summary"), apiOptional("/node-attributes"), api("/spindle/decisions", { kind: "request-rejected", limit: 200 }),
     api("/spindle/decisions", { kind: "skip", reason: "constraint", limit: 200 })]);
-  const nodes = (n.nodes && n.nodes.node) || [];
-  const byLabel = new Map();
-  const byAttr = new Map();
-  for (const x of nodes) {
-    const label = (x.nodeLabels || [])[0] || "DEFAULT";
-    byLabel.set(label, (byLabel.get(label) || 0) + 1);
-    for (const a of (x.nodeAttributesInfo && x.nodeAttributesInfo.nodeAttributeInfo) || []) {
-      const k = `${a.prefix}/${a.name}=${a.value}`;
-      byAttr.set(k, (byAttr.get(k) || 0) + 1);
-    }
-  }
+  // Counted by the server: the page never fetches the node list itself.
+  const byLabel = new Map(Object.entries(sum.nodeSummary.byPartition));
+  const byAttr = new Map(Object.entries(sum.nodeSummary.byAttribute));
   const keys = attrs && attrs.nodeAttributes ? attrs.nodeAttributes.length : null;
   const rows = (m) => [...m.entries()].sort().map(([k, v]) => `<tr><td>${esc(k)}</td><td class="num">${v}</td></tr>`).join("");
   const decisions = [...rej.decisions.decision, ...skips.decisions.decision].sort((a, b) => b.seq - a.seq);
