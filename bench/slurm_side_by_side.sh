@@ -2,7 +2,7 @@
 # Slurm and Spindle side by side on this machine: N one-task jobs that each run `true` in a real
 # process, first on Slurm (one slurmctld, four `slurmd -N n1..n4`, Slurm's best scheduling
 # settings), then on Spindle (one `spindle rm`, four `spindle nm`, each job an application whose
-# AM registers, runs /bin/true and unregisters). Prints jobs started per second, completed per
+# AM, bench/bench_am.cc, registers, runs /bin/true and unregisters). Prints jobs started per second, completed per
 # second and the controller's (slurmctld's, the RM's) CPU-ms per job, with the ratios.
 #   bench/slurm_side_by_side.sh [spindle binary] [jobs]      (make bench-slurm)
 # Every daemon binds to 127.0.0.1 on free ports, keeps its state under a temporary folder and is
@@ -54,6 +54,9 @@ node_ticks() {
 }
 now() { python3 -c 'import time; print(time.time())'; }
 [ -x "$spindle" ] || die "no spindle binary at $spindle (make build)"
+# The AM of every Spindle job (bench/bench_am.cc): registers, runs /bin/true, unregisters.
+am=$(dirname "$spindle")/bench/spindle_bench_am
+[ -x "$am" ] || die "no AM binary at $am (make build)"
 for b in slurmctld slurmd sbatch scontrol squeue; do
   command -v "$b" >/dev/null || die "$b is not installed (make bench-slurm-deps)"
 done
@@ -207,33 +210,6 @@ EOF
 </configuration>
 EOF
   done
-  # The AM: registers (RegisterApplicationMasterRequest), runs /bin/true as a child process,
-  # unregisters with SUCCEEDED when it exited 0 (FinishApplicationMasterRequest), speaking HTTP
-  # through bash's /dev/tcp so that the AM is one bash process plus /bin/true.
-  cat >"$s/am.sh" <<'EOF'
-#!/bin/bash
-echo "am-start $EPOCHREALTIME"
-IFS=_ read -r _ ts app att _ <<<"$CONTAINER_ID"
-printf -v attempt 'appattempt_%s_%s_%06d' "$ts" "$app" "$((10#$att))"
-rm=${SPINDLE_RM_ADDRESS%%,*}
-call() {
-  exec 3<>"/dev/tcp/${rm%:*}/${rm##*:}" || return 1
-  printf 'POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' \
-    "$1" "$rm" "${#2}" "$2" >&3
-  local proto code
-  read -r proto code _ <&3
-  exec 3<&-
-  echo "$1 -> $code"
-  [ "$code" = 200 ]
-}
-call /rpc/v1/am/register "{\"applicationAttemptId\":\"$attempt\",\"host\":\"$NM_HOST\",\"rpcPort\":-1}" || exit 1
-/bin/true
-rc=$?
-status=SUCCEEDED
-[ "$rc" = 0 ] || status=FAILED
-echo "true-exit $rc $EPOCHREALTIME"
-call /rpc/v1/am/finish "{\"applicationAttemptId\":\"$attempt\",\"finalApplicationStatus\":\"$status\",\"diagnostics\":\"/bin/true exited $rc\"}"
-EOF
   "$spindle" rm --conf "$s/rm" >"$s/rm.out" 2>"$s/rm.log" &
   local rmpid=$!
   pids+=("$rmpid")
@@ -242,7 +218,7 @@ EOF
   # Queue every application before any NodeManager runs (T0 is when they start).
   local cpu0
   cpu0=$(cpu_ticks "$rmpid")
-  python3 - "$port" "$jobs" "$s/am.sh" <<'EOF' || die "Spindle: submission failed"
+  python3 - "$port" "$jobs" "$am" <<'EOF' || die "Spindle: submission failed"
 import http.client, json, sys
 port, n, am = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -258,7 +234,7 @@ for i in range(n):
     post("/ws/v1/cluster/apps", {
         "application-id": app, "application-name": "true", "queue": "default",
         "application-type": "YARN", "resource": {"memory": 64, "vCores": 1},
-        "am-container-spec": {"commands": {"command": f"exec /bin/bash {am}"}}})
+        "am-container-spec": {"commands": {"command": f"exec {am}"}}})
 EOF
   local t0 n
   t0=$(now)
