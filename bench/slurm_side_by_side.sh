@@ -23,6 +23,9 @@ set -u
 spindle=$(realpath "${1:-build/spindle}")
 jobs=${2:-2000}
 hz=$(getconf CLK_TCK)
+# Debian's python3 (a pyenv shim on the PATH costs a bash script per call).
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
 work=$(mktemp -d /tmp/spindle-slurm-bench.XXXXXX)
 pids=()
 cleanup() {
@@ -36,7 +39,7 @@ die() {
   echo "slurm_side_by_side: $*" >&2
   exit 1
 }
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+freeport() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # waitfor SECONDS COMMAND: polls COMMAND every 0.1 s until it succeeds or the time is up.
 waitfor() {
   local end=$((SECONDS + $1))
@@ -52,7 +55,35 @@ node_ticks() {
   for p in "$@"; do t=$((t + $(cpu_ticks "$p"))); done
   echo "$t"
 }
-now() { python3 -c 'import time; print(time.time())'; }
+now() { $py -c 'import time; print(time.time())'; }
+# wait_done file PATH | rm PORT: polls every 0.2 s, from one process (a shell loop forking
+# curl and python each time would cost the machine more than the jobs do), until $jobs jobs
+# ended (lines in Slurm's job completion file; the RM's completed, failed and killed apps) or
+# 900 s passed; prints how many ended.
+wait_done() {
+  $py - "$1" "$2" "$jobs" <<'EOF'
+import http.client, json, sys, time
+kind, where, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+conn = http.client.HTTPConnection("127.0.0.1", int(where), timeout=30) if kind == "rm" else None
+def count():
+    if conn is None:
+        try:
+            with open(where) as f:
+                return sum(1 for line in f if "JobState=" in line)
+        except OSError:
+            return 0
+    conn.request("GET", "/ws/v1/cluster/metrics")
+    m = json.loads(conn.getresponse().read())["clusterMetrics"]
+    return m["appsCompleted"] + m["appsFailed"] + m["appsKilled"]
+end, done = time.time() + 900, 0
+while time.time() < end:
+    done = count()
+    if done >= n:
+        break
+    time.sleep(0.2)
+print(done)
+EOF
+}
 [ -x "$spindle" ] || die "no spindle binary at $spindle (make build)"
 # The AM of every Spindle job (bench/bench_am.cc): registers, runs /bin/true, unregisters.
 am=$(dirname "$spindle")/bench/spindle_bench_am
@@ -133,12 +164,8 @@ EOF
   local t0
   t0=$(now)
   scontrol update PartitionName=main State=UP
-  local done_count=0 end=$((SECONDS + 900))
-  while [ $SECONDS -lt $end ]; do
-    done_count=$(grep -c 'JobState=' "$s/jobcomp.txt" 2>/dev/null || true)
-    [ "${done_count:-0}" -ge "$jobs" ] && break
-    sleep 0.2
-  done
+  local done_count
+  done_count=$(wait_done file "$s/jobcomp.txt")
   local cpu1 node1
   cpu1=$(cpu_ticks "$ctld")
   node1=$(node_ticks "${nodes[@]}")
@@ -146,7 +173,7 @@ EOF
   local bad
   bad=$(grep -vc 'JobState=COMPLETED' "$s/jobcomp.txt" || true)
   [ "$bad" = 0 ] || die "Slurm: $bad jobs did not end COMPLETED (see $s/jobcomp.txt)"
-  python3 - "$s/slurmctld.log" "$t0" "$jobs" "$((cpu1 - cpu0))" "$((node1 - node0))" "$hz" >"$work/slurm.result" <<'EOF'
+  $py - "$s/slurmctld.log" "$t0" "$jobs" "$((cpu1 - cpu0))" "$((node1 - node0))" "$hz" >"$work/slurm.result" <<'EOF'
 import re, sys, datetime
 log, t0, n = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 ticks, node_ticks, hz = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
@@ -218,7 +245,7 @@ EOF
   # Queue every application before any NodeManager runs (T0 is when they start).
   local cpu0
   cpu0=$(cpu_ticks "$rmpid")
-  python3 - "$port" "$jobs" "$am" <<'EOF' || die "Spindle: submission failed"
+  $py - "$port" "$jobs" "$am" <<'EOF' || die "Spindle: submission failed"
 import http.client, json, sys
 port, n, am = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -244,19 +271,14 @@ EOF
     pids+=("$!")
     nodes+=("$!")
   done
-  local done_count=0 end=$((SECONDS + 900))
-  while [ $SECONDS -lt $end ]; do
-    done_count=$(curl -sf "http://127.0.0.1:$port/ws/v1/cluster/metrics" |
-      python3 -c 'import json,sys; m=json.load(sys.stdin)["clusterMetrics"]; print(m["appsCompleted"]+m["appsFailed"]+m["appsKilled"])')
-    [ "${done_count:-0}" -ge "$jobs" ] && break
-    sleep 0.2
-  done
+  local done_count
+  done_count=$(wait_done rm "$port")
   local cpu1 node1
   cpu1=$(cpu_ticks "$rmpid")
   node1=$(node_ticks "${nodes[@]}")
   [ "${done_count:-0}" -ge "$jobs" ] || die "Spindle: only $done_count of $jobs apps ended in 900 s"
   curl -sf "http://127.0.0.1:$port/ws/v1/cluster/apps" >"$s/apps.json" || die "Spindle: GET apps failed"
-  python3 - "$s" "$t0" "$jobs" "$((cpu1 - cpu0))" "$node1" "$hz" >"$work/spindle.result" <<'EOF'
+  $py - "$s" "$t0" "$jobs" "$((cpu1 - cpu0))" "$node1" "$hz" >"$work/spindle.result" <<'EOF'
 import glob, json, sys
 s, t0, n = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 ticks, node_ticks, hz = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
@@ -285,7 +307,7 @@ EOF
 
 [ "${SKIP_SLURM:-0}" = 1 ] || run_slurm
 run_spindle
-python3 - "$work" <<'EOF'
+$py - "$work" <<'EOF'
 import sys
 def read(name):
     try:
