@@ -24,8 +24,7 @@ extern char** environ;
 
 namespace {
 
-// POSTs `body` to `path` on host:port (Connection: close); returns the HTTP status or -1.
-int post(const char* host, int port, const char* path, const char* body) {
+int connectTo(const char* host, int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return -1;
   sockaddr_in addr{};
@@ -36,33 +35,42 @@ int post(const char* host, int port, const char* path, const char* body) {
     close(fd);
     return -1;
   }
+  return fd;
+}
+
+// POSTs `body` to `path` over the kept-alive connection `fd`; reads the whole response (headers,
+// then Content-Length bytes) and returns the HTTP status, or -1.
+int post(int fd, const char* host, int port, const char* path, const char* body) {
   char req[2048];
   const int n =
       std::snprintf(req, sizeof req,
                     "POST %s HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: application/json\r\n"
-                    "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                    "Content-Length: %zu\r\n\r\n%s",
                     path, host, port, std::strlen(body), body);
-  if (n <= 0 || n >= static_cast<int>(sizeof req)) {
-    close(fd);
-    return -1;
-  }
+  if (n <= 0 || n >= static_cast<int>(sizeof req)) return -1;
   for (int sent = 0; sent < n;) {
     const ssize_t w = write(fd, req + sent, static_cast<size_t>(n - sent));
-    if (w <= 0) {
-      close(fd);
-      return -1;
-    }
+    if (w <= 0) return -1;
     sent += static_cast<int>(w);
   }
-  char resp[4096];
+  char resp[8192];
   size_t got = 0;
+  const char* bodyStart = nullptr;
+  size_t length = 0;
   while (got < sizeof resp - 1) {
     const ssize_t r = read(fd, resp + got, sizeof resp - 1 - got);
-    if (r <= 0) break;
+    if (r <= 0) return -1;
     got += static_cast<size_t>(r);
+    resp[got] = 0;
+    if (!bodyStart) {
+      const char* end = std::strstr(resp, "\r\n\r\n");
+      if (!end) continue;
+      bodyStart = end + 4;
+      const char* cl = strcasestr(resp, "\r\ncontent-length:");
+      if (cl && cl < end) length = std::strtoul(cl + 17, nullptr, 10);
+    }
+    if (static_cast<size_t>(resp + got - bodyStart) >= length) break;
   }
-  close(fd);
-  resp[got] = 0;
   int status = -1;
   if (std::sscanf(resp, "HTTP/1.%*d %d", &status) != 1) return -1;
   if (status != 200) std::fprintf(stderr, "bench AM: POST %s: %s\n", path, resp);
@@ -105,7 +113,9 @@ int main() {
   std::snprintf(body, sizeof body,
                 "{\"applicationAttemptId\":\"%s\",\"host\":\"%s\",\"rpcPort\":-1}", attemptId,
                 nmHost ? nmHost : "");
-  if (post(host, port, "/rpc/v1/am/register", body) != 200) {
+  // One connection for both calls (HTTP/1.1 keep-alive).
+  const int fd = connectTo(host, port);
+  if (fd < 0 || post(fd, host, port, "/rpc/v1/am/register", body) != 200) {
     std::fprintf(stderr, "bench AM: register failed\n");
     return 1;
   }
@@ -121,9 +131,10 @@ int main() {
                 "{\"applicationAttemptId\":\"%s\",\"finalApplicationStatus\":\"%s\","
                 "\"diagnostics\":\"/bin/true %s\"}",
                 attemptId, ok ? "SUCCEEDED" : "FAILED", ok ? "exited 0" : "failed");
-  if (post(host, port, "/rpc/v1/am/finish", body) != 200) {
+  if (post(fd, host, port, "/rpc/v1/am/finish", body) != 200) {
     std::fprintf(stderr, "bench AM: finish failed\n");
     return 1;
   }
+  close(fd);
   return 0;
 }
