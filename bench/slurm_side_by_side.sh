@@ -58,7 +58,7 @@ node_ticks() {
 now() { $py -c 'import time; print(time.time())'; }
 # wait_done file PATH | rm PORT: polls every 0.2 s, from one process (a shell loop forking
 # curl and python each time would cost the machine more than the jobs do), until $jobs jobs
-# ended (lines in Slurm's job completion file; the RM's completed, failed and killed apps) or
+# ended (jobs COMPLETED in Slurm's job completion file; the RM's ended apps) or
 # 900 s passed; prints how many ended.
 wait_done() {
   $py - "$1" "$2" "$jobs" <<'EOF'
@@ -68,8 +68,8 @@ conn = http.client.HTTPConnection("127.0.0.1", int(where), timeout=30) if kind =
 def count():
     if conn is None:
         try:
-            with open(where) as f:
-                return sum(1 for line in f if "JobState=" in line)
+            with open(where) as f:  # a requeued job has a record per run: count jobs
+                return len({line.split()[0] for line in f if "JobState=COMPLETED" in line})
         except OSError:
             return 0
     conn.request("GET", "/ws/v1/cluster/metrics")
@@ -130,6 +130,7 @@ JobAcctGatherType=jobacct_gather/none
 CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
 SlurmdParameters=config_overrides
 BatchStartTimeout=600
+MessageTimeout=60
 ReturnToService=2
 MaxJobCount=100000
 SlurmctldDebug=info
@@ -170,9 +171,11 @@ EOF
   cpu1=$(cpu_ticks "$ctld")
   node1=$(node_ticks "${nodes[@]}")
   [ "${done_count:-0}" -ge "$jobs" ] || die "Slurm: only $done_count of $jobs jobs completed in 900 s"
-  local bad
-  bad=$(grep -vc 'JobState=COMPLETED' "$s/jobcomp.txt" || true)
-  [ "$bad" = 0 ] || die "Slurm: $bad jobs did not end COMPLETED (see $s/jobcomp.txt)"
+  # Under load slurmd may fail to confirm a batch launch in MessageTimeout: Slurm requeues the
+  # job (a NODE_FAIL record) and runs it again; the count is reported.
+  local requeued
+  requeued=$(grep -vc 'JobState=COMPLETED' "$s/jobcomp.txt" || true)
+  echo "requeued=${requeued:-0}" >"$work/slurm.requeued"
   $py - "$s/slurmctld.log" "$t0" "$jobs" "$((cpu1 - cpu0))" "$((node1 - node0))" "$hz" >"$work/slurm.result" <<'EOF'
 import re, sys, datetime
 log, t0, n = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
@@ -199,6 +202,7 @@ print(f"started={(n - 1) / max(last_start - first, 1e-3):.1f} completed={(n - 1)
 print(f"ctld_ms={ticks * 1000.0 / hz / n:.3f} node_ms={node_ticks * 1000.0 / hz / n:.3f}")
 EOF
   [ -s "$work/slurm.result" ] || die "Slurm: no result (see $s/slurmctld.log)"
+  cat "$work/slurm.requeued" >>"$work/slurm.result"
   unset SLURM_CONF
 }
 
@@ -216,7 +220,7 @@ run_spindle() {
 <configuration>
   <property><name>yarn.resourcemanager.webapp.address</name><value>127.0.0.1:$port</value></property>
   <property><name>yarn.scheduler.minimum-allocation-mb</name><value>64</value></property>
-  <property><name>yarn.resourcemanager.nodemanagers.heartbeat-interval-ms</name><value>${SPINDLE_HEARTBEAT_MS:-100}</value></property>
+  <property><name>yarn.resourcemanager.nodemanagers.heartbeat-interval-ms</name><value>${SPINDLE_HEARTBEAT_MS:-1000}</value></property>
   <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>1.0</value></property>
   <property><name>yarn.scheduler.capacity.maximum-applications</name><value>100000</value></property>
   <property><name>yarn.scheduler.capacity.per-node-heartbeat.maximum-container-assignments</name><value>-1</value></property>
@@ -332,6 +336,8 @@ if len(rows) == 2:
           f"completed {ratio('completed'):.1f}x ({ratio('completed_t0'):.1f}x), "
           f"controller CPU per job {float(a['ctld_ms']) / max(float(b['ctld_ms']), 1e-9):.1f}x less")
 for r in rows:
+    if int(r.get("requeued", "0")) > 0:
+        print(f"Slurm: {r['requeued']} batch launches failed and were requeued (then completed)")
     if "am_processes" in r:
         print(f"Spindle: AM processes started {r['am_processes']}/s (first allocation to the last AM's own start)")
 print(f"machine: {' '.join(open('/proc/loadavg').read().split()[:3])} load average after the run")
