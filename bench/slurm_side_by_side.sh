@@ -2,23 +2,27 @@
 # Slurm and Spindle side by side on this machine: N one-task jobs that each run `true` in a real
 # process, first on Slurm (one slurmctld, four `slurmd -N n1..n4`, Slurm's best scheduling
 # settings), then on Spindle (one `spindle rm`, four `spindle nm`, each job an application whose
-# AM, bench/bench_am.cc, registers, runs /bin/true and unregisters). Prints jobs started per second, completed per
-# second and the controller's (slurmctld's, the RM's) CPU-ms per job, with the ratios.
+# AM, bench/bench_am.cc, registers, runs /bin/true and unregisters). Prints jobs started per
+# second, completed per second and the controller's (slurmctld's, the RM's) CPU-ms per job, with
+# the ratios (bench/README.md, "Slurm side by side").
 #   bench/slurm_side_by_side.sh [spindle binary] [jobs]      (make bench-slurm)
 # Every daemon binds to 127.0.0.1 on free ports, keeps its state under a temporary folder and is
 # stopped by PID. Needs Debian's slurmctld, slurmd and slurm-client (make bench-slurm-deps).
+# KEEP_WORK=1 keeps the folder (logs, job records); SKIP_SLURM=1 runs Spindle only.
 #
 # How each figure is taken (the same way for both systems):
 # - the jobs are all queued before the cluster may run them (Slurm: the partition is DOWN;
 #   Spindle: no NodeManager is running); T0 is the moment it may (the partition set UP; the
 #   NodeManagers started);
-# - started/s = N / (last job start - T0), a start being the controller's allocation (Slurm's
-#   "sched: Allocate JobId=" log line, Spindle's launchTime); Spindle's AM process start (the
-#   time the AM itself logged) is printed too;
-# - completed/s = N / (last job end - T0) (Slurm's "_job_complete ... done" log line; Spindle's
-#   finishedTime, set when the AM unregisters after /bin/true exited 0);
+# - a start is the controller's allocation (Slurm's "sched: Allocate JobId=" log line, Spindle's
+#   launchTime); an end is the job's completion (Slurm's "_job_complete: JobId=N done" line;
+#   Spindle's finishedTime, set when the AM unregisters after /bin/true exited 0);
+# - started/s = (N - 1) / (last start - first start) and completed/s = (N - 1) / (last end -
+#   first start), the steady rates; the table adds, in brackets, N / (last start or end - T0);
+#   Spindle's AM process starts (the time each AM logged first) give one more rate;
 # - controller CPU-ms per job = (utime + stime of slurmctld or the RM, from /proc/<pid>/stat,
-#   from before the first submission to after the last completion) / N.
+#   from before the first submission to after the last completion) / N; the node daemons' own
+#   CPU (slurmd, the NMs, without their children) likewise.
 set -u
 spindle=$(realpath "${1:-build/spindle}")
 jobs=${2:-2000}
