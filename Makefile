@@ -25,7 +25,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps webui build build-asan build-clang test test-release test-asan test-clang format \
-        format-check lint bench bench-sim demo cluster clean
+        format-check lint bench bench-sim bench-slurm bench-slurm-deps demo cluster clean
 
 deps:
 	@missing=$$(for p in $(PACKAGES) $(NODE_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -101,6 +101,20 @@ bench: deps build
 
 bench-sim: deps build
 	./build/bench/spindle_sim_bench
+
+# The Slurm side by side (bench/slurm_side_by_side.sh): Debian's Slurm 22.05 daemons and client,
+# installed only by this target (make test does not need them).
+SLURM_PACKAGES := slurmctld slurmd slurm-client
+bench-slurm-deps:
+	@missing=$$(for p in $(SLURM_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+# BENCH_JOBS: how many jobs each system runs (2000).
+bench-slurm: deps bench-slurm-deps build
+	bench/slurm_side_by_side.sh build/spindle $(or $(BENCH_JOBS),2000)
 
 demo: deps build
 	./build/spindle scenario run examples/quickstart.json --out build/quickstart-out --summary

@@ -2,11 +2,13 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -151,7 +153,34 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
   }
   static constexpr char kJoinFailed[] = "spindle nm: cannot join the container's cgroup\n";
 
-  const pid_t pid = fork();
+  pid_t pid = -1;
+  if (procsPath.empty()) {
+    // No cgroup to join: posix_spawn (a vfork-style clone), which does not copy the NM's page
+    // tables, about halves what a launch costs the NM. The file actions do what the fork branch
+    // below does; one that fails fails the start with its reason.
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_init(&attr);
+    posix_spawn_file_actions_init(&actions);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addchdir_np(&actions, workDir.c_str());
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    const int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv, envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+      return failedPrecondition("container {}: cannot start /bin/sh: {}", spec.containerId,
+                                std::strerror(rc));
+    }
+  } else {
+    pid = fork();
+  }
   if (pid < 0) return failedPrecondition("container {}: fork failed", spec.containerId);
   if (pid == 0) {
     sigset_t none;
@@ -169,7 +198,11 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
       (void)!write(2, kJoinFailed, sizeof kJoinFailed - 1);
       _exit(1);
     }
-    for (long fd = 3; fd < maxFd; ++fd) close(static_cast<int>(fd));
+    // One close_range call (Linux 5.9) instead of one close per possible descriptor: with a
+    // high RLIMIT_NOFILE the loop cost milliseconds per container. The loop stays the fallback.
+    if (close_range(3, ~0U, 0) != 0) {
+      for (long fd = 3; fd < maxFd; ++fd) close(static_cast<int>(fd));
+    }
     execve(argv[0], argv, envp.data());
     _exit(127);
   }

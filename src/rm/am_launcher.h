@@ -39,7 +39,9 @@ class AmLauncher {
 
  private:
   void run();
-  void startOne(const AmLaunch& l);
+  // Starts every container of `l.request` on `l.nodeHttpAddress`; each one refused, or all when
+  // the node cannot be reached, is reported through onFailure_.
+  void startOnNode(const AmLaunch& l);
 
   OnFailure onFailure_;
   std::mutex mu_;
