@@ -90,7 +90,7 @@ EOF
   echo "== store: $store (RM pid $rm_pid, port $port, work $dir)"
   perf_pid=
   if [ "${PERF:-0}" = 1 ]; then
-    perf record -F 499 -g -p "$rm_pid" -o "$dir/perf.data" >/dev/null 2>&1 &
+    perf record -F ${PERF_FREQ:-199} --call-graph dwarf,16384 -p "$rm_pid" -o "$dir/perf.data" >/dev/null 2>&1 &
     perf_pid=$!
   fi
   "$rm_load" --rm "127.0.0.1:$port" --rm-pid "$rm_pid" "$@" | tee "$dir/rm_load.out"

@@ -11,16 +11,25 @@ AsyncConnection::AsyncConnection(asio::io_context& ioc, asio::ip::tcp::endpoint 
     : stream_(ioc), peer_(peer), timeout_(timeout) {}
 
 void AsyncConnection::call(http::verb verb, std::string target, std::string body, Done done) {
+  Queued q{verb, std::move(target), std::move(body), std::move(done)};
+  if (busy_) {
+    waiting_.push_back(std::move(q));
+    return;
+  }
+  begin(std::move(q));
+}
+
+void AsyncConnection::begin(Queued q) {
   busy_ = true;
-  done_ = std::move(done);
+  done_ = std::move(q.done);
   req_ = {};
-  req_.method(verb);
-  req_.target(target);
+  req_.method(q.verb);
+  req_.target(q.target);
   req_.version(11);
   req_.set(http::field::host, "127.0.0.1");
   req_.set(http::field::content_type, "application/json");
   req_.keep_alive(true);
-  req_.body() = std::move(body);
+  req_.body() = std::move(q.body);
   req_.prepare_payload();
   if (connected_) return send();
   stream_.expires_after(timeout_);
@@ -70,6 +79,11 @@ void AsyncConnection::finish(HttpCall r) {
   Done done = std::move(done_);
   done_ = nullptr;
   done(r);
+  if (!busy_ && !waiting_.empty()) {
+    Queued next = std::move(waiting_.front());
+    waiting_.pop_front();
+    begin(std::move(next));
+  }
 }
 
 }  // namespace spindle::bench

@@ -1,7 +1,7 @@
 // One asynchronous HTTP/1.1 keep-alive connection (Boost.Beast) for the daemon load generator:
-// one call in flight at a time, a deadline per call, reconnecting on the next call after an
-// error. Every simulated NM and AM owns one, and one or two threads running the io_context
-// drive all of them.
+// one call in flight at a time (a call made meanwhile waits its turn), a deadline per call,
+// reconnecting on the next call after an error. Every simulated NM and AM owns one, and one or two
+// threads running the io_context drive all of them.
 //
 //   AsyncConnection c(ioc, endpoint, std::chrono::seconds(10));
 //   c.call(http::verb::post, "/rpc/v1/am/allocate", body, [](const HttpCall& r) {
@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -34,12 +35,18 @@ class AsyncConnection {
   AsyncConnection(boost::asio::io_context& ioc, boost::asio::ip::tcp::endpoint peer,
                   std::chrono::milliseconds timeout);
 
-  // Sends one request; `done` runs on the io_context's thread with the answer or the error.
-  // The caller must not call again before `done` ran.
+  // Sends one request, after those queued before it; `done` runs on the io_context's thread
+  // with the answer or the error.
   void call(boost::beast::http::verb verb, std::string target, std::string body, Done done);
   bool busy() const { return busy_; }
 
  private:
+  struct Queued {
+    boost::beast::http::verb verb;
+    std::string target, body;
+    Done done;
+  };
+  void begin(Queued q);
   void send();
   void finish(HttpCall r);
   void fail(const std::string& what, boost::beast::error_code ec);
@@ -53,6 +60,7 @@ class AsyncConnection {
   boost::beast::http::request<boost::beast::http::string_body> req_;
   std::optional<boost::beast::http::response_parser<boost::beast::http::string_body>> parser_;
   Done done_;
+  std::deque<Queued> waiting_;
 };
 
 }  // namespace spindle::bench
