@@ -38,7 +38,9 @@ store_conf() {  # store_conf STORE DIR: the store's properties
       echo "<property><name>yarn.resourcemanager.recovery.enabled</name><value>true</value></property>"
       echo "<property><name>yarn.resourcemanager.store.class</name><value>etcd</value></property>"
       echo "<property><name>yarn.resourcemanager.ha.enabled</name><value>true</value></property>"
-      echo "<property><name>yarn.resourcemanager.ha.rm-ids</name><value>rm1</value></property>"
+      # A second RM id that never starts: HA needs two; rm1 wins the election alone.
+      echo "<property><name>yarn.resourcemanager.ha.rm-ids</name><value>rm1,rm2</value></property>"
+      echo "<property><name>yarn.resourcemanager.webapp.address.rm2</name><value>127.0.0.1:$(freeport)</value></property>"
       echo "<property><name>yarn.resourcemanager.ha.id</name><value>rm1</value></property>"
       echo "<property><name>yarn.resourcemanager.webapp.address.rm1</name><value>127.0.0.1:$3</value></property>"
       echo "<property><name>spindle.resourcemanager.ha.etcd.endpoints</name><value>http://$etcd_endpoint</value></property>"
