@@ -57,7 +57,7 @@ for store in $stores; do
   mkdir -p "$dir/conf"
   if [ "$store" = etcd ] && [ -z "$etcd_started" ]; then
     source "$(dirname "$0")/../tests/etcd_lib.sh"
-    start_etcd "$work/etcd" || { echo "rm_load.sh: etcd did not start" >&2; continue; }
+    start_etcd "$work/etcd-server" || { echo "rm_load.sh: etcd did not start" >&2; continue; }
     etcd_started=1
   fi
   port=$(freeport)
