@@ -6,7 +6,7 @@
 #   bench/rm_load.sh build/spindle build/bench/rm_load [rm_load options...]
 #   STORES="none sqlite etcd" bench/rm_load.sh build/spindle build/bench/rm_load --seconds 30
 # Environment: STORES (default "none sqlite"), WORK (default a fresh temporary folder),
-# HEARTBEAT_MS (the RM's heartbeat interval, default 1000), PERF=1 (perf record -g of the RM
+# HEARTBEAT_MS (the RM's heartbeat interval, default 1000), PERF=1 (perf record --call-graph dwarf of the RM
 # during the run, report in $WORK/<store>/perf.txt).
 set -u
 spindle=${1:?usage: rm_load.sh SPINDLE RM_LOAD [rm_load options]}
