@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "app/application.h"
 #include "dao/decision_json.h"
 
 namespace spindle {
@@ -31,14 +32,39 @@ constexpr int64_t kMaxLimit = 5000;
 
 }  // namespace
 
-void DecisionStore::add(json decision) {
-  if (text(decision, "kind") == "skip") lastSkip_[text(decision, "app")] = decision;
-  // An app that got a container is not waiting for that reason any more.
-  if (text(decision, "kind") == "allocate" || text(decision, "kind") == "app-finished") {
-    lastSkip_.erase(text(decision, "app"));
-  }
-  ring_.push_back(std::move(decision));
+void DecisionStore::push(Entry e) {
+  ring_.push_back(std::move(e));
   while (ring_.size() > capacity_) ring_.pop_front();
+}
+
+void DecisionStore::add(json decision) {
+  const std::string kind = text(decision, "kind");
+  if (kind == "skip") lastSkip_[text(decision, "app")] = decision;
+  // An app that got a container is not waiting for that reason any more.
+  if (kind == "allocate" || kind == "app-finished") lastSkip_.erase(text(decision, "app"));
+  Entry e;
+  e.line = std::move(decision);
+  push(std::move(e));
+}
+
+void DecisionStore::add(const Scheduler& sched, const DecisionRecord& d, size_t seq) {
+  sched_ = &sched;
+  Entry e;
+  e.decision = Decision::of(d);
+  e.seq = seq;
+  if (const Application* a = sched.findApp(d.app)) e.appName = a->submission().name;
+  if (d.kind == DecisionKind::kSkip) lastSkipRecord_[d.app.value()] = e;
+  if (d.kind == DecisionKind::kAllocate || d.kind == DecisionKind::kAppFinished) {
+    lastSkipRecord_.erase(d.app.value());
+  }
+  push(std::move(e));
+}
+
+json DecisionStore::render(const Entry& e) const {
+  if (sched_ == nullptr || !e.line.is_null()) return e.line;
+  json j = decisionToJson(*sched_, e.decision, e.seq);
+  if (j.contains("appName")) j["appName"] = e.appName;
+  return j;
 }
 
 Result<json> DecisionStore::query(const std::map<std::string, std::string>& q) const {
@@ -60,7 +86,7 @@ Result<json> DecisionStore::query(const std::map<std::string, std::string>& q) c
   json out = json::array();
   int64_t total = 0;
   for (auto it = ring_.rbegin(); it != ring_.rend(); ++it) {
-    const json& d = *it;
+    const json d = render(*it);
     if (!app.empty() && !contains(d, "app", app)) continue;
     if (!node.empty() && !contains(d, "node", node)) continue;
     if (!queue.empty() && !contains(d, "queue", queue)) continue;
@@ -77,18 +103,19 @@ Result<json> DecisionStore::query(const std::map<std::string, std::string>& q) c
 
 json DecisionStore::appDecisions(const std::string& app) const {
   json list = json::array();
-  for (const json& d : ring_) {
-    if (text(d, "app") == app) list.push_back(d);
+  for (const Entry& e : ring_) {
+    json d = render(e);
+    if (text(d, "app") == app) list.push_back(std::move(d));
   }
-  auto skip = lastSkip_.find(app);
+  json why = nullptr;
+  if (auto skip = lastSkip_.find(app); skip != lastSkip_.end()) why = skip->second;
+  for (const auto& [id, e] : lastSkipRecord_) {
+    if (sched_->appIdString(AppId(id)) == app) why = render(e);
+  }
   return json{{"appDecisions",
-               {{"app", app},
-                {"whyPending", skip == lastSkip_.end() ? json(nullptr) : skip->second},
-                {"decision", std::move(list)}}}};
+               {{"app", app}, {"whyPending", std::move(why)}, {"decision", std::move(list)}}}};
 }
 
-void DecisionStoreSink::record(const DecisionRecord& d) {
-  store_.add(decisionToJson(sched_, d, seq_++));
-}
+void DecisionStoreSink::record(const DecisionRecord& d) { store_.add(sched_, d, seq_++); }
 
 }  // namespace spindle

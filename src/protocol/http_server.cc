@@ -116,6 +116,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void write(HttpResponse r) {
+    if (r.renderBody) r.body = r.renderBody();
     auto res = std::make_shared<http::response<http::string_body>>(
         static_cast<http::status>(r.status), version_);
     res->set(http::field::server, "spindle");

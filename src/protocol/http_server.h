@@ -49,6 +49,9 @@ struct HttpResponse {
   std::string body;
   std::string contentType = "application/json";
   std::vector<std::pair<std::string, std::string>> headers;
+  // When set, the body is this function's result, computed on the I/O thread that writes the
+  // response (so a handler running on another thread hands over a record, not its JSON).
+  std::function<std::string()> renderBody;
 };
 
 using Respond = std::function<void(HttpResponse)>;

@@ -33,6 +33,28 @@ TEST(Http, AnswersNowAndLaterOnOnePersistentConnection) {
   for (auto& t : later) t.join();
 }
 
+// A body rendered by the server's I/O thread, not by the thread that answered.
+TEST(Http, RendersADeferredBodyOnTheIoThread) {
+  std::thread::id renderedOn;
+  HttpServer server("127.0.0.1", 0, [&renderedOn](HttpRequest req, Respond respond) {
+    HttpResponse r;
+    r.renderBody = [&renderedOn, b = req.body] {
+      renderedOn = std::this_thread::get_id();
+      return "rendered:" + b;
+    };
+    respond(std::move(r));
+  });
+  ASSERT_TRUE(server.start().isOk());
+  HttpClient client("127.0.0.1", server.port());
+  auto r = client.post("/x", "abc");
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, "rendered:abc");
+  EXPECT_NE(renderedOn, std::thread::id());
+  EXPECT_NE(renderedOn, std::this_thread::get_id());
+  server.stop();
+}
+
 TEST(Http, ConnectionRefusedNamesThePeer) {
   HttpServer server("127.0.0.1", 0, [](HttpRequest, Respond r) { r({200, ""}); });
   ASSERT_TRUE(server.start().isOk());

@@ -466,5 +466,31 @@ TEST_F(RmPlacementTest, SchedulingRequestsAndRejectionsThroughTheAmProtocol) {
   EXPECT_EQ(r->allocatedContainers[0].nodeId, "h1:1");
 }
 
+// The decision ring keeps records and renders them when read: the allocation of the AM
+// container shows with its app, name, node and container, also after the app was killed.
+TEST_F(RmCoreTest, RecentDecisionsRenderRecordsWhenRead) {
+  addNode("h1:1", 4096);
+  const std::string app = submit();
+  heartbeat("h1:1");
+  ASSERT_TRUE(core->killApp(app).isOk());
+  auto all = core->decisions({{"kind", "allocate"}});
+  ASSERT_TRUE(all.isOk()) << all.status().toString();
+  const auto& list = (*all)["decisions"]["decision"];
+  ASSERT_EQ(list.size(), 1u) << all->dump();
+  EXPECT_EQ(list[0]["app"], app);
+  EXPECT_EQ(list[0]["appName"], "test");
+  EXPECT_EQ(list[0]["node"], "h1:1");
+  EXPECT_EQ(list[0]["container"], "container_1700000000000_0001_01_000001");
+  EXPECT_EQ(list[0]["am"], true);
+  auto mine = core->appDecisions(app);
+  ASSERT_TRUE(mine.isOk());
+  const auto& own = (*mine)["appDecisions"]["decision"];
+  ASSERT_GE(own.size(), 2u);  // accepted, allocated, ...
+  for (const auto& d : own) EXPECT_EQ(d["app"], app);
+  EXPECT_TRUE(
+      (*core->decisions({{"app", "application_1700000000000_0099"}}))["decisions"]["decision"]
+          .empty());
+}
+
 }  // namespace
 }  // namespace spindle::rm

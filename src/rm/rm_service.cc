@@ -55,6 +55,18 @@ HttpResponse answer(const Result<T>& r) {
   return ok(protocol::toJson(*r));
 }
 
+// A protocol answer whose JSON is made on the I/O thread: the scheduler thread only moves the
+// record (an allocate response with a thousand containers is most of a millisecond of JSON).
+template <typename T>
+HttpResponse answerLater(Result<T> r) {
+  if (!r) return error(r.status());
+  HttpResponse resp;
+  resp.renderBody = [rec = std::make_shared<T>(std::move(*r))] {
+    return protocol::toJson(*rec).dump();
+  };
+  return resp;
+}
+
 // {"decommissionType": "NORMAL" | "GRACEFUL" | "FORCEFUL", "decommissionTimeout": seconds}
 // (RefreshNodesRequest's fields); an empty body is NORMAL.
 Result<RefreshNodesRequest> decodeRefreshNodes(const std::string& body) {
@@ -132,7 +144,7 @@ void RmService::handle(HttpRequest req, Respond respond) {
 void RmService::handleRpc(HttpRequest& req, Respond& respond) {
   const std::string_view what = std::string_view(req.path).substr(kRpc.size());
   if (what == "resource-tracker/heartbeat") {
-    SPINDLE_RPC(NodeHeartbeatRequest, answer(core_.nodeHeartbeat(r)));
+    SPINDLE_RPC(NodeHeartbeatRequest, answerLater(core_.nodeHeartbeat(r)));
   }
   if (what == "resource-tracker/register") {
     auto decoded = protocol::decode<protocol::RegisterNodeManagerRequest>(req.body);
@@ -151,7 +163,7 @@ void RmService::handleRpc(HttpRequest& req, Respond& respond) {
     });
     return;
   }
-  if (what == "am/allocate") SPINDLE_RPC(AllocateRequest, answer(core_.allocate(r)));
+  if (what == "am/allocate") SPINDLE_RPC(AllocateRequest, answerLater(core_.allocate(r)));
   if (what == "am/register")
     SPINDLE_RPC(RegisterApplicationMasterRequest, answer(core_.registerAm(r)));
   if (what == "am/finish") SPINDLE_RPC(FinishApplicationMasterRequest, answer(core_.finishAm(r)));

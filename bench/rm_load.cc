@@ -1,0 +1,259 @@
+// rm_load: a load generator for a running `spindle rm` (rm_load_sim.h): N simulated
+// NodeManagers heartbeating, M simulated ApplicationMasters allocating, over the real
+// protocols on loopback, all driven by one thread. After every NM and AM has registered it
+// measures for --seconds and prints NM heartbeats per second, container allocations per
+// second end to end (allocated to the AMs, and returned to them completed), the allocate
+// call's latency, and the RM's CPU and memory from /proc/<--rm-pid>.
+//
+//   rm_load --rm 127.0.0.1:8088 --rm-pid 4242 --nms 10000 --ams 100 --seconds 30
+//
+// Exit status: 0 after a measured run; 1 when the NMs or AMs did not all register within
+// --warmup-seconds or the RM answered an error during the run (the first one is printed);
+// 2 for bad arguments.
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "protocol/codec.h"
+#include "protocol/http_server.h"
+#include "rm_load_sim.h"
+
+namespace asio = boost::asio;
+using spindle::bench::Load;
+using spindle::bench::LoadCounters;
+using spindle::bench::LoadOptions;
+using spindle::bench::nowMs;
+
+namespace {
+
+struct ProcSample {
+  double cpuS = 0;  // user + system
+  int64_t rssKb = 0, hwmKb = 0;
+  bool ok = false;
+};
+
+ProcSample sample(int pid) {
+  ProcSample s;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return s;
+  // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+  std::istringstream in(line.substr(line.rfind(')') + 2));
+  std::string f;
+  double utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && in >> f; ++i) {
+    if (i == 14) utime = std::stod(f);
+    if (i == 15) stime = std::stod(f);
+  }
+  s.cpuS = (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  while (std::getline(status, line)) {
+    if (line.starts_with("VmRSS:")) s.rssKb = std::stoll(line.substr(6));
+    if (line.starts_with("VmHWM:")) s.hwmKb = std::stoll(line.substr(6));
+  }
+  s.ok = true;
+  return s;
+}
+
+std::string loadavg() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+double percentileMs(std::vector<uint32_t>& v, double p) {
+  if (v.empty()) return 0;
+  const size_t k = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<ptrdiff_t>(k), v.end());
+  return v[k] / 1000.0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  LoadOptions o;
+  std::string rm = "127.0.0.1:8088";
+  int rmPid = 0;
+  double seconds = 30, warmupSeconds = 120;
+  CLI::App app{"Drives a running spindle rm with simulated NodeManagers and ApplicationMasters"};
+  app.add_option("--rm", rm, "the RM's address (host:port, an IP address)");
+  app.add_option("--rm-pid", rmPid, "the RM's PID: its CPU and memory are reported");
+  app.add_option("--nms", o.nms, "simulated NodeManagers")->check(CLI::Range(1, 45'000));
+  app.add_option("--ams", o.ams, "simulated ApplicationMasters")->check(CLI::Range(0, 100'000));
+  app.add_option("--seconds", seconds, "measured time")->check(CLI::Range(0.5, 3600.0));
+  app.add_option("--warmup-seconds", warmupSeconds, "longest wait for every NM and AM")
+      ->check(CLI::Range(1.0, 3600.0));
+  app.add_option("--node-memory-mb", o.nodeMemoryMb, "each NM's memory")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--node-vcores", o.nodeVcores, "each NM's vcores")->check(CLI::PositiveNumber);
+  app.add_option("--container-mb", o.containerMb, "each container's memory (1 vcore)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--container-ms", o.containerMs, "how long a container runs")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--pending", o.pending, "containers each AM keeps asked for")
+      ->check(CLI::Range(0, 1'000'000));
+  app.add_option("--am-interval-ms", o.amIntervalMs, "between an AM's allocate calls")
+      ->check(CLI::Range(1, 60'000));
+  app.add_option("--heartbeat-ms", o.heartbeatMs,
+                 "NM heartbeat interval (default: the RM's nextHeartBeatInterval)")
+      ->check(CLI::Range(0, 60'000));
+  app.add_option("--first-node-port", o.firstNodePort, "node ids are 127.0.0.1:<port + i>")
+      ->check(CLI::Range(1, 65'535));
+  CLI11_PARSE(app, argc, argv);
+  auto hp = spindle::protocol::parseHostPort(rm, "--rm");
+  boost::system::error_code ec;
+  if (hp) asio::ip::make_address(hp->first, ec);
+  if (!hp || ec) {
+    fmt::print(stderr, "rm_load: --rm: expected ip:port, got '{}'\n", rm);
+    return 2;
+  }
+  if (o.firstNodePort + o.nms - 1 > 65'535) {
+    fmt::print(stderr, "rm_load: --first-node-port {} + --nms {} passes port 65535\n",
+               o.firstNodePort, o.nms);
+    return 2;
+  }
+  if (rmPid > 0 && !sample(rmPid).ok) {
+    fmt::print(stderr, "rm_load: --rm-pid {}: no such process\n", rmPid);
+    return 2;
+  }
+  o.rmHost = hp->first;
+  o.rmPort = hp->second;
+
+  asio::io_context ioc;
+  std::atomic<Load*> loadPtr{nullptr};
+  // The simulated NMs' ContainerManagementProtocol: the RM starts AM containers here.
+  namespace p = spindle::protocol;
+  p::HttpServer listener("127.0.0.1", 0, [&loadPtr](p::HttpRequest req, p::Respond respond) {
+    if (req.path == "/rpc/v1/containers/start") {
+      auto r = p::decode<p::StartContainersRequest>(req.body);
+      if (!r) return respond(p::HttpResponse(400, r.status().message()));
+      p::StartContainersResponse resp;
+      for (const auto& s : r->startContainerRequest)
+        resp.succeededRequests.push_back(s.containerId);
+      Load* load = loadPtr.load();
+      if (load == nullptr) return respond(p::HttpResponse(503, "not started"));
+      load->onContainerStart(resp.succeededRequests);
+      return respond(p::HttpResponse(200, p::toJson(resp).dump()));
+    }
+    if (req.path == "/rpc/v1/containers/stop") {
+      auto r = p::decode<p::StopContainersRequest>(req.body);
+      if (!r) return respond(p::HttpResponse(400, r.status().message()));
+      p::StopContainersResponse resp;
+      resp.succeededRequests = r->containerIds;
+      return respond(p::HttpResponse(200, p::toJson(resp).dump()));
+    }
+    respond(p::HttpResponse(404, "no such path: " + req.path));
+  });
+  if (auto st = listener.start(); !st.isOk()) {
+    fmt::print(stderr, "rm_load: {}\n", st.message());
+    return 1;
+  }
+  Load running(o, ioc, listener.port());
+  loadPtr.store(&running);
+
+  const std::string loadStart = loadavg();
+  const int64_t t0 = nowMs();
+  enum class Phase { WARMUP, MEASURE, FINISH } phase = Phase::WARMUP;
+  int64_t measureStart = 0, measureEnd = 0, finishDeadline = 0;
+  LoadCounters c0, c1;
+  ProcSample rm0, rm1, self0, self1;
+  bool warmupFailed = false;
+  asio::steady_timer control(ioc);
+  std::function<void()> tick = [&] {
+    const int64_t now = nowMs();
+    const LoadCounters& c = running.counters();
+    if (phase == Phase::WARMUP) {
+      if (c.nmsRegistered == o.nms && c.amsRegistered == o.ams) {
+        phase = Phase::MEASURE;
+        measureStart = now;
+        c0 = c;
+        rm0 = rmPid > 0 ? sample(rmPid) : ProcSample{};
+        self0 = sample(getpid());
+        running.measuring = true;
+        fmt::print("rm_load: {} NMs and {} AMs registered in {:.1f} s; measuring {} s\n",
+                   c.nmsRegistered, c.amsRegistered, (now - t0) / 1000.0, seconds);
+        std::fflush(stdout);
+      } else if (now - t0 > warmupSeconds * 1000) {
+        fmt::print(stderr, "rm_load: after {} s only {} of {} NMs and {} of {} AMs registered\n",
+                   warmupSeconds, c.nmsRegistered, o.nms, c.amsRegistered, o.ams);
+        warmupFailed = true;
+        ioc.stop();
+        return;
+      }
+    } else if (phase == Phase::MEASURE && now - measureStart >= seconds * 1000) {
+      phase = Phase::FINISH;
+      measureEnd = now;
+      c1 = c;
+      rm1 = rmPid > 0 ? sample(rmPid) : ProcSample{};
+      self1 = sample(getpid());
+      running.measuring = false;
+      running.finishAms();
+      finishDeadline = now + 15'000;
+    } else if (phase == Phase::FINISH &&
+               (c.amsFinished == c.amsRegistered || now > finishDeadline)) {
+      ioc.stop();
+      return;
+    }
+    control.expires_after(std::chrono::milliseconds(50));
+    control.async_wait([&](boost::system::error_code e) {
+      if (!e) tick();
+    });
+  };
+  running.start();
+  tick();
+  ioc.run();
+  listener.stop();
+  const LoadCounters& end = running.counters();
+  if (warmupFailed) {
+    if (!running.firstError.empty()) fmt::print(stderr, "rm_load: {}\n", running.firstError);
+    return 1;
+  }
+  const double s = (measureEnd - measureStart) / 1000.0;
+  const int64_t hbs = c1.heartbeats - c0.heartbeats;
+  const int64_t allocated = c1.allocated - c0.allocated;
+  const int64_t returned = c1.returned - c0.returned;
+  fmt::print(
+      "rm_load: {} NMs, {} AMs, heartbeat {} ms, containers {} MB for {} ms, {} pending "
+      "per AM, allocate every {} ms\n",
+      o.nms, o.ams, o.heartbeatMs > 0 ? fmt::format("{}", o.heartbeatMs) : "(RM's)", o.containerMb,
+      o.containerMs, o.pending, o.amIntervalMs);
+  fmt::print("measured_s: {:.2f}\n", s);
+  fmt::print("nm_heartbeats_per_s: {:.0f} ({} heartbeats; errors {}, resyncs {})\n", hbs / s, hbs,
+             c1.heartbeatErrors - c0.heartbeatErrors, c1.resyncs - c0.resyncs);
+  fmt::print("heartbeat_latency_ms: p50 {:.2f} p99 {:.2f}\n",
+             percentileMs(running.heartbeatLatencyUs, 0.5),
+             percentileMs(running.heartbeatLatencyUs, 0.99));
+  fmt::print("allocations_per_s: {:.0f} ({} containers allocated to the AMs)\n", allocated / s,
+             allocated);
+  fmt::print("returned_per_s: {:.0f} ({} completed containers returned to the AMs)\n", returned / s,
+             returned);
+  const size_t calls = running.allocateLatencyUs.size();
+  fmt::print("allocate_latency_ms: p50 {:.2f} p99 {:.2f} max {:.2f} ({} calls)\n",
+             percentileMs(running.allocateLatencyUs, 0.5),
+             percentileMs(running.allocateLatencyUs, 0.99),
+             percentileMs(running.allocateLatencyUs, 1.0), calls);
+  if (rm1.ok) {
+    fmt::print("rm_cpu_s: {:.2f} ({:.0f} % of one core)\n", rm1.cpuS - rm0.cpuS,
+               100 * (rm1.cpuS - rm0.cpuS) / s);
+    fmt::print("rm_memory_mb: rss {:.0f} hwm {:.0f}\n", rm1.rssKb / 1024.0, rm1.hwmKb / 1024.0);
+  }
+  fmt::print("load_cpu_s: {:.2f} ({:.0f} % of one core)\n", self1.cpuS - self0.cpuS,
+             100 * (self1.cpuS - self0.cpuS) / s);
+  fmt::print("loadavg: {} at the start, {} at the end\n", loadStart, loadavg());
+  fmt::print("totals: allocated {} returned {} running_on_nodes {} am_finished {} of {}\n",
+             end.allocated, end.returned, end.runningOnNodes, end.amsFinished, end.amsRegistered);
+  const int64_t errors = end.amErrors + end.heartbeatErrors;
+  if (errors > 0 || !running.firstError.empty()) {
+    fmt::print("errors: {} (first: {})\n", errors, running.firstError);
+    return 1;
+  }
+  return 0;
+}
