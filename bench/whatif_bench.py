@@ -133,8 +133,8 @@ def main():
     cmd = [a.spindle, "whatif", *common, "--output-dir", os.path.join(a.work, "whatif")]
     for c in confs:
         cmd += ["--conf", c]
-    w, cpu, l0, l1 = timed(cmd)
-    print(f"whatif (3 runs, {os.cpu_count()} cores): wall {w:.1f} s, CPU {cpu:.1f} s "
+    whatif_wall, cpu, l0, l1 = timed(cmd)
+    print(f"whatif (3 runs, {os.cpu_count()} cores): wall {whatif_wall:.1f} s, CPU {cpu:.1f} s "
           f"(load {l0:.1f} -> {l1:.1f})", flush=True)
     singles = {}
     if not a.skip_single:
@@ -153,7 +153,7 @@ def main():
         slowest = max(v[0] for v in singles.values())
         cores = os.cpu_count() or 1
         bound = max(cpus[0], sum(cpus) / cores)
-        print(f"whatif / slowest single wall: {w / slowest:.3f} (target <= 1.10)")
+        print(f"whatif / slowest single wall: {whatif_wall / slowest:.3f} (target <= 1.10)")
         print(f"CPU bound on {cores} cores: max({cpus[0]:.1f}, {sum(cpus):.1f} / {cores}) = "
               f"{bound:.1f} s; 1.1 x slowest CPU = {1.1 * cpus[0]:.1f} s: the target "
               f"{'can' if bound <= 1.1 * cpus[0] else 'cannot'} hold on an idle machine")
