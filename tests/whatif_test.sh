@@ -34,6 +34,38 @@ for label in cmp["runs"]:
     assert fig["wait"]["p95Ms"] == p95, (label, fig["wait"]["p95Ms"], p95)
     assert abs(fig["wait"]["meanMs"] - sum(waits) / len(waits)) < 1e-6, label
 PY'
+# Guaranteed vs obtained share: the report's table recomputed from each run's realtimetrack.json
+# (Capacity: the configured guarantee; Fair: the fair share; FIFO: no guarantee).
+check "share table matches each run's realtimetrack.json" 'python3 - "$out" <<"PY"
+import json, sys
+out = sys.argv[1]
+html = open(f"{out}/report.html").read()
+assert "<h2>Guaranteed and obtained share</h2>" in html
+pct = lambda v: f"{100 * v:.2f}%"
+for run, key, source in [("capacity", "guarantee", "configured guarantee"),
+                         ("fair", "fairshare", "fair share"), ("fifo", None, "none")]:
+    track = json.load(open(f"{out}/runs/{run}/realtimetrack.json"))
+    queues = sorted({k[6:-17] for r in track for k in r if k.startswith("queue.") and k.endswith(".allocated.memory")})
+    assert queues, run
+    for q in queues:
+        obt, gua, below = [], [], 0
+        for r in track:
+            total = r["cluster.allocated.memory"] + r["cluster.available.memory"]
+            if total <= 0 or f"queue.{q}.allocated.memory" not in r:
+                continue
+            o = r[f"queue.{q}.allocated.memory"] / total
+            obt.append(o)
+            if key and f"queue.{q}.{key}.memory" in r:
+                g = r[f"queue.{q}.{key}.memory"] / total
+                gua.append(g)
+                below += r.get(f"queue.{q}.pending.memory", 0) > 0 and o < g
+        cells = [pct(sum(gua) / len(gua)), pct(below / len(gua))] if gua else ["—", "—"]
+        row = f"<tr><td>{q}</td><td>{run}</td><td>{source}</td><td>{pct(sum(obt) / len(obt))}</td><td>{cells[0]}</td><td>{cells[1]}</td></tr>"
+        assert row in html, row
+        assert f"{run} obtained" in html, run
+        if key:
+            assert f"{run} guaranteed ({source})" in html, run
+PY'
 cp "$out/comparison.csv" "$work/first.csv"
 check "same outputs again with --overwrite, one run at a time" '"$spindle" whatif --tracetype SLS --tracelocation "$ex/jobs.json" --nodes "$ex/nodes.json" --conf "$ex/conf-capacity" --conf "$ex/conf-fair" --conf "$ex/conf-fifo" --label capacity --label fair --label fifo --output-dir "$out" --quiet --overwrite --parallel 1 && cmp -s "$out/comparison.csv" "$work/first.csv"'
 

@@ -4,7 +4,10 @@
 Cluster: 64 nodes x 8 GB / 8 vcores = 512 GB. All containers 1 GB / 1 vcore.
 One simulated day (86,400 s), three queues, several users each:
   prod   user etl: an ETL job every 30 minutes, all day (48 jobs): 150 to 300 maps of 4 to 8
-         minutes, then 10 to 30 reduces of 3 minutes. The guaranteed queue.
+         minutes, then 10 to 30 reduces of 3 minutes. The guaranteed queue. Each is due 30
+         minutes after it starts, before the next one (job.deadline.ms): under a configuration
+         with the reservation system on and prod reservable, it reserves for that deadline;
+         elsewhere the deadline is ignored.
   dev    users dev1..dev8: working hours only (08:00 to 18:00), Poisson arrivals: 20 to 300
          maps of 8 to 25 minutes. Enough to fill the cluster by itself in the afternoon, so
          it runs far above its guarantee on the capacity prod is not using.
@@ -18,22 +21,26 @@ DAY_MS = 86_400_000
 rng = random.Random(SEED)
 
 
-def job(job_id, queue, user, start_ms, maps, map_ms, reduces=0, reduce_ms=0):
+def job(job_id, queue, user, start_ms, maps, map_ms, reduces=0, reduce_ms=0, deadline_ms=None):
     tasks = [{"count": maps, "container.duration.ms": map_ms, "container.priority": 20,
               "container.type": "map", "container.memory-mb": 1024, "container.vcores": 1}]
     if reduces:
         tasks.append({"count": reduces, "container.duration.ms": reduce_ms,
                       "container.priority": 10, "container.type": "reduce",
                       "container.memory-mb": 1024, "container.vcores": 1})
-    return {"job.id": job_id, "am.type": "mapreduce", "job.start.ms": start_ms,
-            "job.queue.name": queue, "job.user": user, "job.tasks": tasks}
+    out = {"job.id": job_id, "am.type": "mapreduce", "job.start.ms": start_ms,
+           "job.queue.name": queue, "job.user": user, "job.tasks": tasks}
+    if deadline_ms is not None:
+        out["job.deadline.ms"] = deadline_ms
+    return out
 
 
 jobs = []
 for i in range(48):
-    jobs.append(job(f"etl_{i:02d}", "prod", "etl", i * 1_800_000 + rng.randrange(0, 60_000),
+    start = i * 1_800_000 + rng.randrange(0, 60_000)
+    jobs.append(job(f"etl_{i:02d}", "prod", "etl", start,
                     rng.randint(150, 300), rng.randint(4, 8) * 60_000,
-                    rng.randint(10, 30), 180_000))
+                    rng.randint(10, 30), 180_000, deadline_ms=start + 1_800_000))
 t, n = 8 * 3_600_000, 0
 while True:
     t += int(rng.expovariate(1 / 300_000))  # one job every 5 minutes on average

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Compares four configurations on one seeded, day-long trace with `spindle whatif`: the baseline
-# Capacity split, the same split with capacity preemption on, a different Capacity split, and the
-# Fair Scheduler. Writes $OUT (default examples/whatif/out/): runs/<label>/ (each run's simulator
+# Compares five configurations on one seeded, day-long trace with `spindle whatif`: the baseline
+# Capacity split, the same split with capacity preemption on, a different Capacity split, the
+# same split with prod reservable (the reservation system on), and the Fair Scheduler. Writes $OUT (default examples/whatif/out/): runs/<label>/ (each run's simulator
 # outputs), comparison.csv, comparison.json and report.html, then prints the headline. Works from
 # any directory; SPINDLE (default build/spindle, relative to the repo root) overrides the binary.
 # Extra arguments go to `spindle whatif` (for example --seeds 3 or --scale-load 1.5);
@@ -18,7 +18,7 @@ if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 [ -x "$spindle" ] || { echo "run.sh: no spindle binary at $spindle (build it or set SPINDLE)" >&2; exit 1; }
 "$spindle" whatif --tracetype SLS --tracelocation "$here/jobs.json" --nodes "$here/nodes.json" \
   --conf "$here/capacity" --conf "$here/capacity-preempt" --conf "$here/capacity-prod60" \
-  --conf "$here/fair" --output-dir "$out" --overwrite --quiet "$@"
+  --conf "$here/capacity-reserved" --conf "$here/fair" --output-dir "$out" --overwrite --quiet "$@"
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]

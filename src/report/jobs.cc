@@ -98,6 +98,9 @@ Result<std::vector<JobRecord>> parseJobsCsv(std::string_view text, std::string f
                             "wait_ms", "runtime_ms", "tasks", "state"}));
   // Written only when some job was rejected or killed for a reason.
   const bool hasReason = std::find(t.header.begin(), t.header.end(), "reason") != t.header.end();
+  // Written only when some job was marked for preemption, preempted or restarted its AM.
+  const bool hasPreemption =
+      std::find(t.header.begin(), t.header.end(), "am_restarts") != t.header.end();
   std::vector<JobRecord> out;
   for (const CsvRow& row : t.rows) {
     SPINDLE_RETURN_IF_ERROR(requireNonEmpty(t, row, "JobID"));
@@ -114,6 +117,17 @@ Result<std::vector<JobRecord>> parseJobsCsv(std::string_view text, std::string f
     SPINDLE_ASSIGN_OR_RETURN(j.runtimeMs, t.optionalInt(row, "runtime_ms"));
     SPINDLE_ASSIGN_OR_RETURN(j.tasks, t.optionalInt(row, "tasks"));
     if (hasReason) j.reason = t.field(row, "reason");
+    if (hasPreemption) {
+      for (auto [column, into] :
+           {std::pair<const char*, int64_t*>{"preemption_marked", &j.preemptionMarked},
+            {"preemption_released", &j.preemptionReleased},
+            {"preempted_killed", &j.preempted},
+            {"preempted_run_ms", &j.preemptedRunMs},
+            {"am_restarts", &j.amRestarts}}) {
+        SPINDLE_ASSIGN_OR_RETURN(std::optional<int64_t> v, t.optionalInt(row, column));
+        *into = v.value_or(0);
+      }
+    }
     out.push_back(std::move(j));
   }
   return out;

@@ -62,6 +62,11 @@ struct JobRecord {
   std::optional<int64_t> runtimeMs;  // end - start
   std::optional<int64_t> tasks;
   std::string reason;  // why it was rejected or killed (jobs.csv's optional "reason" column)
+  // jobs.csv's optional preemption columns (0 when absent): containers marked for preemption,
+  // given back by the AM for it, killed as preempted, the ms the given-back and killed ones had
+  // run, AM restarts (new attempts).
+  int64_t preemptionMarked = 0, preemptionReleased = 0, preempted = 0, preemptedRunMs = 0,
+          amRestarts = 0;
   // end - submit; set whenever both are known.
   std::optional<int64_t> turnaroundMs() const;
 };

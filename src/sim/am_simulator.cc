@@ -412,6 +412,7 @@ AmActions AmSimulator::heartbeat(TimeMs now, const PreemptionMessage& preemption
         auto it = running_.find(id);
         if (it == running_.end()) continue;
         out.releases.push_back(id);
+        out.givenBack.push_back(id);
         checkpoint(it->second, now);
         requeue(it->second);
         running_.erase(it);

@@ -96,10 +96,11 @@ struct AmActions {
   std::vector<ResourceRequest> asks;
   std::vector<SchedulingRequest> schedulingRequests;
   std::vector<ContainerId> releases;
-  std::vector<TaskStart> starts;  // task containers received this beat: they run from now
-  bool amStarted = false;         // the AM container was received this beat
-  bool restart = false;           // the AM container was lost: start a new attempt
-  bool finished = false;          // all work done: release the AM and unregister
+  std::vector<ContainerId> givenBack;  // of releases: running tasks given back for preemption
+  std::vector<TaskStart> starts;       // task containers received this beat: they run from now
+  bool amStarted = false;              // the AM container was received this beat
+  bool restart = false;                // the AM container was lost: start a new attempt
+  bool finished = false;               // all work done: release the AM and unregister
 };
 
 class AmSimulator {

@@ -440,6 +440,7 @@ Status Engine::amHeartbeat(uint32_t job) {
       run.am->heartbeat(now, scheduler().preemptionMessage(app), opt_.sls.amHonoursPreemption);
   if (act.restart) {
     ++stats_.amRestarts;
+    ++results_[job].amRestarts;
     SPINDLE_RETURN_IF_ERROR(deliver(timed(nullptr, [&] { return driver_->restartAttempt(app); })));
     if (run.terminal) return Status::ok();  // no attempts left: the app FAILED
     run.am->resetForNewAttempt();
@@ -447,6 +448,12 @@ Status Engine::amHeartbeat(uint32_t job) {
     return Status::ok();
   }
   if (act.amStarted) results_[job].state = "RUNNING";
+  for (ContainerId id : act.givenBack) {
+    auto it = running_.find(id);
+    if (it == running_.end()) continue;
+    ++results_[job].preemptionReleased;
+    results_[job].preemptedRunMs += now - it->second.sinceMs;
+  }
   if (act.finished) {
     SPINDLE_RETURN_IF_ERROR(deliver(timed(&allocateTimer_, [&] {
       return driver_->handle(AppAllocate{app, {}, act.releases, {}, {}});
@@ -456,7 +463,7 @@ Status Engine::amHeartbeat(uint32_t job) {
     }));
   }
   for (const TaskStart& s : act.starts) {
-    running_[s.container] = nodeIndexOf_[s.node.value()];
+    running_[s.container] = Launched{nodeIndexOf_[s.node.value()], now};
     events_.push(later(now, s.durationMs), EventType::kTaskEnd, s.container.app().value(),
                  packContainer(s.container));
   }
@@ -551,7 +558,7 @@ void Engine::taskEnded(const SimEvent& e) {
   const ContainerId id = unpackContainer(e.a, e.b);
   auto it = running_.find(id);
   if (it == running_.end()) return;  // killed or released before its end
-  const uint32_t node = it->second;
+  const uint32_t node = it->second.node;
   running_.erase(it);
   reports_[node].push_back(CompletedContainer{id, ContainerExitStatus::SUCCESS});
   scheduleReport(node);
@@ -612,6 +619,7 @@ void Engine::apply(const Outcome& out) {
       case ContainerAction::kReleased: finished(c); break;
       case ContainerAction::kPreemptionMarked:
         ++preemptedByQueue_[queueOfApp(c.app())].first;
+        if (jobOfApp(c.app())) ++results_[appToJob_[c.app().value()]].preemptionMarked;
         // The AM reads the preemption message on its next heartbeat.
         if (JobRun* run = jobOfApp(c.app()); run && !run->terminal) {
           wakeAm(appToJob_[c.app().value()]);
@@ -647,7 +655,7 @@ void Engine::allocated(const ContainerChange& c) {
   const uint32_t job = appToJob_[c.app().value()];
   if (c.am) {
     if (!results_[job].startMs) results_[job].startMs = clock_.nowMs();
-    running_[c.id] = nodeIndexOf_[c.node.value()];  // the AM launches at once
+    running_[c.id] = Launched{nodeIndexOf_[c.node.value()], clock_.nowMs()};  // launches at once
   }
   const Node& n = scheduler().cluster().node(c.node);
   if (placementTracker_ && !c.am) {
@@ -686,8 +694,13 @@ void Engine::finished(const ContainerChange& c) {
       }
   }
   auto it = running_.find(c.id);
+  if (c.exitStatus == ContainerExitStatus::PREEMPTED && jobOfApp(c.app())) {
+    JobResult& r = results_[appToJob_[c.app().value()]];
+    ++r.preempted;
+    if (it != running_.end()) r.preemptedRunMs += clock_.nowMs() - it->second.sinceMs;
+  }
   if (it != running_.end()) {
-    const uint32_t node = it->second;
+    const uint32_t node = it->second.node;
     running_.erase(it);
     if (c.action == ContainerAction::kKilled) {
       // The NM learns of the kill and reports the container ABORTED (NMSimulator).

@@ -124,6 +124,13 @@ struct JobResult {
   std::optional<TimeMs> deadlineMs;
   // Placement: allocations of the job's SchedulingRequests rejected, by RejectionReason name.
   std::map<std::string, int64_t> rejections;
+  // Preemption, under any scheduler: the job's containers marked for preemption (its
+  // preemption message named them), the running ones its AM gave back in answer, those killed
+  // with exit status PREEMPTED, the time the given-back and killed ones had run since their
+  // launch (ms, summed; 0 for one lost before it launched), and the new attempts started after
+  // its AM container was lost (RMAppAttempt retries).
+  int64_t preemptionMarked = 0, preemptionReleased = 0, preempted = 0, preemptedRunMs = 0,
+          amRestarts = 0;
 };
 
 struct RunStats {
@@ -239,7 +246,11 @@ class Engine final {
   std::vector<std::vector<CompletedContainer>> reports_;
   std::vector<Position> reportPos_;
   std::priority_queue<Position, std::vector<Position>, std::greater<>> reportHeap_;
-  std::unordered_map<ContainerId, uint32_t> running_;  // launched containers -> node index
+  struct Launched {
+    uint32_t node = 0;   // node index
+    TimeMs sinceMs = 0;  // when it launched
+  };
+  std::unordered_map<ContainerId, Launched> running_;  // launched containers
   Position cursor_ = 0;
   Position quietSince_ = -1;  // cursor when the run went quiet (stall detection)
   int64_t quietDecisions_ = 0;

@@ -208,6 +208,9 @@ TEST(Engine, KilledTaskIsRequestedAgainAndLostAmRestartsTheAttempt) {
   EXPECT_TRUE(secondAttempt);
   EXPECT_EQ(r->engine->stats().amRestarts, 1);
   EXPECT_EQ(r->engine->jobs()[0].state, "FINISHED");
+  // Per job (jobs.csv's am_restarts): the lost node's kills are ABORTED, not preemptions.
+  EXPECT_EQ(r->engine->jobs()[0].amRestarts, 1);
+  EXPECT_EQ(r->engine->jobs()[0].preempted, 0);
 }
 
 TEST(Engine, KilledTaskIsAskedForAgainAndRunsElsewhere) {
@@ -332,6 +335,30 @@ TEST(Engine, PreemptionRoundsAreRecordedAndFreeRoomForTheStarvedQueue) {
   EXPECT_EQ(s.allocations, s.endedCompleted + s.endedReleased + s.endedKilled + s.runningAtEnd);
   EXPECT_EQ(s.endedPreempted, s.containersPreemptKilled) << "the rounds' kills, exit PREEMPTED";
   EXPECT_LE(s.endedPreempted, s.endedKilled);
+  // Per job: every mark, give-back and kill was of b's hog; each counts the time its map had
+  // run.
+  const JobResult& hog = r->engine->jobs()[0];
+  EXPECT_GT(hog.preemptionMarked, 0);
+  EXPECT_EQ(hog.preempted, s.endedPreempted);
+  EXPECT_GT(hog.preemptionReleased + hog.preempted, 0);
+  EXPECT_LE(hog.preemptionReleased + hog.preempted, hog.preemptionMarked);
+  EXPECT_EQ(late.preemptionMarked, 0);
+  EXPECT_EQ(late.preemptionReleased + late.preempted, 0);
+  EXPECT_GT(hog.preemptedRunMs, 0);
+  EXPECT_LE(hog.preemptedRunMs, (hog.preemptionReleased + hog.preempted) * s.endMs);
+  // jobs.csv carries the four columns, hog's figures in its row.
+  ASSERT_TRUE(writeJobsCsv(dir + "/jobs.csv", r->engine->jobs()).isOk());
+  std::ifstream jobs(dir + "/jobs.csv");
+  std::getline(jobs, header);
+  EXPECT_EQ(header,
+            "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state,"
+            "preemption_marked,preemption_released,preempted_killed,preempted_run_ms,"
+            "am_restarts");
+  std::getline(jobs, line);
+  EXPECT_TRUE(
+      line.ends_with(fmt::format(",{},{},{},{},0", hog.preemptionMarked, hog.preemptionReleased,
+                                 hog.preempted, hog.preemptedRunMs)))
+      << line;
 }
 
 std::string slurpFile(const std::string& path) {

@@ -48,9 +48,17 @@ Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs,
   // Why jobs were rejected or killed: a last column, written only when some job has a reason.
   const bool withReasons =
       std::any_of(jobs.begin(), jobs.end(), [](const JobResult& j) { return !j.note.empty(); });
+  // Preemption and AM restarts: four columns, written only when some job had either.
+  const bool withPreemption = std::any_of(jobs.begin(), jobs.end(), [](const JobResult& j) {
+    return j.preemptionMarked > 0 || j.preemptionReleased > 0 || j.preempted > 0 ||
+           j.amRestarts > 0;
+  });
   std::string out =
       "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state";
   if (placement) out += ",rejected,rejection_reasons";
+  if (withPreemption) {
+    out += ",preemption_marked,preemption_released,preempted_killed,preempted_run_ms,am_restarts";
+  }
   if (withReasons) out += ",reason";
   out += '\n';
   for (const JobResult& j : jobs) {
@@ -71,6 +79,10 @@ Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs,
         reasons += fmt::format("{}{}={}", reasons.empty() ? "" : ";", reason, n);
       }
       out += fmt::format(",{},{}", rejected, reasons);
+    }
+    if (withPreemption) {
+      out += fmt::format(",{},{},{},{},{}", j.preemptionMarked, j.preemptionReleased, j.preempted,
+                         j.preemptedRunMs, j.amRestarts);
     }
     if (withReasons) {
       out += ',';

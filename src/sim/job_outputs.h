@@ -18,7 +18,10 @@ namespace spindle::sim {
 Status writeJobRuntimeCsv(const std::string& path, const std::vector<JobResult>& jobs);
 // JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state; with
 // `placement` (a trace with placement keys) also rejected,rejection_reasons: the allocations of
-// the job's SchedulingRequests rejected, and per reason "REASON=n" joined with ';'.
+// the job's SchedulingRequests rejected, and per reason "REASON=n" joined with ';'; when some job
+// was marked for preemption, preempted or restarted its AM, also preemption_marked,
+// preemption_released,preempted_killed,preempted_run_ms,am_restarts; when some job has a note,
+// reason.
 Status writeJobsCsv(const std::string& path, const std::vector<JobResult>& jobs,
                     bool placement = false);
 

@@ -10,6 +10,7 @@
 
 #include "report/jobs.h"
 #include "report/stats.h"
+#include "whatif/plan_queues.h"
 
 namespace spindle::whatif {
 
@@ -44,6 +45,11 @@ GroupStats statsOf(const std::vector<const report::JobRecord*>& jobs) {
       case report::JobOutcome::kRejected: ++s.rejected; break;
       case report::JobOutcome::kUnfinished: ++s.unfinished; break;
     }
+    s.preemptionMarked += j->preemptionMarked;
+    s.preemptionReleased += j->preemptionReleased;
+    s.preempted += j->preempted;
+    s.preemptedRunMs += j->preemptedRunMs;
+    s.amRestarts += j->amRestarts;
     if (j->waitMs) waits.push_back(*j->waitMs);
     if (j->runtimeMs && j->state == report::JobState::kFinished) {
       runtimes.push_back(*j->runtimeMs);
@@ -161,7 +167,7 @@ Result<Comparison> compareRuns(const std::vector<RunOutput>& runs) {
   std::set<std::string> queues, users;
   for (const report::JobSet& s : sets) {
     for (const report::JobRecord& j : s.jobs) {
-      queues.insert(j.queue);
+      queues.insert(jobsQueueGroup(j.queue));
       users.insert(j.user);
     }
   }
@@ -197,7 +203,7 @@ Result<Comparison> compareRuns(const std::vector<RunOutput>& runs) {
   };
   group("all", "", [](const report::JobRecord&) { return true; });
   for (const std::string& q : queues) {
-    group("queue", q, [&](const report::JobRecord& j) { return j.queue == q; });
+    group("queue", q, [&](const report::JobRecord& j) { return jobsQueueGroup(j.queue) == q; });
   }
   for (const std::string& u : users) {
     group("user", u, [&](const report::JobRecord& j) { return j.user == u; });

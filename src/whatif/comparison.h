@@ -61,6 +61,13 @@ struct GroupStats {
   int64_t finished = 0, failed = 0, killed = 0, rejected = 0, unfinished = 0;
   Figures wait;     // ms, jobs that started
   Figures runtime;  // ms, jobs that finished
+  // Preemption and AM restarts under any scheduler, summed over the group's jobs (jobs.csv's
+  // preemption columns; 0 when the run wrote none): containers marked for preemption, running
+  // containers the AMs gave back for it, containers killed as preempted, the time the given-back
+  // and killed ones had run (ms: the work lost unless work-preserving preemption checkpoints
+  // it), and new AM attempts.
+  int64_t preemptionMarked = 0, preemptionReleased = 0, preempted = 0, preemptedRunMs = 0,
+          amRestarts = 0;
 };
 
 struct Group {

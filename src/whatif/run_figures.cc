@@ -1,6 +1,7 @@
 #include "whatif/run_figures.h"
 
 #include <fstream>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -8,6 +9,7 @@
 
 #include "report/csv.h"
 #include "report/jobs.h"
+#include "whatif/plan_queues.h"
 
 namespace spindle::whatif {
 
@@ -65,6 +67,7 @@ Status readUtilisation(const fs::path& metrics, RunFigures& f) {
   for (const auto& [t, v] : available) total[t] += v;
   constexpr std::string_view kPrefix = "counter.queue.";
   constexpr std::string_view kSuffix = ".allocated.memory.csv";
+  std::map<std::string, std::map<double, double>> byLeaf;  // leaf -> t -> share
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(metrics, ec)) {
     const std::string name = e.path().filename().string();
@@ -73,19 +76,27 @@ Status readUtilisation(const fs::path& metrics, RunFigures& f) {
       continue;
     }
     SPINDLE_ASSIGN_OR_RETURN(Series series, readSeries(e.path()));
-    double sum = 0;
-    int64_t samples = 0;
+    std::map<double, double>& shares =
+        byLeaf[name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size())];
     for (const auto& [t, v] : series) {
       auto it = total.find(t);
       if (it == total.end() || it->second <= 0) continue;
-      sum += v / it->second;
-      ++samples;
+      shares[t] = v / it->second;
     }
-    if (samples > 0) {
-      f.queueUtilisation[name.substr(kPrefix.size(),
-                                     name.size() - kPrefix.size() - kSuffix.size())] =
-          sum / static_cast<double>(samples);
+  }
+  // The mean over the samples of the queue's share; a plan queue's reservation queues count as
+  // the plan queue (their shares add up at each sample, over the samples any of them has).
+  std::set<std::string> leaves;
+  for (const auto& [leaf, shares] : byLeaf) leaves.insert(leaf);
+  for (const auto& [group, members] : metricQueueGroups(leaves)) {
+    std::map<double, double> sum;
+    for (const std::string& m : members) {
+      for (const auto& [t, share] : byLeaf[m]) sum[t] += share;
     }
+    if (sum.empty()) continue;
+    double shares = 0;
+    for (const auto& [t, share] : sum) shares += share;
+    f.queueUtilisation[group] = shares / static_cast<double>(sum.size());
   }
   return Status::ok();
 }

@@ -18,16 +18,29 @@ void write(const fs::path& file, const std::string& text) {
   std::ofstream(file) << text;
 }
 
-// A run of two jobs: one finished in root.a, one rejected for an unknown queue.
-fs::path writeRun(const std::string& name) {
+// A run of two jobs: one finished in root.a, one rejected for an unknown queue. With
+// `preemption`, the preemption columns: j1 had 5 containers marked, 3 given back and 2 killed
+// after 2 h of run time together, and one AM restart.
+fs::path writeRun(const std::string& name, bool preemption = false) {
   const fs::path dir = fs::temp_directory_path() / ("spindle_run_figures_test_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
-  write(dir / "jobs.csv",
-        "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state,reason\n"
-        "j1,root.a,alice,mapreduce,0,1000,5000,1000,4000,1,FINISHED,\n"
-        "j2,x,bob,mapreduce,0,,0,,,1,REJECTED,Application application_0_0002 submitted by user "
-        "bob to unknown queue: x\n");
+  if (preemption) {
+    write(dir / "jobs.csv",
+          "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state,"
+          "preemption_marked,preemption_released,preempted_killed,preempted_run_ms,am_restarts,"
+          "reason\n"
+          "j1,root.a,alice,mapreduce,0,1000,5000,1000,4000,1,FINISHED,5,3,2,7200000,1,\n"
+          "j2,x,bob,mapreduce,0,,0,,,1,REJECTED,0,0,0,0,0,Application application_0_0002 "
+          "submitted by user bob to unknown queue: x\n");
+  } else {
+    write(dir / "jobs.csv",
+          "JobID,queue,user,am_type,submit_ms,start_ms,end_ms,wait_ms,runtime_ms,tasks,state,"
+          "reason\n"
+          "j1,root.a,alice,mapreduce,0,1000,5000,1000,4000,1,FINISHED,\n"
+          "j2,x,bob,mapreduce,0,,0,,,1,REJECTED,Application application_0_0002 submitted by "
+          "user bob to unknown queue: x\n");
+  }
   write(dir / "jobruntime.csv",
         "JobID,real_start_time,real_end_time,simulate_start_time,simulate_end_time\n"
         "j1,0,0,0,5000\nj2,0,0,0,0\n");
@@ -35,7 +48,7 @@ fs::path writeRun(const std::string& name) {
 }
 
 TEST(RunFigures, UtilisationPreemptionRejectionsReservations) {
-  const fs::path dir = writeRun("full");
+  const fs::path dir = writeRun("full", /*preemption=*/true);
   // Cluster 100 GB at t=0 and t=1 (then 200 GB at t=2: a node joined); root.a holds 50, 25, 100.
   write(dir / "metrics/variable.cluster.allocated.memory.csv", "t,value\n0,50\n1,25\n2,100\n");
   write(dir / "metrics/variable.cluster.available.memory.csv", "t,value\n0,50\n1,75\n2,100\n");
@@ -68,23 +81,40 @@ TEST(RunFigures, UtilisationPreemptionRejectionsReservations) {
   ASSERT_EQ(c->runFigures.size(), 2u);
   EXPECT_FALSE(c->runFigures[1].preemptedMarked.has_value());
   const std::string csv = comparisonCsv(*c);
-  EXPECT_THAT(csv, ::testing::HasSubstr(",memory_share,preempted_marked,preempted_killed,"
-                                        "rejected_reasons,reservation_acceptance_ratio,"
-                                        "reservation_deadline_share\n"));
-  EXPECT_THAT(csv, ::testing::HasSubstr(",0.4167,7,2,Application application_* submitted by "
-                                        "user bob to unknown queue: x=1,0.7500,0.6667\n"));
+  EXPECT_THAT(
+      csv, ::testing::HasSubstr(",memory_share,preempted_marked,"
+                                "preempted_released,preempted_killed,preempted_run_ms,am_restarts,"
+                                "rejected_reasons,reservation_acceptance_ratio,"
+                                "reservation_deadline_share\n"));
+  // Preemption from jobs.csv (every scheduler), on every row: the all row and root.a have j1's.
+  EXPECT_THAT(csv,
+              ::testing::HasSubstr(",0.4167,5,3,2,7200000,1,Application application_* submitted by "
+                                   "user bob to unknown queue: x=1,0.7500,0.6667\n"));
   EXPECT_THAT(csv, ::testing::HasSubstr("queue,root.a,full,1,1,0,0,0,0,1000.0,1000,1000,1000,"
-                                        "4000.0,4000,4000,4000,0.4167,,,,,\n"));
+                                        "4000.0,4000,4000,4000,0.4167,5,3,2,7200000,1,,,\n"));
   EXPECT_THAT(csv, ::testing::HasSubstr("queue,root.a,bare,1,1,0,0,0,0,1000.0,1000,1000,1000,"
-                                        "4000.0,4000,4000,4000,,,,,,\n"));
+                                        "4000.0,4000,4000,4000,,0,0,0,0,0,,,\n"));
+  EXPECT_THAT(csv, ::testing::HasSubstr("queue,x,full,1,0,0,0,1,0,,,,,,,,,,0,0,0,0,0,,,\n"));
   WhatifSettings s{"SLS", "jobs.json", "", 1, "", {"conf/full", "conf/bare"}};
   const nlohmann::json j = comparisonJson(*c, s);
   EXPECT_EQ(j["runFigures"]["full"]["preemptedMarked"], 7);
   EXPECT_TRUE(j["runFigures"]["bare"]["preemptedMarked"].is_null());
   EXPECT_EQ(j["runFigures"]["full"]["reservations"]["accepted"], 3);
   EXPECT_NEAR(j["groups"][1]["runs"]["full"]["memoryShare"].get<double>(), 1.25 / 3, 1e-12);
+  EXPECT_EQ(j["groups"][1]["runs"]["full"]["preemptionReleased"], 3);
+  EXPECT_EQ(j["groups"][1]["runs"]["full"]["preemptedKilled"], 2);
+  EXPECT_EQ(j["groups"][1]["runs"]["full"]["preemptedRunMs"], 7200000);
+  EXPECT_EQ(j["groups"][0]["runs"]["full"]["amRestarts"], 1);
+  EXPECT_EQ(j["groups"][0]["runs"]["bare"]["preemptionMarked"], 0);
   const std::string html = comparisonHtml(*c, s, {{"full", dir}, {"bare", bare}});
-  EXPECT_THAT(html, ::testing::HasSubstr("containers preempted (marked)</td><td>7</td><td>—</td>"));
+  EXPECT_THAT(html,
+              ::testing::HasSubstr("containers marked for preemption</td><td>5</td><td>0</td>"));
+  EXPECT_THAT(html,
+              ::testing::HasSubstr("containers killed as preempted</td><td>2</td><td>0</td>"));
+  EXPECT_THAT(html, ::testing::HasSubstr(
+                        "running containers given back for preemption</td><td>3</td><td>0</td>"));
+  EXPECT_THAT(html, ::testing::HasSubstr("their run time (container-h)</td><td>2.00</td>"));
+  EXPECT_THAT(html, ::testing::HasSubstr("AM restarts</td><td>1</td><td>0</td>"));
   EXPECT_THAT(html, ::testing::HasSubstr("memory share a</td><td>41.67%</td><td>—</td>"));
   EXPECT_THAT(html, ::testing::HasSubstr("reservations accepted / asked</td><td>3 / 4 (75.00%)"));
 }

@@ -1,6 +1,8 @@
 #include "whatif/whatif_report.h"
 
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -8,6 +10,8 @@
 #include "report/csv.h"
 #include "report/format.h"
 #include "report/svg_chart.h"
+#include "whatif/plan_queues.h"
+#include "whatif/share_chart.h"
 
 namespace spindle::whatif {
 
@@ -55,7 +59,6 @@ std::string reasonsCell(const std::map<std::string, int64_t>& reasons) {
   return out;
 }
 
-std::string optCell(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : ""; }
 std::string shareCell(const std::optional<double>& v) { return v ? report::fixed(*v, 4) : ""; }
 
 // ---- charts ----
@@ -78,7 +81,7 @@ std::optional<report::Series> readMbSeries(const std::filesystem::path& file, st
 }
 
 // The queue names with per-queue metrics in any run (counter.queue.<q>.allocated.memory.csv).
-std::set<std::string> metricQueues(const std::vector<RunOutput>& runs) {
+std::set<std::string> metricLeaves(const std::vector<RunOutput>& runs) {
   constexpr std::string_view kPrefix = "counter.queue.";
   constexpr std::string_view kSuffix = ".allocated.memory.csv";
   std::set<std::string> out;
@@ -95,14 +98,34 @@ std::set<std::string> metricQueues(const std::vector<RunOutput>& runs) {
   return out;
 }
 
+// The sum of the files' series at each time (a plan queue: its reservation queues together);
+// nullopt when the run has none of them.
+std::optional<report::Series> readSummedSeries(const std::filesystem::path& metrics,
+                                               const std::vector<std::string>& files,
+                                               const std::string& name) {
+  if (files.size() == 1) return readMbSeries(metrics / files.front(), name);
+  std::map<double, double> sum;
+  bool any = false;
+  for (const std::string& f : files) {
+    if (auto s = readMbSeries(metrics / f, name)) {
+      any = true;
+      for (const report::Point& p : s->points) sum[p.x] += p.y;
+    }
+  }
+  if (!any) return std::nullopt;
+  report::Series out{name, {}};
+  for (const auto& [x, y] : sum) out.points.push_back({x, y});
+  return out;
+}
+
 std::string chart(const std::string& id, const std::string& title,
-                  const std::vector<RunOutput>& runs, const std::string& file) {
+                  const std::vector<RunOutput>& runs, const std::vector<std::string>& files) {
   report::ChartSpec spec;
   spec.id = id;
   spec.title = title;
   spec.yLabel = "GB";
   for (size_t i = 0; i < runs.size(); ++i) {
-    if (auto s = readMbSeries(runs[i].dir / "metrics" / file, runs[i].label)) {
+    if (auto s = readSummedSeries(runs[i].dir / "metrics", files, runs[i].label)) {
       s->colour = report::paletteColour(i);  // one colour per run on every chart
       spec.series.push_back(std::move(*s));
     }
@@ -112,6 +135,8 @@ std::string chart(const std::string& id, const std::string& title,
 }
 
 // ---- tables ----
+
+std::string containerHours(int64_t ms) { return report::fixed(static_cast<double>(ms) / 3.6e6, 2); }
 
 std::string change(double base, double value) {
   if (base == value) return "";
@@ -148,6 +173,26 @@ std::string groupTable(const Group& g, const std::vector<std::string>& labels) {
   countRow("killed", &GroupStats::killed);
   countRow("rejected", &GroupStats::rejected);
   countRow("unfinished at the end", &GroupStats::unfinished);
+  bool preempted = false;
+  for (const GroupStats& st : g.perRun) {
+    preempted = preempted || st.preemptionMarked > 0 || st.preemptionReleased > 0 ||
+                st.preempted > 0 || st.amRestarts > 0;
+  }
+  if (preempted) {
+    countRow("containers marked for preemption", &GroupStats::preemptionMarked);
+    countRow("running containers given back for preemption", &GroupStats::preemptionReleased);
+    countRow("containers killed as preempted", &GroupStats::preempted);
+    out += "<tr><td>their run time (container-h)</td>";
+    for (size_t r = 0; r < g.perRun.size(); ++r) {
+      out += "<td>" + containerHours(g.perRun[r].preemptedRunMs) +
+             (r == 0 ? ""
+                     : change(static_cast<double>(g.perRun[0].preemptedRunMs),
+                              static_cast<double>(g.perRun[r].preemptedRunMs))) +
+             "</td>";
+    }
+    out += "</tr>\n";
+    countRow("AM restarts", &GroupStats::amRestarts);
+  }
   auto figureRows = [&](const char* what, Figures GroupStats::*field) {
     struct Row {
       const char* name;
@@ -193,20 +238,23 @@ std::string groupTable(const Group& g, const std::vector<std::string>& labels) {
 // Each run's run-wide figures side by side: queue memory shares, preemption, rejected jobs by
 // reason, reservations.
 std::string runFiguresTable(const Comparison& c) {
-  if (c.runFigures.size() != c.labels.size()) return "";
+  if (c.runFigures.size() != c.labels.size() || c.groups.empty()) return "";
   std::set<std::string> queues, reasons;
-  bool preemption = false, reservations = false;
+  bool reservations = false;
   for (const RunFigures& f : c.runFigures) {
     for (const auto& [q, share] : f.queueUtilisation) queues.insert(q);
     for (const auto& [reason, n] : f.rejectedReasons) reasons.insert(reason);
-    preemption = preemption || f.preemptedMarked || f.preemptedKilled;
     reservations = reservations || f.reservations.has_value();
   }
+  const Group& all = c.groups.front();  // "all": every job
   std::string out =
       "<h2>Utilisation, preemption, rejections</h2>\n<p>Memory share: the queue's allocated "
-      "memory over the cluster's, averaged over the metric samples. Preemption: containers "
-      "capacity preemption marked (the AM was told) and killed, over the run (— when no round "
-      "ran).</p>\n<table><tr><th></th>";
+      "memory over the cluster's, averaged over the metric samples. Preemption, under any "
+      "scheduler, over the run: containers marked (the AM was told), running containers the AMs "
+      "gave back in answer, containers killed as preempted, and the time the given-back and "
+      "killed ones had run (the work lost, unless work-preserving preemption checkpoints it), "
+      "and AM restarts (new attempts after an AM container was lost); per "
+      "queue and user in the tables below.</p>\n<table id=\"run-figures\"><tr><th></th>";
   for (const std::string& l : c.labels) out += "<th>" + escapeHtml(l) + "</th>";
   out += "</tr>\n";
   auto row = [&](const std::string& name, auto get) {
@@ -220,15 +268,22 @@ std::string runFiguresTable(const Comparison& c) {
       return it == f.queueUtilisation.end() ? std::string("—") : report::formatPercent(it->second);
     });
   }
-  if (preemption) {
-    auto count = [](const std::optional<int64_t>& v) {
-      return v ? std::to_string(*v) : std::string("—");
-    };
-    row("containers preempted (marked)",
-        [&](const RunFigures& f) { return count(f.preemptedMarked); });
-    row("containers killed by preemption",
-        [&](const RunFigures& f) { return count(f.preemptedKilled); });
-  }
+  auto allRow = [&](const std::string& name, auto get) {
+    out += "<tr><td>" + escapeHtml(name) + "</td>";
+    for (size_t r = 0; r < c.labels.size(); ++r) {
+      out += "<td>" + (r < all.perRun.size() ? get(all.perRun[r]) : std::string("—")) + "</td>";
+    }
+    out += "</tr>\n";
+  };
+  allRow("containers marked for preemption",
+         [](const GroupStats& s) { return std::to_string(s.preemptionMarked); });
+  allRow("running containers given back for preemption",
+         [](const GroupStats& s) { return std::to_string(s.preemptionReleased); });
+  allRow("containers killed as preempted",
+         [](const GroupStats& s) { return std::to_string(s.preempted); });
+  allRow("their run time (container-h)",
+         [](const GroupStats& s) { return containerHours(s.preemptedRunMs); });
+  allRow("AM restarts", [](const GroupStats& s) { return std::to_string(s.amRestarts); });
   for (const std::string& reason : reasons) {
     row("jobs rejected or killed: " + reason, [&](const RunFigures& f) {
       auto it = f.rejectedReasons.find(reason);
@@ -266,7 +321,9 @@ std::string comparisonCsv(const Comparison& c) {
       "group_kind,group,run,jobs,finished,failed,killed,rejected,unfinished,"
       "wait_mean_ms,wait_p50_ms,wait_p95_ms,wait_p99_ms,"
       "runtime_mean_ms,runtime_p50_ms,runtime_p95_ms,runtime_p99_ms,"
-      "memory_share,preempted_marked,preempted_killed,rejected_reasons,"
+      "memory_share,preempted_marked,preempted_released,preempted_killed,preempted_run_ms,"
+      "am_restarts,"
+      "rejected_reasons,"
       "reservation_acceptance_ratio,reservation_deadline_share\n";
   auto quoted = [](const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -287,12 +344,11 @@ std::string comparisonCsv(const Comparison& c) {
       const RunFigures& f = r < c.runFigures.size() ? c.runFigures[r] : empty;
       const bool all = g.kind == "all";
       const auto res = all && f.reservations ? f.reservations : std::nullopt;
-      out +=
-          fmt::format(",{},{},{},{},{},{}\n", shareCell(memoryShare(f, g)),
-                      all ? optCell(f.preemptedMarked) : "", all ? optCell(f.preemptedKilled) : "",
-                      all ? quoted(reasonsCell(f.rejectedReasons)) : "",
-                      res ? report::fixed(res->acceptanceRatio, 4) : "",
-                      res ? report::fixed(res->deadlineShare, 4) : "");
+      out += fmt::format(",{},{},{},{},{},{},{},{},{}\n", shareCell(memoryShare(f, g)),
+                         s.preemptionMarked, s.preemptionReleased, s.preempted, s.preemptedRunMs,
+                         s.amRestarts, all ? quoted(reasonsCell(f.rejectedReasons)) : "",
+                         res ? report::fixed(res->acceptanceRatio, 4) : "",
+                         res ? report::fixed(res->deadlineShare, 4) : "");
     }
   }
   return out;
@@ -317,7 +373,12 @@ nlohmann::json comparisonJson(const Comparison& c, const WhatifSettings& s) {
                            {"rejected", st.rejected},
                            {"unfinished", st.unfinished},
                            {"wait", figuresJson(st.wait)},
-                           {"runtime", figuresJson(st.runtime)}};
+                           {"runtime", figuresJson(st.runtime)},
+                           {"preemptionMarked", st.preemptionMarked},
+                           {"preemptionReleased", st.preemptionReleased},
+                           {"preemptedKilled", st.preempted},
+                           {"preemptedRunMs", st.preemptedRunMs},
+                           {"amRestarts", st.amRestarts}};
       if (r < c.runFigures.size()) {
         if (auto share = memoryShare(c.runFigures[r], g)) runs[c.labels[r]]["memoryShare"] = *share;
       }
@@ -440,14 +501,23 @@ std::string comparisonHtml(const Comparison& c, const WhatifSettings& s,
   }
   out += "</table>\n";
   out += runFiguresTable(c);
+  if (Result<QueueShareRuns> shares = readQueueShares(runs); shares) {
+    out += shareChartsHtml(*shares, c.labels);
+  } else {
+    out += "<p>No guaranteed and obtained share charts: " + escapeHtml(shares.status().message()) +
+           "</p>\n";
+  }
   out += "<h2>Over time</h2>\n";
   out += chart("cluster-allocated", "Cluster allocated memory", runs,
-               "variable.cluster.allocated.memory.csv");
-  for (const std::string& q : metricQueues(runs)) {
-    out += chart("q-" + q + "-allocated", "Queue " + q + ": allocated memory", runs,
-                 "counter.queue." + q + ".allocated.memory.csv");
-    out += chart("q-" + q + "-pending", "Queue " + q + ": pending memory", runs,
-                 "counter.queue." + q + ".pending.memory.csv");
+               {"variable.cluster.allocated.memory.csv"});
+  for (const auto& [q, leaves] : metricQueueGroups(metricLeaves(runs))) {
+    std::vector<std::string> allocated, pending;
+    for (const std::string& l : leaves) {
+      allocated.push_back("counter.queue." + l + ".allocated.memory.csv");
+      pending.push_back("counter.queue." + l + ".pending.memory.csv");
+    }
+    out += chart("q-" + q + "-allocated", "Queue " + q + ": allocated memory", runs, allocated);
+    out += chart("q-" + q + "-pending", "Queue " + q + ": pending memory", runs, pending);
   }
   out += "<h2>Per group</h2>\n";
   for (const Group& g : c.groups) {
