@@ -85,8 +85,18 @@ Result<json> DecisionStore::query(const std::map<std::string, std::string>& q) c
                     reason = get("reason");
   json out = json::array();
   int64_t total = 0;
+  const bool filtered =
+      !app.empty() || !node.empty() || !queue.empty() || !kind.empty() || !reason.empty();
   for (auto it = ring_.rbegin(); it != ring_.rend(); ++it) {
-    const json d = render(*it);
+    if (!filtered) {  // only the page is rendered
+      if (total >= limit) break;
+      ++total;
+      out.push_back(render(*it));
+      continue;
+    }
+    // A line is read in place; a record is rendered to be matched.
+    json rendered;
+    const json& d = it->line.is_null() ? (rendered = render(*it)) : it->line;
     if (!app.empty() && !contains(d, "app", app)) continue;
     if (!node.empty() && !contains(d, "node", node)) continue;
     if (!queue.empty() && !contains(d, "queue", queue)) continue;
@@ -97,6 +107,7 @@ Result<json> DecisionStore::query(const std::map<std::string, std::string>& q) c
     }
     if (total++ < limit) out.push_back(d);
   }
+  if (!filtered) total = static_cast<int64_t>(ring_.size());
   return json{
       {"decisions", {{"total", total}, {"kept", ring_.size()}, {"decision", std::move(out)}}}};
 }
@@ -104,8 +115,12 @@ Result<json> DecisionStore::query(const std::map<std::string, std::string>& q) c
 json DecisionStore::appDecisions(const std::string& app) const {
   json list = json::array();
   for (const Entry& e : ring_) {
-    json d = render(e);
-    if (text(d, "app") == app) list.push_back(std::move(d));
+    // A record names its app by id: only its own decisions are rendered.
+    if (e.line.is_null() && sched_ != nullptr) {
+      if (sched_->appIdString(e.decision.app) == app) list.push_back(render(e));
+    } else if (text(e.line, "app") == app) {
+      list.push_back(e.line);
+    }
   }
   json why = nullptr;
   if (auto skip = lastSkip_.find(app); skip != lastSkip_.end()) why = skip->second;

@@ -338,7 +338,7 @@ class RmCore {
   // The fields the web UI's tables sort and search on, with the values of the full entry.
   nlohmann::json appField(const Application& a, std::string_view field) const;
   nlohmann::json appRow(const Application& a, const std::vector<std::string>& fields) const;
-  nlohmann::json nodeRow(const RmNode& n) const;
+  nlohmann::json nodeRow(const RmNode& n, const std::vector<std::string>& fields) const;
   nlohmann::json containerInfo(const RmApp& app, const Container& c) const;
   bool appLive(AppId id) const;
   const RmApp* findApp(AppId id) const;

@@ -48,41 +48,53 @@ json RmCore::appRow(const Application& a, const std::vector<std::string>& fields
   return row;
 }
 
-json RmCore::nodeRow(const RmNode& n) const {
-  const bool scheduled = inScheduler(n.state);
-  const Node* node = scheduled ? &sched().cluster().node(n.sched) : nullptr;
+json RmCore::nodeRow(const RmNode& n, const std::vector<std::string>& fields) const {
+  // nodeJson's values of these fields.
+  const Node* node = inScheduler(n.state) ? &sched().cluster().node(n.sched) : nullptr;
   const Resource used = node ? node->allocated() : Resource();
   const Resource avail = node ? node->unallocated() : Resource();
-  json labels = node ? json(node->labels()) : json(n.labels);
-  return {
-      {"id", n.nodeId},
-      {"rack", node ? node->rack() : std::string("/default-rack")},
-      {"state", toString(n.state)},
-      {"nodeHostName", n.host},
-      {"nodeHTTPAddress", n.httpAddress},
-      {"healthStatus",
-       n.state == RmNodeState::UNHEALTHY || n.state == RmNodeState::LOST ? "Unhealthy" : "Healthy"},
-      {"healthReport", n.healthReport},
-      {"nodeLabels", std::move(labels)},
-      {"nodeAttributesInfo", nodeAttributesInfo(n)},
-      {"numContainers", node ? node->containers().size() : 0},
-      {"usedMemoryMB", used.memoryMb()},
-      {"availMemoryMB", avail.memoryMb()},
-      {"usedVirtualCores", used.vcores()},
-      {"availableVirtualCores", avail.vcores()},
-      {"lastHealthUpdate", n.lastHealthUpdate}};
+  json row = json::object();
+  for (const std::string& f : fields) {
+    json& v = row[f];
+    if (f == "id") v = n.nodeId;
+    if (f == "rack") v = node ? node->rack() : std::string("/default-rack");
+    if (f == "state") v = toString(n.state);
+    if (f == "nodeHostName") v = n.host;
+    if (f == "nodeHTTPAddress") v = n.httpAddress;
+    if (f == "healthStatus") {
+      v = n.state == RmNodeState::UNHEALTHY || n.state == RmNodeState::LOST ? "Unhealthy"
+                                                                            : "Healthy";
+    }
+    if (f == "healthReport") v = n.healthReport;
+    if (f == "nodeLabels") v = node ? json(node->labels()) : json(n.labels);
+    if (f == "nodeAttributesInfo") v = nodeAttributesInfo(n);
+    if (f == "numContainers") v = node ? node->containers().size() : 0;
+    if (f == "usedMemoryMB") v = used.memoryMb();
+    if (f == "availMemoryMB") v = avail.memoryMb();
+    if (f == "usedVirtualCores") v = used.vcores();
+    if (f == "availableVirtualCores") v = avail.vcores();
+    if (f == "lastHealthUpdate") v = n.lastHealthUpdate;
+  }
+  return row;
 }
+
+namespace {
+
+// Without a search, a row needs only the field the page is sorted on.
+std::vector<std::string> rowFields(const std::map<std::string, std::string>& q,
+                                   const std::vector<std::string>& all) {
+  if (q.contains("q") && !q.at("q").empty()) return all;
+  auto sort = q.find("sort");
+  if (sort == q.end() || sort->second.empty()) return {};
+  return {sort->second};
+}
+
+}  // namespace
 
 Result<json> RmCore::appsPage(const std::map<std::string, std::string>& q) {
   const auto filters = webui::withoutPageParams(q);
   SPINDLE_ASSIGN_OR_RETURN(std::vector<const Application*> apps, matchingApps(filters));
-  // Without a search, a row needs only the field the page is sorted on.
-  std::vector<std::string> fields = webui::kAppRowFields;
-  if (!q.contains("q") || q.at("q").empty()) {
-    auto sort = q.find("sort");
-    fields.clear();
-    if (sort != q.end() && !sort->second.empty()) fields.push_back(sort->second);
-  }
+  const std::vector<std::string> fields = rowFields(q, webui::kAppRowFields);
   json rows = json::array();
   for (const Application* a : apps) rows.push_back(appRow(*a, fields));
   SPINDLE_ASSIGN_OR_RETURN(json page, webui::listPage(rows, q, webui::kAppRowFields, [&](size_t i) {
@@ -94,8 +106,9 @@ Result<json> RmCore::appsPage(const std::map<std::string, std::string>& q) {
 Result<json> RmCore::nodesPage(const std::map<std::string, std::string>& q) {
   SPINDLE_ASSIGN_OR_RETURN(std::vector<const RmNode*> nodes,
                            matchingNodes(webui::withoutPageParams(q)));
+  const std::vector<std::string> fields = rowFields(q, webui::kNodeRowFields);
   json rows = json::array();
-  for (const RmNode* n : nodes) rows.push_back(nodeRow(*n));
+  for (const RmNode* n : nodes) rows.push_back(nodeRow(*n, fields));
   SPINDLE_ASSIGN_OR_RETURN(json page,
                            webui::listPage(rows, q, webui::kNodeRowFields,
                                            [&](size_t i) { return nodeJson(*nodes[i]); }));

@@ -128,6 +128,10 @@ Result<std::unique_ptr<SnapshotService>> SnapshotService::load(const std::string
   s->appsBody_ = s->apps({}).value().dump();
   s->appsLightBody_ = s->apps({{"deSelects", "resourceRequests"}}).value().dump();
   s->nodesBody_ = s->nodes({}).value().dump();
+  s->nodeSummaryBody_ =
+      json{{"nodeSummary",
+            nodeSummary(s->nodeCount() > 0 ? s->snapshot_["nodes"]["node"] : json::array())}}
+          .dump();
   return s;
 }
 
@@ -188,10 +192,7 @@ HttpResponse SnapshotService::rest(std::string_view what, const HttpRequest& req
     if (!page) return answerJson(page);
     return ok({{isApps ? "appsPage" : "nodesPage", std::move(*page)}});
   }
-  if (what == "/spindle/node-summary") {
-    return ok({{"nodeSummary",
-                nodeSummary(nodeCount() > 0 ? snapshot_["nodes"]["node"] : json::array())}});
-  }
+  if (what == "/spindle/node-summary") return {200, nodeSummaryBody_};
   if (what == "/spindle/decisions") return answerJson(decisions_.query(req.query));
   if (what.starts_with("/spindle/app-decisions/")) {
     const std::string id(what.substr(23));

@@ -50,6 +50,7 @@ class SnapshotService {
   static constexpr size_t kKeptDecisions = 100000;
   nlohmann::json snapshot_;
   std::string appsBody_, appsLightBody_, nodesBody_;  // the unfiltered lists, rendered
+  std::string nodeSummaryBody_;                       // the snapshot never changes
   DecisionStore decisions_;
 };
 

@@ -9,8 +9,8 @@ let table = null;
 let filters = {};
 
 async function refresh() {
-  const d = await api("/spindle/decisions", { ...filters, limit: 2000 });
-  root.querySelector("#total").textContent = `${d.decisions.total} matching of the ${d.decisions.kept} kept (newest first, at most 2000 shown)`;
+  const d = await api("/spindle/decisions", { ...filters, limit: 500 });
+  root.querySelector("#total").textContent = `${d.decisions.total} matching of the ${d.decisions.kept} kept (newest first, at most 500 shown)`;
   table.setRows(d.decisions.decision);
 }
 
