@@ -63,6 +63,8 @@ cat >"$work/nm/yarn-site.xml" <<EOF
   <property><name>yarn.resourcemanager.webapp.address</name><value>127.0.0.1:$port</value></property>
   <property><name>yarn.nodemanager.webapp.address</name><value>127.0.0.1:0</value></property>
   <property><name>yarn.nodemanager.resource.memory-mb</name><value>10240</value></property>
+  <!-- AMs are this binary: under AddressSanitizer they exceed small containers. -->
+  <property><name>yarn.nodemanager.pmem-check-enabled</name><value>false</value></property>
   <property><name>yarn.nodemanager.resource.cpu-vcores</name><value>10</value></property>
   <property><name>yarn.nodemanager.log-dirs</name><value>$work/nm/logs</value></property>
   <property><name>yarn.nodemanager.local-dirs</name><value>$work/nm/local</value></property>

@@ -33,6 +33,8 @@ cat >"$work/nm/yarn-site.xml" <<EOF
   <property><name>yarn.resourcemanager.webapp.address</name><value>127.0.0.1:$port</value></property>
   <property><name>yarn.nodemanager.webapp.address</name><value>127.0.0.1:0</value></property>
   <property><name>yarn.nodemanager.resource.memory-mb</name><value>1024</value></property>
+  <!-- AMs are this binary: under AddressSanitizer they exceed small containers. -->
+  <property><name>yarn.nodemanager.pmem-check-enabled</name><value>false</value></property>
   <property><name>yarn.nodemanager.log-dirs</name><value>$work/nm/logs</value></property>
   <property><name>yarn.nodemanager.local-dirs</name><value>$work/nm/local</value></property>
   <property><name>spindle.nodemanager.allow-root</name><value>$allow_root</value></property>

@@ -121,7 +121,8 @@ TEST_F(RmClientOpsTest, ListPagesSortRowsThatMatchTheFullEntries) {
   EXPECT_EQ(items[0]["id"], b);  // 512 MB, then a's 256; the killed c shows -1
   EXPECT_EQ(items[1]["id"], a);
   EXPECT_TRUE(items[0].contains("resourceRequests"));
-  for (const json& full : (*core->apps({}))["apps"]["app"]) {
+  const json all = *core->apps({});
+  for (const json& full : all["apps"]["app"]) {
     auto one = core->appsPage({{"q", full["id"].get<std::string>()}});
     ASSERT_TRUE(one.isOk());
     ASSERT_EQ((*one)["appsPage"]["total"], 1);

@@ -87,7 +87,7 @@ SqliteStore::SqliteStore(std::string path, std::string synchronous)
     : path_(std::move(path)), synchronous_(std::move(synchronous)) {}
 
 SqliteStore::~SqliteStore() {
-  if (db_) sqlite3_close(db_);
+  if (db_) sqlite3_close_v2(db_);
 }
 
 StoreStatus SqliteStore::error(StoreCode code, const std::string& what) const {
@@ -117,11 +117,14 @@ StoreStatus SqliteStore::checkExisting() {
   }
   sqlite3* ro = nullptr;
   int rc = sqlite3_open_v2(path_.c_str(), &ro, SQLITE_OPEN_READONLY, nullptr);
+  // sqlite3_close_v2: a failure inside the block below closes while its statements are still
+  // alive; the handle is freed when the last one is finalised (sqlite3_close would refuse and
+  // leak it).
   auto fail = [&](const std::string& why) {
     StoreStatus s{StoreCode::kCorrupt,
                   fmt::format("state store {}: {}; refusing to start (the file is left as it is)",
                               path_, why)};
-    sqlite3_close(ro);
+    sqlite3_close_v2(ro);
     return s;
   };
   if (rc != SQLITE_OK) return fail(fmt::format("cannot open: {}", sqlite3_errstr(rc)));
@@ -143,7 +146,7 @@ StoreStatus SqliteStore::checkExisting() {
       return fail("not a Spindle state store (no schema_version table)");
     }
   }
-  sqlite3_close(ro);
+  sqlite3_close_v2(ro);
   return StoreStatus::ok();
 }
 
@@ -209,7 +212,7 @@ StoreStatus SqliteStore::open() {
       sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     StoreStatus s = error(StoreCode::kFailed, "cannot open or create");
-    sqlite3_close(db_);
+    sqlite3_close_v2(db_);
     db_ = nullptr;
     return s;
   }
