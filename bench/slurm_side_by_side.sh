@@ -43,15 +43,7 @@ die() {
   echo "slurm_side_by_side: $*" >&2
   exit 1
 }
-freeport() { $py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# waitfor SECONDS COMMAND: polls COMMAND every 0.1 s until it succeeds or the time is up.
-waitfor() {
-  local end=$((SECONDS + $1))
-  while ! eval "$2" >/dev/null 2>&1; do
-    [ $SECONDS -ge $end ] && return 1
-    sleep 0.1
-  done
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../tests/wait_lib.sh"
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # node_ticks PID...: the summed utime + stime of the node daemons themselves (not their jobs).
 node_ticks() {

@@ -16,15 +16,7 @@ cleanup() {
 trap cleanup EXIT
 
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
-# waitfor SECONDS COMMAND: polls COMMAND every 0.1 s until it succeeds or the time is up.
-waitfor() {
-  local end=$((SECONDS + $1))
-  while ! eval "$2" >/dev/null 2>&1; do
-    [ $SECONDS -ge $end ] && return 1
-    sleep 0.1
-  done
-}
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source "$(dirname "${BASH_SOURCE[0]}")/wait_lib.sh"
 # rest PATH [METHOD BODY]: the HTTP status, then the body, of one call to $rm_url.
 rest() {
   python3 - "$rm_url$1" "${2:-GET}" "${3:-}" <<'EOF'
