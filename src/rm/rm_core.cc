@@ -536,12 +536,16 @@ void RmCore::tick() {
   tickDecommissioning(now);
   std::vector<AppId> expired;
   for (auto& [id, app] : apps_) {
-    if ((app->registered || app->amContainer) && !app->unregistered && appLive(id) &&
+    // A recovered attempt whose AM container is not reported yet is watched too (YARN
+    // recovers it as LAUNCHED, under the AM liveness monitor).
+    const bool watched = app->registered || app->amContainer || awaitingAm_.contains(id);
+    if (watched && !app->unregistered && appLive(id) &&
         now - app->lastAmContact > settings_.amExpiryMs) {
       expired.push_back(id);
     }
   }
   for (AppId id : expired) {
+    awaitingAm_.erase(id);
     failAttempt(id, fmt::format("ApplicationMaster for attempt {} timed out",
                                 sched().attemptIdString(sched().findApp(id)->attemptId())));
   }

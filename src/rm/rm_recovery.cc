@@ -183,34 +183,14 @@ bool RmCore::inSchedulingWait() const {
 
 void RmCore::endSchedulingWait() {
   waitEnded_ = true;
-  std::set<AppId> waiting;
-  waiting.swap(awaitingAm_);
-  for (AppId id : waiting) {
-    RmApp* app = findApp(id);
-    if (app == nullptr || app->amContainer || !appLive(id)) continue;
-    // No NM reported the AM container: the attempt starts again, without counting as a failure
-    // of the app (YARN's shouldCountTowardsMaxAttemptRetry leaves out RM-side causes).
-    const std::string why = fmt::format(
-        "AM container {} was not reported by any NodeManager within {} ms of the "
-        "ResourceManager restart",
-        app->attempts.empty() ? "" : app->attempts.back().amContainerId,
-        settings_.recoverySchedulingWaitMs);
-    SPINDLE_LOG_WARN("{}: {}", sched().appIdString(id), why);
-    app->endAttempt("FAILED", clock_.nowMs(), why);
-    auto out = driver_->restartAttempt(id, /*countsAsFailure=*/false);
-    if (!out) {
-      SPINDLE_LOG_ERROR("{}: cannot start a new attempt: {}", sched().appIdString(id),
-                        out.status().message());
-      continue;
-    }
-    const Outcome copy = *out;
-    app->attempt = sched().findApp(id)->attempt();
-    app->attempts.push_back(AttemptRecord::started(app->attempt, clock_.nowMs()));
-    app->registered = false;
-    app->recovered = false;
-    app->lastResponse.reset();
-    markDirty(id);
-    apply(copy);
+  // An attempt whose AM container no NM has reported yet is not failed here: YARN recovers it
+  // as LAUNCHED and ends it only when an NM reports the AM container finished or when the AM
+  // liveness monitor expires it (RMAppAttemptImpl's AttemptRecoveredTransition). A slow NM
+  // re-registration must not kill a live AM and its containers.
+  for (AppId id : awaitingAm_) {
+    SPINDLE_LOG_INFO("{}: the scheduling wait ended and no NodeManager has reported its AM "
+                     "container yet; the attempt ends if its AM is silent for {} ms",
+                     sched().appIdString(id), settings_.amExpiryMs);
   }
 }
 

@@ -1,6 +1,6 @@
 // RmCore with a state store: what a restart keeps (apps, attempts, final states, admin node
 // attributes), the epoch in container ids, NM resync with container recovery charging queue
-// usage, AM_RESYNC, the scheduling wait, a restarted attempt whose AM never came back, and a
+// usage, AM_RESYNC, the scheduling wait, a recovered attempt whose AM container is never reported, and a
 // failed or fenced write.
 #include <cstdlib>
 #include <filesystem>
@@ -231,7 +231,10 @@ TEST_F(RmRecoveryTest, FinishedAppsStayFinishedAndNewIdsFollowTheStoredOnes) {
             protocol::parseApplicationId(a)->clusterTimestamp);
 }
 
-TEST_F(RmRecoveryTest, AnAmNoNodeReportsStartsANewAttemptAfterTheWait) {
+// YARN recovers such an attempt as LAUNCHED: the end of the scheduling wait does not fail it
+// (its NM may just be slow to register again); an AM that keeps calling keeps it, and the AM
+// liveness monitor ends it when the AM stays silent.
+TEST_F(RmRecoveryTest, AnAmNoNodeReportsWaitsForTheAmLivenessMonitor) {
   ASSERT_EQ(addNode("h1:1", 4096).nodeAction, NodeAction::NORMAL);
   const std::string a = submit();
   const std::string am = amContainer("h1:1");
@@ -242,15 +245,37 @@ TEST_F(RmRecoveryTest, AnAmNoNodeReportsStartsANewAttemptAfterTheWait) {
   EXPECT_TRUE(core->takeLaunches().empty());
   clock.advanceMs(2500);
   core->tick();
+  EXPECT_FALSE(core->inSchedulingWait());
+  heartbeat("h1:1");
+  EXPECT_TRUE(core->takeLaunches().empty());
+  auto attempts = core->appAttempts(a);
+  ASSERT_TRUE(attempts.isOk());
+  EXPECT_EQ((*attempts)["appAttempts"]["appAttempt"].size(), 1u);
+
+  // The AM calls (and is told to resync): the attempt lives past one expiry interval.
+  protocol::AllocateRequest call;
+  call.applicationAttemptId = attemptOf(am);
+  clock.advanceMs(40'000);
+  auto resync = core->allocate(call);
+  ASSERT_TRUE(resync.isOk());
+  ASSERT_TRUE(resync->amCommand.has_value());
+  clock.advanceMs(40'000);
+  core->tick();
+  heartbeat("h1:1");
+  EXPECT_TRUE(core->takeLaunches().empty());
+
+  // Silent for longer than the expiry interval: the attempt times out and a second one starts.
+  clock.advanceMs(25'000);
+  core->tick();
   const std::string am2 = amContainer("h1:1");
   EXPECT_EQ(attemptOf(am2), protocol::toString(protocol::ApplicationAttemptId{
                                 *protocol::parseApplicationId(a), 2}));
-  auto attempts = core->appAttempts(a);
+  attempts = core->appAttempts(a);
   ASSERT_TRUE(attempts.isOk());
   const auto& list = (*attempts)["appAttempts"]["appAttempt"];
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[0]["appAttemptState"], "FAILED");
-  EXPECT_NE(list[0]["diagnosticsInfo"].get<std::string>().find(am), std::string::npos);
+  EXPECT_NE(list[0]["diagnosticsInfo"].get<std::string>().find("timed out"), std::string::npos);
   // A report of the old AM container now is of a past attempt: stopped.
   auto hb = heartbeat("h1:1", {running(am, 256)});
   EXPECT_EQ(hb.containersToCleanup, std::vector<std::string>{am});
