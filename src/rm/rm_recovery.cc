@@ -188,9 +188,10 @@ void RmCore::endSchedulingWait() {
   // liveness monitor expires it (RMAppAttemptImpl's AttemptRecoveredTransition). A slow NM
   // re-registration must not kill a live AM and its containers.
   for (AppId id : awaitingAm_) {
-    SPINDLE_LOG_INFO("{}: the scheduling wait ended and no NodeManager has reported its AM "
-                     "container yet; the attempt ends if its AM is silent for {} ms",
-                     sched().appIdString(id), settings_.amExpiryMs);
+    SPINDLE_LOG_INFO(
+        "{}: the scheduling wait ended and no NodeManager has reported its AM "
+        "container yet; the attempt ends if its AM is silent for {} ms",
+        sched().appIdString(id), settings_.amExpiryMs);
   }
 }
 

@@ -1,7 +1,7 @@
 // RmCore with a state store: what a restart keeps (apps, attempts, final states, admin node
 // attributes), the epoch in container ids, NM resync with container recovery charging queue
-// usage, AM_RESYNC, the scheduling wait, a recovered attempt whose AM container is never reported, and a
-// failed or fenced write.
+// usage, AM_RESYNC, the scheduling wait, a recovered attempt whose AM container is never reported,
+// and a failed or fenced write.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
