@@ -1,6 +1,7 @@
 // RmCore: the ApplicationMasterProtocol (YARN's ApplicationMasterService).
 #include <algorithm>
 
+#include "base/log.h"
 #include "placement/spec_parser.h"
 #include "protocol/yarn_ids.h"
 #include "rm/rm_core.h"
@@ -168,6 +169,22 @@ Result<protocol::AllocateResponse> RmCore::allocate(const protocol::AllocateRequ
     if (id->app() != app->id) {
       return invalidArgument("AllocateRequest.release[{}]: {} is not a container of {}", i,
                              r.release[i], sched().appIdString(app->id));
+    }
+    const Application* a = sched().findApp(app->id);
+    if (a != nullptr && !a->liveContainers().contains(*id)) {
+      // Unknown or already finished: not an error (AbstractYarnScheduler.releaseContainers).
+      // Within the NM expiry interval of a restart an NM may yet report it: remember it.
+      if (recoveredAt_ && clock_.nowMs() - *recoveredAt_ < settings_.nmExpiryMs) {
+        SPINDLE_LOG_INFO(
+            "{}: released container {} is not known yet; it is stopped if a "
+            "NodeManager reports it",
+            sched().appIdString(app->id), r.release[i]);
+        app->pendingRelease.insert(*id);
+      } else {
+        SPINDLE_LOG_INFO("{}: released container {} is not running; nothing to release",
+                         sched().appIdString(app->id), r.release[i]);
+      }
+      continue;
     }
     event.releases.push_back(*id);
   }

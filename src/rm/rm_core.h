@@ -386,6 +386,7 @@ class RmCore {
   uint64_t epoch_ = 0;
   size_t recoveredApps_ = 0;
   TimeMs schedulingWaitUntil_ = 0;
+  std::optional<TimeMs> recoveredAt_;  // when apps were recovered from the store
   bool waitEnded_ = true;
   bool placingRecovered_ = false;  // apply(): an allocation is a recovered container
   std::set<AppId> awaitingAm_;     // recovered attempts whose AM container is not reported yet

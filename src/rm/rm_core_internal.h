@@ -95,6 +95,9 @@ struct RmCore::RmApp {
   bool recovered = false;
   // Nodes whose state changed since the AM's last allocate (updatedNodes), by node id.
   std::map<std::string, protocol::NodeReport> updatedNodes;
+  // Containers the AM released that the RM did not know, shortly after a restart: an NM may
+  // still report them, and then they are stopped instead of recovered (YARN's pendingRelease).
+  std::set<ContainerId> pendingRelease;
 
   void endAttempt(const char* state, TimeMs now, const std::string& why) {
     if (attempts.empty() || attempts.back().finishedTime != 0) return;

@@ -83,6 +83,7 @@ Status RmCore::recover(const store::StoreSnapshot& snap) {
     }
   }
   if (recoveredApps_ > 0) {
+    recoveredAt_ = clock_.nowMs();
     schedulingWaitUntil_ = clock_.nowMs() + settings_.recoverySchedulingWaitMs;
     waitEnded_ = false;
   }
@@ -212,6 +213,12 @@ void RmCore::recoverContainers(RmNode& n, const std::vector<protocol::ContainerS
     const bool recoverable = store_ && containerEpoch < epoch_ && app != nullptr &&
                              appLive(app->id) && id->attempt.attempt == app->attempt &&
                              cs.allocatedResource.has_value();
+    if (recoverable && app->pendingRelease.erase(*id) > 0) {
+      SPINDLE_LOG_INFO("node {}: container {} was released by its AM; stopping it", n.nodeId,
+                       cs.containerId);
+      if (cs.state != protocol::ContainerState::COMPLETE) n.toCleanup.push_back(cs.containerId);
+      continue;
+    }
     if (!recoverable) {
       if (cs.state != protocol::ContainerState::COMPLETE) n.toCleanup.push_back(cs.containerId);
       continue;

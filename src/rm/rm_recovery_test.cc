@@ -281,6 +281,50 @@ TEST_F(RmRecoveryTest, AnAmNoNodeReportsWaitsForTheAmLivenessMonitor) {
   EXPECT_EQ(hb.containersToCleanup, std::vector<std::string>{am});
 }
 
+// AbstractYarnScheduler.releaseContainers: releasing a container the RM does not know is not an
+// error; shortly after a restart it is remembered and stopped when an NM reports it.
+TEST_F(RmRecoveryTest, ReleasingAnUnreportedContainerIsNoErrorAndStopsItWhenReported) {
+  ASSERT_EQ(addNode("h1:1", 4096).nodeAction, NodeAction::NORMAL);
+  submit();
+  const std::string am = amContainer("h1:1");
+  const std::string attempt = attemptOf(am);
+  protocol::RegisterApplicationMasterRequest reg;
+  reg.applicationAttemptId = attempt;
+  ASSERT_TRUE(core->registerAm(reg).isOk());
+  protocol::AllocateRequest ask;
+  ask.applicationAttemptId = attempt;
+  ask.ask = {{1, "*", {256, 1}, 1, true, "", 0}};
+  ASSERT_TRUE(core->allocate(ask).isOk());
+  heartbeat("h1:1");
+  protocol::AllocateRequest pull;
+  pull.applicationAttemptId = attempt;
+  pull.responseId = 1;
+  auto got = core->allocate(pull);
+  ASSERT_TRUE(got.isOk());
+  ASSERT_EQ(got->allocatedContainers.size(), 1u);
+  const std::string task = got->allocatedContainers[0].id;
+
+  clock.advanceMs(1000);
+  start();
+  ASSERT_EQ(addNode("h1:1", 4096, {running(am, 256)}).nodeAction, NodeAction::NORMAL);
+  protocol::AllocateRequest call;
+  call.applicationAttemptId = attempt;
+  ASSERT_TRUE(core->allocate(call).isOk());  // AM_RESYNC
+  ASSERT_TRUE(core->registerAm(reg).isOk());
+  call.release = {task};
+  auto released = core->allocate(call);
+  ASSERT_TRUE(released.isOk()) << released.status().toString();
+  // The NM reports it late (it had not started it yet): stopped, not recovered.
+  auto hb = heartbeat("h1:1", {running(am, 256), running(task, 256)});
+  EXPECT_EQ(hb.containersToCleanup, std::vector<std::string>{task});
+  EXPECT_EQ(allocatedMb(), 256);
+  // Long after the restart, an unknown release is still no error.
+  clock.advanceMs(700'000);
+  call.responseId = 1;
+  call.release = {task};
+  EXPECT_TRUE(core->allocate(call).isOk());
+}
+
 TEST_F(RmRecoveryTest, AdminNodeAttributesSurviveARestart) {
   protocol::NodesToAttributesMappingRequest m;
   m.operation = "ADD";
