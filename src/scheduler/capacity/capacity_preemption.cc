@@ -4,8 +4,10 @@
 // (FiCaSchedulerApp.getAllocation), and PlaceContainer{reserved}.
 //
 // A round:
-//  1. snapshot the live state (cs_preemption_snapshot.cc), plan on it (preemption_policy.h);
-//     any error is logged and changes nothing: no mark, no kill, the last report stays;
+//  1. snapshot the live state (cs_preemption_snapshot.cc), plan on it (preemption_policy.h):
+//     first on the queues alone, then, only when some queue has something to obtain (or a
+//     selector that always looks at containers is on), on the full snapshot; any error is
+//     logged and changes nothing: no mark, no kill, the last report stays;
 //  2. observe_only: report the figures and what would have been selected, act on nothing;
 //  3. otherwise unreserve the reservations the FIFO selector visited (KILL_RESERVED_CONTAINER),
 //     then advance the executor: new candidates are marked (kPreemptMark, the AM's message
@@ -100,15 +102,23 @@ void CapacityScheduler::runPreemptionRound() {
   }
 }
 
-Status CapacityScheduler::preemptionRound() {
-  sync();
-  SPINDLE_ASSIGN_OR_RETURN(preemption::PreemptionSnapshot snapshot, buildPreemptionSnapshot());
+Result<PreemptionPlan> CapacityScheduler::planPreemption(bool queuesOnly) const {
+  SPINDLE_ASSIGN_OR_RETURN(preemption::PreemptionSnapshot snapshot,
+                           buildPreemptionSnapshot(queuesOnly));
   if (preemption_.snapshotHook) SPINDLE_RETURN_IF_ERROR(preemption_.snapshotHook(snapshot));
   // The scheduler's own calculator, by reference: allocation and preemption order resources the
   // same way (YARN's policy takes the scheduler's ResourceCalculator too).
-  SPINDLE_ASSIGN_OR_RETURN(
-      PreemptionPlan plan,
-      preemption::planPreemptionRound(snapshot, calculator(), preemption_.config.policy));
+  return preemption::planPreemptionRound(snapshot, calculator(), preemption_.config.policy);
+}
+
+Status CapacityScheduler::preemptionRound() {
+  sync();
+  // The queues' figures first: most rounds on a busy cluster find nothing to obtain, and then
+  // copying every container and node would be wasted (the plan is the same either way).
+  SPINDLE_ASSIGN_OR_RETURN(PreemptionPlan plan, planPreemption(/*queuesOnly=*/true));
+  if (plan.needsDetail) {
+    SPINDLE_ASSIGN_OR_RETURN(plan, planPreemption(/*queuesOnly=*/false));
+  }
   // Nothing below fails: the plan is applied whole.
   PreemptionRoundReport report = reportOf(plan, clock().nowMs());
   if (plan.observeOnly) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "scheduler/capacity/capacity_test_fixture.h"
+#include "scheduler/capacity/preemption/preemption_policy.h"
 
 namespace spindle {
 namespace {
@@ -375,6 +376,55 @@ TEST(CapacityPreemption, PlaceReservationRules) {
   ASSERT_FALSE(tooBig.isOk());
   EXPECT_THAT(tooBig.message(), HasSubstr("does not fit node h3"));
   EXPECT_TRUE(t.cs.sched().checkInvariants().isOk());
+}
+
+// A round plans first on the queues' amounts alone; containers are copied only when some leaf
+// has something to obtain. The queues-only plan has the full plan's figures when nothing is to
+// be taken, and asks for the detail otherwise.
+TEST(CapacityPreemption, AQueuesOnlyPlanMatchesTheFullOneOrAsksForDetail) {
+  CsConf c = preemptingConf();
+  auto plan = [&](Cs& cs, bool queuesOnly) {
+    auto snap = cs.sched().buildPreemptionSnapshot(queuesOnly);
+    EXPECT_TRUE(snap.isOk());
+    EXPECT_EQ(snap->apps.empty() && snap->nodes.empty(), queuesOnly);
+    auto p = preemption::planPreemptionRound(*snap, cs.sched().calculator(),
+                                             cs.sched().monitorConfig().policy);
+    EXPECT_TRUE(p.isOk());
+    return *p;
+  };
+  // b over its guarantee, a asking: the queues-only plan needs the containers.
+  OverCapacity over(c);
+  EXPECT_TRUE(plan(over.cs, true).needsDetail);
+  const preemption::PreemptionPlan full = plan(over.cs, false);
+  EXPECT_FALSE(full.needsDetail);
+  EXPECT_EQ(full.candidates.size(), 10u);
+  // a asks nothing: nothing to obtain, and both plans agree on every figure.
+  Cs idle(c);
+  idle.node("h1", "/r1", 20 * GB, 20);
+  const AppId b = idle.submit("b", "bob");
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(
+        idle.sched().handle(PlaceContainer{b, "h1", Resource::of(GB, 1), 1, i == 0, false}).isOk());
+  }
+  const preemption::PreemptionPlan light = plan(idle, true);
+  const preemption::PreemptionPlan heavy = plan(idle, false);
+  EXPECT_FALSE(light.needsDetail);
+  EXPECT_TRUE(light.candidates.empty());
+  EXPECT_TRUE(heavy.candidates.empty());
+  ASSERT_EQ(light.figures.size(), heavy.figures.size());
+  for (size_t i = 0; i < light.figures.size(); ++i) {
+    EXPECT_EQ(light.figures[i].path, heavy.figures[i].path);
+    EXPECT_EQ(light.figures[i].ideal, heavy.figures[i].ideal);
+    EXPECT_EQ(light.figures[i].toBePreempted, heavy.figures[i].toBePreempted);
+    EXPECT_EQ(light.figures[i].used, heavy.figures[i].used);
+  }
+  EXPECT_EQ(light.budgetLeft, heavy.budgetLeft);
+  // A selector that always looks at containers: detail whatever the queues say.
+  CsConf reserved = preemptingConf();
+  reserved.raw(knob("select_based_on_reserved_containers"), "true");
+  Cs withReserved(reserved);
+  withReserved.node("h1", "/r1", 20 * GB, 20);
+  EXPECT_TRUE(plan(withReserved, true).needsDetail);
 }
 
 TEST(CapacityPreemption, LazyPreemptionMakesContainersKillableAndTheAllocatorTakesThem) {

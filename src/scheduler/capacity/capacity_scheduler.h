@@ -123,8 +123,9 @@ class CapacityScheduler final : public Scheduler {
   // The negotiable contract (the CS never sends a strict one; YARN's PreemptionMessage).
   PreemptionMessage preemptionMessage(AppId app) const override;
   // The policy's input, taken from the live state (YARN's TempQueuePerPartition,
-  // preemption_snapshot.h).
-  Result<preemption::PreemptionSnapshot> buildPreemptionSnapshot() const;
+  // preemption_snapshot.h); queuesOnly leaves out apps, containers and nodes
+  // (PreemptionSnapshot::queuesOnly).
+  Result<preemption::PreemptionSnapshot> buildPreemptionSnapshot(bool queuesOnly = false) const;
   const MonitorConfig& monitorConfig() const { return preemption_.config; }
   const PreemptionExecutor& preemptionExecutor() const { return preemption_.executor; }
   // Tests only: edits (or fails) every snapshot before the round plans on it.
@@ -242,6 +243,8 @@ class CapacityScheduler final : public Scheduler {
   // --- Capacity preemption (capacity_preemption.cc) ---
   void runPreemptionRound();
   Status preemptionRound();
+  // One plan on a snapshot of the live state (the snapshot hook applied).
+  Result<preemption::PreemptionPlan> planPreemption(bool queuesOnly) const;
   void applyPreemptionPlan(const preemption::PreemptionPlan& plan, PreemptionRoundReport& report);
   void killReservation(ContainerId id, const preemption::PreemptionPlan& plan);
   // Lazy preemption: kills killable containers on the node when a queue under its guarantee

@@ -24,6 +24,8 @@
 // reverse of its ordering policy (FIFO: lowest priority first, then newest; fair: largest usage
 // first, then the same FIFO tie-break). Reservations are containers with isReservation, the
 // reserved size and the reservation's own container id.
+// queuesOnly: the queues' amounts alone (apps, containers and nodes left out), for the first
+// pass of a round (PreemptionSnapshot::queuesOnly).
 #include <algorithm>
 #include <unordered_map>
 
@@ -41,7 +43,7 @@ Resource truncatedTimes(const Resource& r, double by) { return multiplyAndRoundD
 
 }  // namespace
 
-Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
+Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot(bool queuesOnly) const {
   const ResourceCalculator& rc = calculator();
   const Resource& minAlloc = settings().bounds.minimum;
   PreemptionSnapshot snap;
@@ -49,6 +51,7 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
   snap.clusterTotal = cluster().total();
   snap.minimumAllocation = minAlloc;
   snap.nowMs = clock().nowMs();
+  snap.queuesOnly = queuesOnly;
   for (const auto& [name, total] : partitions_) {
     snap.partitions.push_back({name, total, cluster().isExclusive(name)});
   }
@@ -60,7 +63,7 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
     const Container* c = findContainer(id);
     const CsApp* s = csApp(id.app());
     if (c == nullptr || s == nullptr) continue;
-    killableOnNode[c->node] += c->resource;
+    if (!queuesOnly) killableOnNode[c->node] += c->resource;
     killableInLeaf[{s->leaf, cluster().node(c->node).partition()}] += c->resource;
   }
 
@@ -111,6 +114,7 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
   // limit).
   std::unordered_map<const CsQueue*, std::vector<const CsApp*>> appsOfLeaf;
   for (const auto& [id, s] : csApps_) {
+    if (queuesOnly) break;
     if (s.phase != CsAppPhase::kActive && s.app->liveContainers().empty() &&
         s.reservations.empty()) {
       continue;
@@ -229,6 +233,10 @@ Result<PreemptionSnapshot> CapacityScheduler::buildPreemptionSnapshot() const {
   }
 
   // Nodes, indexed by id; ids of removed nodes are empty placeholders in the default partition.
+  if (queuesOnly) {
+    SPINDLE_RETURN_IF_ERROR(preemption::validateSnapshot(snap));
+    return snap;
+  }
   const std::vector<NodeId> ids = cluster().nodeIds();
   const uint32_t count = ids.empty() ? 0 : ids.back().value() + 1;
   snap.nodes.resize(count);

@@ -13,6 +13,17 @@ void FifoSelector::select(RoundState& st, std::vector<ContainerId>& reservations
                       .balanceAfterSatisfied = balance_};
   IdealAssignmentCalculator(st, mode).compute();
   deductSelected(st);
+  if (st.snapshot().queuesOnly) {
+    // Only whether any leaf has something to obtain: then the containers are needed.
+    for (QueueId leaf : st.leaves()) {
+      if (st.queue(leaf, "").preemptionDisabled) continue;
+      if (!resToObtainForLeaf(st, leaf).empty()) {
+        st.requestDetail();
+        return;
+      }
+    }
+    return;
+  }
   for (QueueId leaf : st.leaves()) {
     if (st.queue(leaf, "").preemptionDisabled) continue;
     selectFromLeaf(st, leaf, reservationsToKill);

@@ -53,6 +53,13 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
   SPINDLE_ASSIGN_OR_RETURN(RoundState st, RoundState::build(snapshot, rc, settings));
   PreemptionPlan plan;
   plan.observeOnly = settings.observeOnly;
+  // These selectors look at containers or nodes whatever the queues' figures say.
+  if (snapshot.queuesOnly &&
+      (settings.underutilizedPreemptionEnabled || settings.selectBasedOnReservedContainers ||
+       settings.preemptToBalanceEnabled || settings.intraQueueEnabled)) {
+    plan.needsDetail = true;
+    return plan;
+  }
   // Selector index -> kind and kill wait, in YARN's order.
   std::vector<std::pair<SelectorKind, int64_t>> selectors;
   st.clearUnderServed();
@@ -66,6 +73,10 @@ Result<PreemptionPlan> planPreemptionRound(const PreemptionSnapshot& snapshot,
   }
   selectors.emplace_back(SelectorKind::kFifo, settings.maxWaitBeforeKillMs);
   FifoSelector(false, static_cast<int>(selectors.size() - 1)).select(st, plan.reservationsToKill);
+  if (st.needsDetail()) {
+    plan.needsDetail = true;
+    return plan;
+  }
   // The FIFO calculation's figures name the beneficiaries below.
   const std::vector<QueueFigures> fifoFigures = collectFigures(st);
   if (settings.preemptToBalanceEnabled) {

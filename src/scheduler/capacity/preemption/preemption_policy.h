@@ -105,6 +105,9 @@ struct PreemptionPlan {
   std::vector<ContainerId> reservationsToKill;  // KILL_RESERVED_CONTAINER, sent at once
   std::vector<QueueFigures> figures;
   Resource budgetLeft;
+  // Planned on a queues-only snapshot and a selector needs containers: nothing else in this
+  // plan is meaningful; plan again on a full snapshot.
+  bool needsDetail = false;
 };
 
 // `rc` is the scheduler's own resource calculator (Default or Dominant), the one its allocation

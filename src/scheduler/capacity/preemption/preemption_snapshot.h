@@ -124,6 +124,12 @@ struct PreemptionSnapshot {
   std::vector<QueueSnapshot> queues;      // pre-order, root first
   std::vector<AppSnapshot> apps;
   std::vector<NodeSnapshot> nodes;  // indexed by NodeId value
+  // Apps (with their containers) and nodes left out: the queues' amounts alone, enough for the
+  // ideal assignment. A round planned on such a snapshot selects nothing; when a selector
+  // would have to look at containers, the plan says so (PreemptionPlan::needsDetail) and the
+  // caller plans again on a full snapshot. YARN's selectors likewise visit containers only of
+  // queues with something to obtain.
+  bool queuesOnly = false;
 
   QueueId addQueue(std::string path, QueueId parent);
   const QueueSnapshot& queue(QueueId q) const { return queues[q.value()]; }

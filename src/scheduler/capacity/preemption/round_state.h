@@ -106,6 +106,10 @@ class RoundState {
   void select(Selection s);
   const std::vector<Selection>& selections() const { return selections_; }
 
+  // A selector found work on a queues-only snapshot (PreemptionSnapshot::queuesOnly).
+  void requestDetail() { needsDetail_ = true; }
+  bool needsDetail() const { return needsDetail_; }
+
   const AppSnapshot* app(const AttemptId& a) const;
   std::string nodePartition(NodeId n) const;
 
@@ -119,6 +123,7 @@ class RoundState {
   std::map<std::string, std::vector<TempQueue>> byPartition_;
   std::vector<QueueId> leaves_;
   Resource totalPreemptionAllowed_;
+  bool needsDetail_ = false;
   std::map<std::string, std::vector<QueueId>> underServed_;
   // Membership of underServed_ per partition, by queue index (addUnderServed is called for
   // every queue the fixpoint visits; a linear search made it quadratic in the leaves).
