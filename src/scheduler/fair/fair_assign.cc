@@ -88,17 +88,23 @@ FairScheduler::Assignment FairScheduler::assignQueue(FsQueue& q, NodeId node) {
 
 FairScheduler::Assignment FairScheduler::assignLeaf(FsQueue& leaf, NodeId nodeId) {
   // fetchAppsWithDemand: runnable apps with outstanding asks, in the policy's order.
+  // Apps without pending asks are passed over, and once every app that has some was visited
+  // nothing is left to try: on a busy cluster most runnable apps hold containers and ask for
+  // nothing, and most heartbeats find no app with asks at all.
+  if (leaf.appsWithPendingAsks == 0) return {};
   ensureOrder(leaf);
   const Node& node = cluster().node(nodeId);
   // The leaf's path, which an allocation's decision record names.
   prefetchLine(&leaf.path());
-  for (size_t i = 0; i < leaf.appOrder.size(); ++i) {
+  int32_t pendingLeft = leaf.appsWithPendingAsks;
+  for (size_t i = 0; i < leaf.appOrder.size() && pendingLeft > 0; ++i) {
     FsApp& fa = *leaf.appOrder[i].member;
+    if (!fa.hasPendingAsks) continue;
+    --pendingLeft;
     const Application& a = *fa.app;
     // What assignApp reads lies in five places: start them all loading at once.
     a.prefetchAsks();
     fa.locality.prefetch();
-    if (!a.asks().hasPending()) continue;
     if (const SkipReason why = nodeFilter().checkBlacklist(a, node); why != SkipReason::kNone) {
       recordSkip(a, nodeId, {}, why,
                  fmt::format("node {} or its rack {} is blacklisted", node.name(), node.rack()));

@@ -88,6 +88,10 @@ Status FairScheduler::moveApp(AppId id, std::string_view queue) {
 
   // executeMove: runnability first (it refiles the app), then the usage it carries.
   maxRunning_.moveApp(tree_, fsApps_, fa, *target);
+  if (fa.hasPendingAsks) {
+    --from.appsWithPendingAsks;
+    ++target->appsWithPendingAsks;
+  }
   from.addUsage(a->used(), -1);
   from.amUsage -= a->amUsed();
   target->addUsage(a->used(), +1);

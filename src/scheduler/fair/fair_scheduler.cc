@@ -214,7 +214,10 @@ Status FairScheduler::admitApp(Application& app) {
 void FairScheduler::onAppRemoved(Application& app) {
   auto it = fsApps_.find(app.id());
   if (it == fsApps_.end()) return;
-  if (it->second.hasPendingAsks) --appsWithPendingAsks_;
+  if (it->second.hasPendingAsks) {
+    --appsWithPendingAsks_;
+    --it->second.leaf->appsWithPendingAsks;
+  }
   appIndex_[app.id().value()] = nullptr;
   maxRunning_.removeApp(tree_, fsApps_, it->second);
   fsApps_.erase(it);
@@ -254,6 +257,7 @@ void FairScheduler::syncPendingAsks(FsApp& fa, const Application& app) {
   if (pending == fa.hasPendingAsks) return;
   fa.hasPendingAsks = pending;
   appsWithPendingAsks_ += pending ? 1 : -1;
+  fa.leaf->appsWithPendingAsks += pending ? 1 : -1;
 }
 
 bool FairScheduler::holdsPreemptedRoom() const {
@@ -404,6 +408,7 @@ Status FairScheduler::installConfig(fair::FairSchedulerConfig cfg) {
     const Application& a = *apps().at(id);
     fa.leaf = leaves.at(id);
     fa.leaf->addUsage(a.used(), +1);
+    if (fa.hasPendingAsks) ++fa.leaf->appsWithPendingAsks;
     fa.leaf->amUsage += a.amUsed();
     if (fa.runnable) {
       fa.leaf->runnableApps.push_back(id);
@@ -514,7 +519,19 @@ Status FairScheduler::checkSchedulerInvariants() const {
     return internalError("FS: the app index holds {} apps, {} are live", indexed, fsApps_.size());
   }
   int32_t counted = 0;
-  for (const auto& [id, fa] : fsApps_) counted += fa.hasPendingAsks ? 1 : 0;
+  std::map<const FsQueue*, int32_t> pendingInLeaf;
+  for (const auto& [id, fa] : fsApps_) {
+    counted += fa.hasPendingAsks ? 1 : 0;
+    if (fa.hasPendingAsks) ++pendingInLeaf[fa.leaf];
+  }
+  for (const FsQueue* q : tree_.preorder()) {
+    const auto it = pendingInLeaf.find(q);
+    const int32_t expected = it == pendingInLeaf.end() ? 0 : it->second;
+    if (q->appsWithPendingAsks != expected) {
+      return internalError("FS: {} counts {} apps with pending asks, its apps have {}", q->path(),
+                           q->appsWithPendingAsks, expected);
+    }
+  }
   if (counted != appsWithPendingAsks_) {
     return internalError("FS: {} apps flagged with pending asks, aggregate says {}", counted,
                          appsWithPendingAsks_);

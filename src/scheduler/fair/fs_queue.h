@@ -138,7 +138,10 @@ class FsQueue {
   // Resolved against the cluster by FsQueueTree::resolveShares.
   ResourceLimit maxShare = ResourceLimit::unbounded();
   Resource minShare;
-  Resource amUsage;         // leaves only
+  Resource amUsage;  // leaves only
+  // Leaves: its apps (runnable or not) whose asks have something pending (FsApp::
+  // hasPendingAsks); the assignment walk stops once it has passed that many.
+  int32_t appsWithPendingAsks = 0;
   Resource demand;          // refreshed by the update pass, capped at maxShare
   Resource fairShare;       // instantaneous; steady shares: FairScheduler::steadyFairShares()
   int32_t numRunnable = 0;  // including subqueues
