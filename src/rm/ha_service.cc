@@ -26,15 +26,6 @@ std::string queryString(const HttpRequest& r) {
   return q;
 }
 
-// YARN's StandbyException (org.apache.hadoop.ipc.StandbyException), 503.
-HttpResponse standbyException(const std::string& message) {
-  json j = {{"RemoteException",
-             {{"exception", "StandbyException"},
-              {"message", message},
-              {"javaClassName", "org.apache.hadoop.ipc.StandbyException"}}}};
-  return {503, j.dump()};
-}
-
 // "rm2 127.0.0.1:8090" -> "127.0.0.1:8090".
 std::string addressOf(const std::string& leader) {
   const size_t space = leader.find(' ');

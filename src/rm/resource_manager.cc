@@ -31,9 +31,9 @@ int fail(const Status& s) {
   return 2;
 }
 
-// A failed or fenced store write stops the process at once, before the call that needed it is
-// answered: the RM does not run without durable state, and what was stored before stays in the
-// store (a deposed HA leader's restart comes back as standby).
+// A failed store write (or, without HA, a fenced one) stops the process at once, before the call
+// that needed it is answered: the RM does not run without durable state, and what was stored before
+// stays in the store (a deposed HA leader's restart comes back as standby).
 void stopOnStoreFailure(const store::StoreStatus& st) {
   std::cerr << "spindle rm: the state store failed (" << store::toString(st.code())
             << "): " << st.message() << "; stopping: the ResourceManager does not run "
@@ -69,7 +69,10 @@ class ActiveRm final : public ActiveServices {
     });
     a->loop_ = std::make_unique<SchedulerLoop>(
         kTickMs, [&core] { core.tick(); },
-        [&core, self] { self->launcher_->launch(core.takeLaunches()); });
+        [&core, self] {
+          // After a failed store write nothing more starts: the attempt is not durable.
+          if (!core.storeFailed()) self->launcher_->launch(core.takeLaunches());
+        });
     a->service_ = std::make_unique<RmService>(core, *a->loop_);
     return a;
   }
@@ -189,7 +192,7 @@ int runResourceManager(const std::string& confDir) {
   if (ha->enabled) {
     haService = std::make_unique<HaService>(
         *ha,
-        [&settings, &conf, &clock, &ha, &confDir,
+        [&settings, &conf, &clock, &ha, &confDir, &haService,
          schedulerAddress](int64_t token) -> Result<std::shared_ptr<ActiveServices>> {
           // The term's store: every write fenced by the token; open (schema checked), load,
           // bump the epoch (YARN's EPOCH_NODE) before serving.
@@ -198,8 +201,20 @@ int runResourceManager(const std::string& confDir) {
           auto etcd = std::make_shared<ha::EtcdClient>(*endpoints);
           auto etcdStore = std::make_unique<EtcdStoreOwner>(etcd, ha->etcdPrefix());
           etcdStore->setFence({ha->leaderKey(), token});
-          auto a = ActiveRm::create(*settings, *conf, clock, std::move(etcdStore),
-                                    stopOnStoreFailure, confDir);
+          // A fenced write means another RM leads: stand by (the election thread stops these
+          // services; the call that needed the write is refused). Any other failure stops
+          // the process, as without HA.
+          auto onStoreFailure = [&haService](const store::StoreStatus& st) {
+            if (st.code() != store::StoreCode::kFenced || !haService) {
+              stopOnStoreFailure(st);
+              return;
+            }
+            std::cerr << "spindle rm: a state store write was fenced (" << st.message()
+                      << "); another ResourceManager is active: standing by" << std::endl;
+            haService->stepDown("a state store write was fenced: " + st.message());
+          };
+          auto a = ActiveRm::create(*settings, *conf, clock, std::move(etcdStore), onStoreFailure,
+                                    confDir);
           if (!a) return a.status();
           (*a)->begin(schedulerAddress);
           return std::shared_ptr<ActiveServices>(std::move(*a));

@@ -45,6 +45,16 @@ inline protocol::HttpResponse forbidden(const std::string& message) {
   return {403, j.dump()};
 }
 
+// YARN's StandbyException (org.apache.hadoop.ipc.StandbyException), 503: clients fail over to
+// another RM (protocol/failover_http_client.h).
+inline protocol::HttpResponse standbyException(const std::string& message) {
+  nlohmann::json j = {{"RemoteException",
+                       {{"exception", "StandbyException"},
+                        {"message", message},
+                        {"javaClassName", "org.apache.hadoop.ipc.StandbyException"}}}};
+  return {503, j.dump()};
+}
+
 inline protocol::HttpResponse wrongMethod(const protocol::HttpRequest& r) {
   return errorWith(405, "WebApplicationException",
                    "method " + r.method + " is not allowed on " + r.path);

@@ -38,6 +38,7 @@
 // Thread-compatible: one thread calls everything.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <set>
 
@@ -109,6 +110,9 @@ class RmCore {
   // --- Durable state (rm_recovery.cc) ---
   // Called when a store write fails or is fenced; the default logs it. The daemon's handler
   // stops the process (the state already answered stays in the store).
+  // True once a store write failed or was fenced: what this core did since is not durable, so
+  // its answers must not reach clients (RmService answers StandbyException instead). Any thread.
+  bool storeFailed() const { return storeFailed_.load(std::memory_order_acquire); }
   void setStoreFailureHandler(std::function<void(const store::StoreStatus&)> h) {
     onStoreFailure_ = std::move(h);
   }
@@ -382,6 +386,7 @@ class RmCore {
   // Durable state.
   std::unique_ptr<store::StateStore> store_;
   std::function<void(const store::StoreStatus&)> onStoreFailure_;
+  std::atomic<bool> storeFailed_{false};
   std::set<AppId> dirty_;  // apps changed since the last flush
   uint64_t epoch_ = 0;
   size_t recoveredApps_ = 0;

@@ -295,6 +295,7 @@ void RmCore::flush() {
   store::StoreStatus st = store_->apply(batch);
   if (st.isOk()) return;
   SPINDLE_LOG_ERROR("state store write failed ({}): {}", store::toString(st.code()), st.message());
+  storeFailed_.store(true, std::memory_order_release);
   if (onStoreFailure_) onStoreFailure_(st);
 }
 

@@ -107,6 +107,17 @@ Result<RefreshNodesRequest> decodeRefreshNodes(const std::string& body) {
 }  // namespace
 
 void RmService::handle(HttpRequest req, Respond respond) {
+  // After a failed or fenced store write nothing this core answers is durable: a deposed HA
+  // leader stands by, and its in-flight calls are refused so that clients retry on the new
+  // active RM (which never saw them) instead of trusting an answer that is lost.
+  respond = [this, inner = std::move(respond)](HttpResponse r) {
+    if (core_.storeFailed()) {
+      r = standbyException(
+          "this ResourceManager's state store write was refused (another ResourceManager is "
+          "active); the call was not applied");
+    }
+    inner(std::move(r));
+  };
   if (req.path.starts_with(kRpc)) {
     if (req.method != "POST") return respond(wrongMethod(req));
     return handleRpc(req, respond);

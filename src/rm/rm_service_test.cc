@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/http_client.h"
+#include "store/memory_store.h"
 
 namespace spindle::rm {
 namespace {
@@ -19,7 +20,9 @@ class RmServiceTest : public ::testing::Test {
     conf.set("spindle.cluster.timestamp", "1700000000000");
     auto s = RmSettings::fromConfiguration(conf);
     ASSERT_TRUE(s.isOk());
-    core = RmCore::create(*s, conf, clock, "127.0.0.1:0").value();
+    core = RmCore::create(*s, conf, clock, "127.0.0.1:0",
+                          std::make_unique<store::MemoryStore>(storeData))
+               .value();
     loop = std::make_unique<SchedulerLoop>(50, [this] { core->tick(); });
     service = std::make_unique<RmService>(*core, *loop);
     server = std::make_unique<protocol::HttpServer>(
@@ -45,6 +48,7 @@ class RmServiceTest : public ::testing::Test {
   std::string message(const json& j) { return j["RemoteException"]["message"]; }
 
   SimulatedClock clock{1000};
+  std::shared_ptr<store::MemoryStoreData> storeData = std::make_shared<store::MemoryStoreData>();
   std::unique_ptr<RmCore> core;
   std::unique_ptr<SchedulerLoop> loop;
   std::unique_ptr<RmService> service;
@@ -109,6 +113,25 @@ TEST_F(RmServiceTest, SubmitAndKillOverHttp) {
   EXPECT_EQ(s3, 200);
   EXPECT_EQ(killed["state"], "KILLED");
   EXPECT_EQ(call("GET", "/ws/v1/cluster/apps?states=KILLED").second["apps"]["app"].size(), 1u);
+}
+
+// A deposed HA leader: its write is fenced, so the call that needed it is refused with
+// StandbyException (clients fail over) rather than answered as if it were durable, and so is
+// everything after.
+TEST_F(RmServiceTest, AfterAFencedWriteEveryCallIsRefusedAsStandby) {
+  auto [s1, fresh] = call("POST", "/ws/v1/cluster/apps/new-application");
+  ASSERT_EQ(s1, 200);
+  const std::string id = fresh["application-id"];
+  storeData->fenced = true;
+  const json ctx = {{"application-id", id},
+                    {"resource", {{"memory", 1024}, {"vCores", 1}}},
+                    {"am-container-spec", {{"commands", {{"command", "true"}}}}}};
+  auto [s2, refused] = call("POST", "/ws/v1/cluster/apps?user.name=bob", ctx.dump());
+  EXPECT_EQ(s2, 503);
+  EXPECT_EQ(refused["RemoteException"]["exception"], "StandbyException");
+  EXPECT_TRUE(core->storeFailed());
+  EXPECT_EQ(call("GET", "/ws/v1/cluster/apps").first, 503);
+  EXPECT_EQ(call("POST", "/rpc/v1/am/allocate", "{}").first, 503);
 }
 
 }  // namespace
