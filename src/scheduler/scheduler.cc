@@ -244,15 +244,24 @@ void Scheduler::addContainerChange(ContainerAction action, const Container& c, i
 }
 
 void Scheduler::forgetSkip(AppId id) {
-  if (id.value() < hasLastSkip_.size() && hasLastSkip_[id.value()]) {
-    hasLastSkip_[id.value()] = 0;
+  if (id.value() < lastSkipSerial_.size() && lastSkipSerial_[id.value()] != 0) {
+    lastSkipSerial_[id.value()] = 0;
     lastSkip_.erase(id);
   }
 }
 
-void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerKey& key,
-                           SkipReason why, std::string text,
-                           std::vector<std::pair<std::string, double>> numbers) {
+bool Scheduler::repeatSkip(AppId app, uint64_t serial) {
+  if (serial == 0 || app.value() >= lastSkipSerial_.size() ||
+      lastSkipSerial_[app.value()] != serial) {
+    return false;
+  }
+  lastSkip_.at(app).time = clock_.nowMs();
+  return true;
+}
+
+uint64_t Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerKey& key,
+                               SkipReason why, std::string text,
+                               std::vector<std::pair<std::string, double>> numbers) {
   auto it = lastSkip_.find(app.id());
   const bool same = it != lastSkip_.end() && it->second.skip == why && it->second.key == key;
   Decision d;
@@ -267,8 +276,9 @@ void Scheduler::recordSkip(const Application& app, NodeId node, const SchedulerK
   d.numbers = std::move(numbers);
   if (!same) emit(d);
   lastSkip_[app.id()] = std::move(d);
-  if (hasLastSkip_.size() <= app.id().value()) hasLastSkip_.resize(app.id().value() + 1, 0);
-  hasLastSkip_[app.id().value()] = 1;
+  if (lastSkipSerial_.size() <= app.id().value()) lastSkipSerial_.resize(app.id().value() + 1, 0);
+  lastSkipSerial_[app.id().value()] = ++skipSerials_;
+  return skipSerials_;
 }
 
 // --- Nodes ---------------------------------------------------------------------------------
@@ -973,7 +983,7 @@ Status Scheduler::checkContainerIndexes() const {
 //  - Application::managedAm (fixed at submission) against the submission's AM resource;
 //  - the AskTable's kept state (AskTable::checkInvariants: pending, active keys, the cached
 //    ANY request);
-//  - liveById_ (live apps by id value) and hasLastSkip_ (which apps lastSkip_ holds).
+//  - liveById_ (live apps by id value) and lastSkipSerial_ (which record lastSkip_ holds per app).
 Status Scheduler::checkAppCaches() const {
   std::unordered_map<AppId, Resource> reservedByApp;
   for (NodeId n : cluster_.nodeIds()) {
@@ -1034,9 +1044,9 @@ Status Scheduler::checkAppCaches() const {
     return internalError("live-app index: {} entries, {} live apps", indexed, live);
   }
   size_t flagged = 0;
-  for (uint8_t f : hasLastSkip_) flagged += f;
+  for (uint64_t f : lastSkipSerial_) flagged += f != 0 ? 1 : 0;
   for (const auto& [id, d] : lastSkip_) {
-    if (id.value() >= hasLastSkip_.size() || !hasLastSkip_[id.value()]) {
+    if (id.value() >= lastSkipSerial_.size() || lastSkipSerial_[id.value()] == 0) {
       return internalError("last-skip flags: {} has a last skip but no flag", appIdString(id));
     }
   }

@@ -382,9 +382,17 @@ class Scheduler {
   void finishContainer(ContainerId id, ContainerEvent event, int32_t exitStatus, DecisionKind kind,
                        const Reason& reason);
   // Records a skip, once per change of (reason, key) for that app, so waiting apps do not flood
-  // the log; the latest is kept for lastSkip().
-  void recordSkip(const Application& app, NodeId node, const SchedulerKey& key, SkipReason why,
-                  std::string text, std::vector<std::pair<std::string, double>> numbers = {});
+  // the log; the latest is kept for lastSkip(). Returns the record's serial (never 0).
+  uint64_t recordSkip(const Application& app, NodeId node, const SchedulerKey& key, SkipReason why,
+                      std::string text, std::vector<std::pair<std::string, double>> numbers = {});
+  // When the app's latest skip is still the record `serial` names, moves its time to now and
+  // returns true: what recordSkip would do with that record's very content, for a caller that
+  // knows the content is unchanged (the same inputs) without building it again.
+  bool repeatSkip(AppId app, uint64_t serial);
+  // The serial of the app's latest skip record, 0 when it has none.
+  uint64_t lastSkipSerial(AppId app) const {
+    return app.value() < lastSkipSerial_.size() ? lastSkipSerial_[app.value()] : 0;
+  }
   void record(Decision d);
   // Writes AppAction::kMoved for the app to the Outcome (a plan queue's expired reservation).
   void recordAppMoved(AppId id, const std::string& queue);
@@ -436,9 +444,10 @@ class Scheduler {
   std::map<AppId, std::unique_ptr<Application>> finishedApps_;
   ContainerTable containers_;  // live containers
   std::unordered_map<AppId, Decision> lastSkip_;
-  // Per app id value: lastSkip_ holds an entry, so the allocation path's forgetSkip() reads
-  // one byte instead of hashing into lastSkip_.
-  std::vector<uint8_t> hasLastSkip_;
+  // Per app id value: the serial of the record lastSkip_ holds for it, 0 for none, so the
+  // allocation path's forgetSkip() reads one word instead of hashing into lastSkip_.
+  std::vector<uint64_t> lastSkipSerial_;
+  uint64_t skipSerials_ = 0;
   // Live apps by id value (ids are dense); null for finished, rejected or unused ids. The hot
   // paths (container release) read it instead of walking apps_.
   std::vector<Application*> liveById_;

@@ -285,6 +285,16 @@ Status CapacityScheduler::checkAppIndexes() const {
       return internalError("{}: kept user is not {}'s record in {}", appIdString(id), s.app->user(),
                            s.leaf->path());
     }
+    // The AM-limit skip memo: while its record is the app's latest, the record's text is the
+    // one its figures build.
+    if (s.amLimitSkip.serial != 0 && lastSkipSerial(id) == s.amLimitSkip.serial) {
+      const Decision* d = lastSkip(id);
+      const std::string text = amLimitSkipText(s, s.amLimitSkip);
+      if (d == nullptr || d->reason != text) {
+        return internalError("{}: AM-limit skip memo '{}' != its record '{}'", appIdString(id),
+                             text, d == nullptr ? "none" : d->reason);
+      }
+    }
     UserTally& ut = users[s.user];
     LeafTally& lt = leaves[s.leaf];
     switch (s.phase) {

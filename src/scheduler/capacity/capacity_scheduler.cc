@@ -435,12 +435,7 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     const bool escape =
         leaf.activeApps.empty() || rc.lessThanOrEqual(cluster, usage.amUsed, Resource());
     if (!rc.fitsIn(s.amResource + usage.amUsed, limit) && !escape) {
-      recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit,
-                 fmt::format("queue {} AM limit {}: {} used by AMs, this AM needs {}", leaf.path(),
-                             limit.toString(), usage.amUsed.toString(), s.amResource.toString()),
-                 {{"amResourceMb", double(s.amResource.memoryMb())},
-                  {"queueAmLimitMb", double(limit.memoryMb())},
-                  {"queueAmUsedMb", double(usage.amUsed.memoryMb())}});
+      skipAtAmLimit(s, {0, false, leaf.path(), limit, usage.amUsed, s.amResource});
       ++it;
       continue;
     }
@@ -449,13 +444,7 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     const Resource userLimit = userAmLimit(rc, cluster, c.effectiveMin, c.maxAmPercent, mulp, ulf,
                                            leaf.activeUsers, user.weight, limit, minAlloc);
     if (!rc.fitsIn(s.amResource + user.amUsedIn(p), userLimit) && !escape) {
-      recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit,
-                 fmt::format("user {} AM limit {} in queue {}: {} used by AMs, this AM needs {}",
-                             user.name, userLimit.toString(), leaf.path(),
-                             user.amUsedIn(p).toString(), s.amResource.toString()),
-                 {{"amResourceMb", double(s.amResource.memoryMb())},
-                  {"userAmLimitMb", double(userLimit.memoryMb())},
-                  {"userAmUsedMb", double(user.amUsedIn(p).memoryMb())}});
+      skipAtAmLimit(s, {0, true, leaf.path(), userLimit, user.amUsedIn(p), s.amResource});
       ++it;
       continue;
     }
@@ -469,6 +458,28 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     s.orderKey = orderKeyFor(s);
     setSchedulable(s, s.app->asks().hasPending());
   }
+}
+
+std::string CapacityScheduler::amLimitSkipText(const CsApp& s, const CsApp::AmLimitSkip& k) {
+  if (k.userLevel) {
+    return fmt::format("user {} AM limit {} in queue {}: {} used by AMs, this AM needs {}",
+                       s.user->name, k.limit.toString(), k.leafPath, k.used.toString(),
+                       k.am.toString());
+  }
+  return fmt::format("queue {} AM limit {}: {} used by AMs, this AM needs {}", k.leafPath,
+                     k.limit.toString(), k.used.toString(), k.am.toString());
+}
+
+void CapacityScheduler::skipAtAmLimit(CsApp& s, CsApp::AmLimitSkip&& k) {
+  k.serial = s.amLimitSkip.serial;
+  if (k == s.amLimitSkip && repeatSkip(s.app->id(), k.serial)) return;
+  const char* limitKey = k.userLevel ? "userAmLimitMb" : "queueAmLimitMb";
+  const char* usedKey = k.userLevel ? "userAmUsedMb" : "queueAmUsedMb";
+  k.serial = recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit, amLimitSkipText(s, k),
+                        {{"amResourceMb", double(k.am.memoryMb())},
+                         {limitKey, double(k.limit.memoryMb())},
+                         {usedKey, double(k.used.memoryMb())}});
+  s.amLimitSkip = std::move(k);
 }
 
 void CapacityScheduler::promoteNonRunnable() {

@@ -193,6 +193,10 @@ class CapacityScheduler final : public Scheduler {
   void makeRunnable(CsApp& s);
   void recordNotRunnable(const CsApp& s);
   void activateApplications(CsQueue& leaf);
+  // The AM-limit skip of a pending app (queue or user level), repeated when its figures are
+  // those of the app's current record (CsApp::amLimitSkip), recorded anew otherwise.
+  void skipAtAmLimit(CsApp& s, CsApp::AmLimitSkip&& k);
+  static std::string amLimitSkipText(const CsApp& s, const CsApp::AmLimitSkip& k);
   void promoteNonRunnable();
   void removeFromLeaf(CsApp& s);
   void updateDraining(CsQueue* q);

@@ -124,6 +124,27 @@ TEST(CapacityAmLimit, AQueueAlwaysAdmitsOneApp) {
   EXPECT_EQ(cs.phase(next), CsAppPhase::kPending);
 }
 
+// A pending app's AM-limit skip is kept current on every activation pass (its time moves), and
+// it is built again only when its figures change.
+TEST(CapacityAmLimit, APendingAppsAmLimitSkipMovesInTimeOnEveryPass) {
+  Cs cs(twoQueues("1", "99"));
+  cs.node("h1", "/r1", 10 * GB);
+  const AppId big = cs.submit("a", "u", 4 * GB);
+  const AppId waiting = cs.submit("a", "u", 1 * GB);
+  ASSERT_EQ(cs.phase(waiting), CsAppPhase::kPending);
+  ASSERT_NE(cs.lastSkip(waiting), nullptr);
+  const std::string first = cs.lastSkip(waiting)->reason;
+  EXPECT_THAT(first, ::testing::HasSubstr("<memory:4096, vCores:1> used by AMs"));
+  cs.clock().setMs(5000);
+  cs.submit("a", "v", 1 * GB);  // another pass over the pending apps, same figures
+  EXPECT_EQ(cs.lastSkip(waiting)->time, 5000);
+  EXPECT_EQ(cs.lastSkip(waiting)->reason, first);
+  cs.clock().setMs(9000);
+  cs.finish(big);  // AM usage drops: the waiting app becomes active
+  EXPECT_EQ(cs.phase(waiting), CsAppPhase::kActive);
+  EXPECT_TRUE(cs.sched().checkInvariants().isOk());
+}
+
 TEST(CapacityLocality, OffSwitchWaitsForTheThresholdThenNodeLocalResetsTheCounter) {
   CsConf c = twoQueues();
   Cs cs(c);

@@ -49,6 +49,18 @@ struct CsApp {
   std::map<SchedulerKey, int> reservedCount;
   std::map<SchedulerKey, int64_t> reReservations;
   std::map<SchedulerKey, int64_t> missedNonPartitioned;
+  // The AM-limit skip activateApplications last recorded for this app and the figures its text
+  // was built from (CapacityScheduler::amLimitSkipText): the same figures again repeat that
+  // record (Scheduler::repeatSkip) instead of formatting it anew for every pending app on
+  // every activation. Checked by the invariant checker against the record.
+  struct AmLimitSkip {
+    uint64_t serial = 0;  // the Scheduler's skip record; 0: none
+    bool userLevel = false;
+    std::string leafPath;  // a path, not a pointer: a refresh rebuilds the queue objects
+    Resource limit, used, am;
+    bool operator==(const AmLimitSkip&) const = default;
+  };
+  AmLimitSkip amLimitSkip;
 
   // Starts loading this record, its user and its leaf's hot group (base/hot_path.h).
   void prefetch() const {
