@@ -84,6 +84,31 @@ class RmRecoveryTest : public ::testing::Test {
     return launches.empty() ? "" : launches[0].request.startContainerRequest.at(0).containerId;
   }
 
+  // Registers the attempt's AM, asks for `n` 256 MB containers, heartbeats `node` twice and
+  // answers the ids the AM's next allocate returns.
+  std::vector<std::string> registerAndAllocate(const std::string& attempt, int32_t n,
+                                               const std::string& node) {
+    protocol::RegisterApplicationMasterRequest reg;
+    reg.applicationAttemptId = attempt;
+    EXPECT_TRUE(core->registerAm(reg).isOk());
+    protocol::AllocateRequest ask;
+    ask.applicationAttemptId = attempt;
+    ask.ask = {{1, "*", {256, 1}, n, true, "", 0}};
+    EXPECT_TRUE(core->allocate(ask).isOk());
+    heartbeat(node);
+    heartbeat(node);
+    protocol::AllocateRequest pull;
+    pull.applicationAttemptId = attempt;
+    pull.responseId = 1;
+    auto got = core->allocate(pull);
+    EXPECT_TRUE(got.isOk()) << got.status().toString();
+    std::vector<std::string> ids;
+    if (got.isOk()) {
+      for (const protocol::Container& c : got->allocatedContainers) ids.push_back(c.id);
+    }
+    return ids;
+  }
+
   static std::string attemptOf(const std::string& container) {
     return protocol::toString(*protocol::attemptOfContainer(container));
   }
@@ -118,19 +143,8 @@ TEST_F(RmRecoveryTest, RestartKeepsAppsContainersAndQueueUsage) {
   const std::string attempt = attemptOf(am);
   protocol::RegisterApplicationMasterRequest reg;
   reg.applicationAttemptId = attempt;
-  ASSERT_TRUE(core->registerAm(reg).isOk());
-  protocol::AllocateRequest ask;
-  ask.applicationAttemptId = attempt;
-  ask.ask = {{1, "*", {256, 1}, 2, true, "", 0}};
-  ASSERT_TRUE(core->allocate(ask).isOk());
-  heartbeat("h1:1");
-  heartbeat("h1:1");
-  protocol::AllocateRequest pull;
-  pull.applicationAttemptId = attempt;
-  pull.responseId = 1;
-  auto got = core->allocate(pull);
-  ASSERT_TRUE(got.isOk());
-  ASSERT_EQ(got->allocatedContainers.size(), 2u);
+  const std::vector<std::string> tasks = registerAndAllocate(attempt, 2, "h1:1");
+  ASSERT_EQ(tasks.size(), 2u);
   // A second app waits: the node is full (256 AM + 2 x 256 + this 512 AM > 1024).
   const std::string b = submit(512);
   heartbeat("h1:1");
@@ -152,8 +166,7 @@ TEST_F(RmRecoveryTest, RestartKeepsAppsContainersAndQueueUsage) {
   EXPECT_EQ(heartbeat("h1:1").nodeAction, NodeAction::RESYNC);
   auto r = addNode(
       "h1:1", 1024,
-      {running(am, 256), running(got->allocatedContainers[0].id, 256),
-       running(got->allocatedContainers[1].id, 256),
+      {running(am, 256), running(tasks[0], 256), running(tasks[1], 256),
        running("container_e1_" + std::to_string(1'700'000'000'000) + "_0099_01_000001", 256)});
   ASSERT_EQ(r.nodeAction, NodeAction::NORMAL);
   // Queue usage is rebuilt from the reports, exactly as allocations would have charged it.
@@ -178,12 +191,12 @@ TEST_F(RmRecoveryTest, RestartKeepsAppsContainersAndQueueUsage) {
   ASSERT_TRUE(core->allocate(old).isOk());
 
   // A container that finished while the RM was down reaches the AM.
-  heartbeat("h1:1", {{got->allocatedContainers[0].id, ContainerState::COMPLETE, 0, ""}});
+  heartbeat("h1:1", {{tasks[0], ContainerState::COMPLETE, 0, ""}});
   old.responseId = 1;
   auto done = core->allocate(old);
   ASSERT_TRUE(done.isOk());
   ASSERT_EQ(done->completedContainerStatuses.size(), 1u);
-  EXPECT_EQ(done->completedContainerStatuses[0].containerId, got->allocatedContainers[0].id);
+  EXPECT_EQ(done->completedContainerStatuses[0].containerId, tasks[0]);
   EXPECT_EQ(allocatedMb(), 512);
 
   // Nothing new during the scheduling wait; then the pending app starts, with an e2 id.
@@ -290,19 +303,9 @@ TEST_F(RmRecoveryTest, ReleasingAnUnreportedContainerIsNoErrorAndStopsItWhenRepo
   const std::string attempt = attemptOf(am);
   protocol::RegisterApplicationMasterRequest reg;
   reg.applicationAttemptId = attempt;
-  ASSERT_TRUE(core->registerAm(reg).isOk());
-  protocol::AllocateRequest ask;
-  ask.applicationAttemptId = attempt;
-  ask.ask = {{1, "*", {256, 1}, 1, true, "", 0}};
-  ASSERT_TRUE(core->allocate(ask).isOk());
-  heartbeat("h1:1");
-  protocol::AllocateRequest pull;
-  pull.applicationAttemptId = attempt;
-  pull.responseId = 1;
-  auto got = core->allocate(pull);
-  ASSERT_TRUE(got.isOk());
-  ASSERT_EQ(got->allocatedContainers.size(), 1u);
-  const std::string task = got->allocatedContainers[0].id;
+  const std::vector<std::string> tasks = registerAndAllocate(attempt, 1, "h1:1");
+  ASSERT_EQ(tasks.size(), 1u);
+  const std::string task = tasks[0];
 
   clock.advanceMs(1000);
   start();
