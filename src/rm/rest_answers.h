@@ -25,34 +25,32 @@ inline protocol::HttpResponse error(const Status& s) {
   return {protocol::httpStatusFor(s), protocol::remoteException(s).dump()};
 }
 
+// A RemoteException body naming `exception` of the Java package `package`.
+inline protocol::HttpResponse remoteExceptionOf(int status, std::string_view package,
+                                                std::string_view exception,
+                                                const std::string& message) {
+  nlohmann::json j = {{"RemoteException",
+                       {{"exception", exception},
+                        {"message", message},
+                        {"javaClassName", std::string(package) + "." + std::string(exception)}}}};
+  return {status, j.dump()};
+}
+
 // A RemoteException of one of YARN's web exceptions (org.apache.hadoop.yarn.webapp.*).
 inline protocol::HttpResponse errorWith(int status, std::string_view exception,
                                         const std::string& message) {
-  nlohmann::json j = {
-      {"RemoteException",
-       {{"exception", exception},
-        {"message", message},
-        {"javaClassName", "org.apache.hadoop.yarn.webapp." + std::string(exception)}}}};
-  return {status, j.dump()};
+  return remoteExceptionOf(status, "org.apache.hadoop.yarn.webapp", exception, message);
 }
 
 // Hadoop's AccessControlException, as YARN's web services and AdminService answer a refused call.
 inline protocol::HttpResponse forbidden(const std::string& message) {
-  nlohmann::json j = {{"RemoteException",
-                       {{"exception", "AccessControlException"},
-                        {"message", message},
-                        {"javaClassName", "org.apache.hadoop.security.AccessControlException"}}}};
-  return {403, j.dump()};
+  return remoteExceptionOf(403, "org.apache.hadoop.security", "AccessControlException", message);
 }
 
 // YARN's StandbyException (org.apache.hadoop.ipc.StandbyException), 503: clients fail over to
 // another RM (protocol/failover_http_client.h).
 inline protocol::HttpResponse standbyException(const std::string& message) {
-  nlohmann::json j = {{"RemoteException",
-                       {{"exception", "StandbyException"},
-                        {"message", message},
-                        {"javaClassName", "org.apache.hadoop.ipc.StandbyException"}}}};
-  return {503, j.dump()};
+  return remoteExceptionOf(503, "org.apache.hadoop.ipc", "StandbyException", message);
 }
 
 inline protocol::HttpResponse wrongMethod(const protocol::HttpRequest& r) {
