@@ -79,7 +79,7 @@ build-fuzz: build-fuzz/build.ninja
 
 # Seed corpora from the project's examples and tests (build-fuzz/corpus/<target>/).
 fuzz-seeds:
-	fuzz/seeds.sh $(CURDIR) build-fuzz/corpus
+	python3 fuzz/seeds.py $(CURDIR) build-fuzz/corpus
 
 # FUZZ_SECONDS per target (60), FUZZ_TARGETS to run some only (default: all seven).
 FUZZ_SECONDS ?= 60

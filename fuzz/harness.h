@@ -1,5 +1,6 @@
 // The fuzz targets' entry points: one function per input kind, each feeding the bytes to the
-// reader and validator that `spindle sim` and `spindle scenario` use (docs/architecture.md, `fuzz/`).
+// reader and validator that `spindle sim` and `spindle scenario` use (docs/architecture.md,
+// `fuzz/`).
 //
 //   int rc = spindle::fuzz::slsTrace(data, size);   // 0; a refused input is not a failure
 //   for (const spindle::fuzz::Target& t : spindle::fuzz::targets()) t.one(data, size);

@@ -1,7 +1,7 @@
 // Runs every seed once through its fuzz target's entry function, without libFuzzer: the ctest
 // fuzz_replay (label fast, so the harnesses build and the seeds pass under ASan and Clang too).
 //
-//   fuzz_replay CORPUS     # CORPUS/<target>/* as fuzz/seeds.sh lays it out
+//   fuzz_replay CORPUS     # CORPUS/<target>/* as fuzz/seeds.py lays it out
 //   fuzz_replay TARGET FILE...
 //
 // Exits 1 when a target has no seed (the corpus layout and the target list disagree); a finding

@@ -4,7 +4,7 @@
 #
 #   fuzz/run.sh BUILD_DIR SECONDS [TARGET...]     # default: every target
 #
-# Per target: BUILD_DIR/fuzz/fuzz_<t> mutates BUILD_DIR/corpus/<t>/ (seeded by fuzz/seeds.sh;
+# Per target: BUILD_DIR/fuzz/fuzz_<t> mutates BUILD_DIR/corpus/<t>/ (seeded by fuzz/seeds.py;
 # new inputs are added there) for SECONDS (-max_total_time), an input taking over 10 s is a
 # hang (-timeout), over 2 GB of memory an OOM (-rss_limit_mb); a finding stops that target and
 # is written to BUILD_DIR/crashes/<t>/ (crash-*, timeout-*, oom-*, leak-*), the log to

@@ -15,13 +15,13 @@
 namespace spindle::fuzz {
 namespace {
 
-// readTrace takes paths: each input goes to one file per process and kind, rewritten per input
-// and removed at exit.
+// readTrace takes paths: each input goes to one file per process, rewritten per input and
+// removed at exit.
 class InputFile {
  public:
-  explicit InputFile(std::string_view kind)
+  InputFile()
       : path_(std::filesystem::temp_directory_path() /
-              ("spindle-fuzz-" + std::to_string(getpid()) + "-" + std::string(kind) + ".json")) {}
+              ("spindle-fuzz-" + std::to_string(getpid()) + "-input.json")) {}
   ~InputFile() { std::remove(path_.c_str()); }
   const std::string& write(const uint8_t* data, size_t size) {
     std::ofstream out(path_, std::ios::binary | std::ios::trunc);
@@ -45,8 +45,8 @@ TraceReadOptions boundedOptions() {
   return o;
 }
 
-int readOne(TraceType type, std::string_view kind, const uint8_t* data, size_t size) {
-  static InputFile file(kind);
+int readOne(TraceType type, const uint8_t* data, size_t size) {
+  static InputFile file;
   const std::string& path = file.write(data, size);
   TraceReadOptions o = boundedOptions();
   // Both policies: a bad job fails the read, or is dropped and the rest read on.
@@ -59,17 +59,11 @@ int readOne(TraceType type, std::string_view kind, const uint8_t* data, size_t s
 
 }  // namespace
 
-int slsTrace(const uint8_t* data, size_t size) {
-  return readOne(TraceType::kSls, "sls", data, size);
-}
+int slsTrace(const uint8_t* data, size_t size) { return readOne(TraceType::kSls, data, size); }
 
-int rumenTrace(const uint8_t* data, size_t size) {
-  return readOne(TraceType::kRumen, "rumen", data, size);
-}
+int rumenTrace(const uint8_t* data, size_t size) { return readOne(TraceType::kRumen, data, size); }
 
-int synthSpec(const uint8_t* data, size_t size) {
-  return readOne(TraceType::kSynth, "synth", data, size);
-}
+int synthSpec(const uint8_t* data, size_t size) { return readOne(TraceType::kSynth, data, size); }
 
 int nodesFile(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
