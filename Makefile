@@ -10,11 +10,13 @@
 #   make webui  the web UI bundle (web/dist: npm ci, then esbuild), embedded by every build
 #   make cluster deps + build, then a ResourceManager and two NodeManagers on loopback
 #               (tools/minicluster.sh; Ctrl-C stops them)
+#   make fuzz   deps + the libFuzzer targets (build-fuzz/), seeded from examples/ and tests/, each
+#               run FUZZ_SECONDS (60) on one core; fails when a target found a crash (fuzz/run.sh)
 
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
             libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev libboost-dev \
             googletest libgtest-dev libgmock-dev libbenchmark-dev python3 libsqlite3-dev \
-            clang clang-format clang-tidy etcd-server etcd-client chromium
+            clang clang-format clang-tidy etcd-server etcd-client chromium libclang-rt-14-dev
 # Node.js and npm build the web UI: Debian's nodejs and npm, unless a node and an npm are on the
 # PATH already (a machine with another Node.js build; Debian's npm would conflict with it).
 NODE_PACKAGES := $(if $(and $(shell command -v node),$(shell command -v npm)),,nodejs npm)
@@ -25,7 +27,8 @@ export CCACHE_BASEDIR := $(CURDIR)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps webui build build-asan build-clang test test-release test-asan test-clang format \
-        format-check lint bench bench-sim bench-slurm bench-slurm-deps demo cluster clean
+        format-check lint bench bench-sim bench-slurm bench-slurm-deps demo cluster clean \
+        build-fuzz fuzz-seeds fuzz
 
 deps:
 	@missing=$$(for p in $(PACKAGES) $(NODE_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -65,6 +68,24 @@ build-clang/build.ninja:
 build-clang: webui build-clang/build.ninja
 	cmake --build build-clang -j $(JOBS)
 
+# The fuzz targets (fuzz/): Clang with libFuzzer, ASan and UBSan; only the fuzz binaries and what
+# they link are built.
+build-fuzz/build.ninja:
+	cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+	  -DSPINDLE_FUZZ=ON -DSPINDLE_BENCH=OFF
+
+build-fuzz: build-fuzz/build.ninja
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_targets
+
+# Seed corpora from the project's examples and tests (build-fuzz/corpus/<target>/).
+fuzz-seeds:
+	python3 fuzz/seeds.py $(CURDIR) build-fuzz/corpus
+
+# FUZZ_SECONDS per target (60), FUZZ_TARGETS to run some only (default: all seven).
+FUZZ_SECONDS ?= 60
+fuzz: deps build-fuzz fuzz-seeds
+	fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 # Every test, the slow experiment replays included (labels: cmake/spindle.cmake).
 test-release: build
 	cd build && ctest --output-on-failure -j $(JOBS)
@@ -76,7 +97,7 @@ test-asan: build-asan
 test-clang: build-clang
 	cd build-clang && ctest --output-on-failure -j $(JOBS) -L fast
 
-SOURCES = $(shell find src bench tests -name '*.cc' -o -name '*.h' | sort)
+SOURCES = $(shell find src bench tests fuzz -name '*.cc' -o -name '*.h' | sort)
 
 format:
 	@clang-format -i $(SOURCES)
@@ -128,4 +149,4 @@ cluster: deps build
 	tools/minicluster.sh build/spindle
 
 clean:
-	rm -rf build build-asan build-clang web/dist
+	rm -rf build build-asan build-clang build-fuzz web/dist

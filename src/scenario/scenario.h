@@ -205,6 +205,8 @@ struct Scenario {
 
 Result<Scenario> parseScenario(const nlohmann::json& doc, std::string file);
 Result<Scenario> loadScenario(const std::string& path);
+// A scenario file's text (what loadScenario reads); `file` names it in errors.
+Result<Scenario> parseScenarioText(std::string_view text, const std::string& file);
 
 // RESOURCE objects: {"memory-mb": 1024, "vcores": 1, "yarn.io/gpu": 1}.
 Result<Resource> parseResource(const nlohmann::json& j, std::string_view path,

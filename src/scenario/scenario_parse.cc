@@ -259,15 +259,18 @@ Result<Scenario> loadScenario(const std::string& path) {
   if (!in) return invalidArgument("{}: cannot open the scenario file", path);
   std::stringstream buf;
   buf << in.rdbuf();
-  const std::string text = buf.str();
+  return parseScenarioText(buf.str(), path);
+}
+
+Result<Scenario> parseScenarioText(std::string_view text, const std::string& file) {
   json doc;
   if (std::optional<JsonParseError> e = parseJson(text, doc)) {
     const TextPosition p = positionOf(text, e->offset);
-    return invalidArgument("{}:{}:{}: malformed JSON at byte {}: {}", path, p.line, p.column,
+    return invalidArgument("{}:{}:{}: malformed JSON at byte {}: {}", file, p.line, p.column,
                            e->offset, e->message);
   }
-  auto sc = parseScenario(doc, path);
-  if (!sc) return sc.status().withContext(path);
+  auto sc = parseScenario(doc, file);
+  if (!sc) return sc.status().withContext(file);
   return sc;
 }
 

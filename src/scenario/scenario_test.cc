@@ -28,6 +28,18 @@ TEST(Scenario, ErrorsNameTheJsonPath) {
   EXPECT_EQ(sc.status().message(), "steps[1].ask.count: expected an integer, got \"x\"");
 }
 
+TEST(Scenario, TextIsParsedAsLoadScenarioReadsAFile) {
+  auto sc = parseScenarioText(base().dump(), "given.json");
+  ASSERT_TRUE(sc.isOk()) << sc.status().message();
+  EXPECT_EQ(sc->file, "given.json");
+  ASSERT_EQ(sc->nodes.size(), 1u);
+  EXPECT_EQ(sc->nodes[0].name, "h1");
+  auto bad = parseScenarioText("{\"spindleScenario\": 1,\n  \"steps\": [1e999]}", "given.json");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_NE(bad.status().message().find("given.json:2:"), std::string::npos)
+      << bad.status().message();
+}
+
 TEST(Scenario, UnknownFieldsAreErrors) {
   json doc = base();
   doc["stpes"] = json::array();
