@@ -109,7 +109,12 @@ void RmCore::addCleanup(NodeId node, const std::string& containerId) {
 // --- Outcomes ---------------------------------------------------------------------------------
 
 void RmCore::apply(const Outcome& out) {
-  std::vector<std::pair<AppId, std::string>> failedAttempts;
+  struct FailedAttempt {
+    AppId app;
+    std::string why;
+    int32_t amExitStatus;
+  };
+  std::vector<FailedAttempt> failedAttempts;
   for (const ContainerChange& c : out.containers) {
     RmApp* app = findApp(c.app());
     const std::string cid = sched().containerIdString(c.id);
@@ -186,10 +191,11 @@ void RmCore::apply(const Outcome& out) {
         if (c.am) {
           if (app->amContainer == c.id) app->amContainer.reset();
           if (!app->unregistered && appLive(c.app())) {
-            failedAttempts.emplace_back(
-                c.app(), fmt::format("AM Container for {} exited with exitCode: {}{}",
-                                     sched().attemptIdString(c.id.attempt), c.exitStatus,
-                                     diag.empty() ? "" : ". " + diag));
+            failedAttempts.push_back({c.app(),
+                                      fmt::format("AM Container for {} exited with exitCode: {}{}",
+                                                  sched().attemptIdString(c.id.attempt),
+                                                  c.exitStatus, diag.empty() ? "" : ". " + diag),
+                                      c.exitStatus});
           }
         } else if (c.id.attempt.attempt == app->attempt) {
           app->completed.push_back(
@@ -209,6 +215,8 @@ void RmCore::apply(const Outcome& out) {
       SPINDLE_LOG_INFO("{} finished: {}", sched().appIdString(a.app), toString(a.finalState));
     }
   }
+  for (const std::string& id : out.reservationsReplanned) markReservationDirty(id);
+  for (const std::string& id : out.reservationsArchived) markReservationDirty(id);
   for (const RejectedSchedulingRequest& r : out.rejectedSchedulingRequests) {
     // Returned to the AM with its next allocate response (RejectedSchedulingRequest), the
     // request as the AM sent it with the allocations that were rejected.
@@ -231,10 +239,10 @@ void RmCore::apply(const Outcome& out) {
                      r.request.allocationRequestId, rec.reason, r.message);
     app->rejected.push_back(std::move(rec));
   }
-  for (const auto& [id, why] : failedAttempts) failAttempt(id, why);
+  for (const FailedAttempt& f : failedAttempts) failAttempt(f.app, f.why, f.amExitStatus);
 }
 
-void RmCore::failAttempt(AppId id, const std::string& why) {
+void RmCore::failAttempt(AppId id, const std::string& why, int32_t amExitStatus) {
   RmApp* app = findApp(id);
   const Application* a = sched().findApp(id);
   if (app == nullptr || a == nullptr || isFinal(a->state())) return;
@@ -255,16 +263,21 @@ void RmCore::failAttempt(AppId id, const std::string& why) {
     app->unregistered = false;
   }
   app->endAttempt("FAILED", clock_.nowMs(), why);
-  if (static_cast<int32_t>(a->attempt()) >= max) {
+  if (!app->attempts.empty()) app->attempts.back().amContainerExitStatus = amExitStatus;
+  const auto failures = static_cast<int32_t>(
+      std::count_if(app->attempts.begin(), app->attempts.end(),
+                    [](const AttemptRecord& r) { return r.countsTowardsMaxAttempts(); }));
+  if (failures >= max) {
     app->diagnostics = fmt::format("Application {} failed {} times due to {}",
-                                   sched().appIdString(id), a->attempt(), why);
+                                   sched().appIdString(id), failures, why);
     app->finalStatus = protocol::FinalApplicationStatus::FAILED;
     auto out = driver_->handle(AppRemoved{id, AppState::FAILED});
     if (out) apply(*out);
     return;
   }
   app->diagnostics = why;
-  auto out = driver_->restartAttempt(id, /*countsAsFailure=*/true,
+  // The RM has counted the failures above; the scheduler starts the attempt regardless.
+  auto out = driver_->restartAttempt(id, /*countsAsFailure=*/false,
                                      app->ctx.keepContainersAcrossApplicationAttempts);
   if (!out) {
     SPINDLE_LOG_ERROR("{}: cannot start a new attempt: {}", sched().appIdString(id),

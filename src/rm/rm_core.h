@@ -305,6 +305,15 @@ class RmCore {
   void markDirty(AppId id) {
     if (store_) dirty_.insert(id);
   }
+  // A reservation added, changed or gone: the next flush writes or erases its record.
+  void markReservationDirty(const std::string& id) {
+    if (store_) dirtyReservations_.insert(id);
+  }
+  // The stored reservations back into their plans, then one plan follower run so their
+  // queues exist before the apps submitted to them are recovered (rm_reservation.cc).
+  Status recoverReservations(const store::StoreSnapshot& snap);
+  // The record of a reservation for the store.
+  void putReservation(store::StoreBatch& batch, const std::string& id) const;
 
   const Scheduler& sched() const { return driver_->scheduler(); }
   void attachDecisionStore();
@@ -312,7 +321,11 @@ class RmCore {
   Result<RmApp*> appFor(std::string_view appId);
   Result<RmApp*> attemptFor(const std::string& attemptId, bool allowFinished = false);
   void apply(const Outcome& out);
-  void failAttempt(AppId id, const std::string& why);
+  // The current attempt failed: a new one, or the app FAILS once am.max-attempts attempts
+  // that count (AttemptRecord::countsTowardsMaxAttempts) have failed. `amExitStatus`: the AM
+  // container's exit status when its end is the cause.
+  void failAttempt(AppId id, const std::string& why,
+                   int32_t amExitStatus = ContainerExitStatus::INVALID);
   void addCleanup(NodeId node, const std::string& containerId);
   void loseNode(RmNode& n, TimeMs silentMs);
   // A node changed state (LOST here; UNHEALTHY, DECOMMISSIONING where those are set): every
@@ -387,9 +400,11 @@ class RmCore {
   std::unique_ptr<store::StateStore> store_;
   std::function<void(const store::StoreStatus&)> onStoreFailure_;
   std::atomic<bool> storeFailed_{false};
-  std::set<AppId> dirty_;  // apps changed since the last flush
+  std::set<AppId> dirty_;                    // apps changed since the last flush
+  std::set<std::string> dirtyReservations_;  // reservation ids changed since the last flush
   uint64_t epoch_ = 0;
   size_t recoveredApps_ = 0;
+  size_t reservationsRecovered_ = 0;
   TimeMs schedulingWaitUntil_ = 0;
   std::optional<TimeMs> recoveredAt_;  // when apps were recovered from the store
   bool waitEnded_ = true;

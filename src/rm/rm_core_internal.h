@@ -53,6 +53,19 @@ struct AttemptRecord {
   // RMAppAttemptState as YARN shows it: SCHEDULED, ALLOCATED, RUNNING, FINISHED, FAILED, KILLED.
   std::string state = "SCHEDULED";
   std::string diagnostics;
+  // The AM container's exit status when it ended the attempt; INVALID otherwise.
+  int32_t amContainerExitStatus = ContainerExitStatus::INVALID;
+
+  // RMAppAttemptImpl.shouldCountTowardsMaxAttemptRetry: a failed attempt counts against
+  // am.max-attempts unless its AM container was preempted, lost with its node (ABORTED),
+  // lost to failed disks or killed by the ResourceManager.
+  bool countsTowardsMaxAttempts() const {
+    if (state != "FAILED") return false;
+    const int32_t e = amContainerExitStatus;
+    return e != ContainerExitStatus::PREEMPTED && e != ContainerExitStatus::ABORTED &&
+           e != ContainerExitStatus::DISKS_FAILED &&
+           e != ContainerExitStatus::KILLED_BY_RESOURCEMANAGER;
+  }
 
   static AttemptRecord started(uint32_t attempt, TimeMs at) {
     AttemptRecord r;

@@ -19,6 +19,7 @@
 #include "protocol/yarn_ids.h"
 #include "rm/rm_core.h"
 #include "rm/rm_core_internal.h"
+#include "scheduler/reservation_system.h"
 
 namespace spindle::rm {
 
@@ -58,6 +59,8 @@ Status RmCore::openStore(store::StateStore& s, Configuration& conf, store::Store
 }
 
 Status RmCore::recover(const store::StoreSnapshot& snap) {
+  // Reservations first (ResourceManager.recover: the reservation system before the apps).
+  SPINDLE_RETURN_IF_ERROR(recoverReservations(snap));
   std::map<std::string, std::vector<store::StoredAttempt>> attemptsOf;
   for (const auto& [key, value] : snap.of(store::RecordKind::kAttempt)) {
     auto a = store::storedAttemptFromJson(value);
@@ -82,7 +85,7 @@ Status RmCore::recover(const store::StoreSnapshot& snap) {
                     placement::NodeAttributeType::kString, v.get<std::string>()};
     }
   }
-  if (recoveredApps_ > 0) {
+  if (recoveredApps_ > 0 || reservationsRecovered_ > 0) {
     recoveredAt_ = clock_.nowMs();
     schedulingWaitUntil_ = clock_.nowMs() + settings_.recoverySchedulingWaitMs;
     waitEnded_ = false;
@@ -154,6 +157,7 @@ void RmCore::recoverApp(const store::StoredApp& stored,
     r.nodeHttpAddress = a.nodeHttpAddress;
     r.state = a.state;
     r.diagnostics = a.diagnostics;
+    r.amContainerExitStatus = a.amContainerExitStatus;
     app->attempts.push_back(std::move(r));
   }
   if (app->attempts.empty() || app->attempts.back().attempt != app->attempt) {
@@ -184,6 +188,7 @@ bool RmCore::inSchedulingWait() const {
 
 void RmCore::endSchedulingWait() {
   waitEnded_ = true;
+  if (ReservationSystem* rs = driver_->reservationSystem()) rs->setReplanning(true);
   // An attempt whose AM container no NM has reported yet is not failed here: YARN recovers it
   // as LAUNCHED and ends it only when an NM reports the AM container finished or when the AM
   // liveness monitor expires it (RMAppAttemptImpl's AttemptRecoveredTransition). A slow NM
@@ -252,8 +257,10 @@ void RmCore::recoverContainers(RmNode& n, const std::vector<protocol::ContainerS
 }
 
 void RmCore::flush() {
-  if (!store_ || dirty_.empty()) return;
+  if (!store_ || (dirty_.empty() && dirtyReservations_.empty())) return;
   store::StoreBatch batch;
+  for (const std::string& id : dirtyReservations_) putReservation(batch, id);
+  dirtyReservations_.clear();
   for (AppId id : dirty_) {
     const RmApp* app = findApp(id);
     const Application* a = sched().findApp(id);
@@ -287,6 +294,7 @@ void RmCore::flush() {
       t.nodeHttpAddress = r.nodeHttpAddress;
       t.state = r.state;
       t.diagnostics = r.diagnostics;
+      t.amContainerExitStatus = r.amContainerExitStatus;
       t.trackingUrl = app->trackingUrl;
       batch.put(store::RecordKind::kAttempt, t.attemptId, store::toJson(t));
     }

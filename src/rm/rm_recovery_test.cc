@@ -367,5 +367,36 @@ TEST(RmRecoveryStore, ACorruptSqliteStoreIsRefusedNamingTheFile) {
   std::filesystem::remove_all(dir);
 }
 
+// RMAppAttemptImpl.shouldCountTowardsMaxAttemptRetry: an AM lost with its node (ABORTED) does
+// not count against am.max-attempts (2 here); an AM that exits with an error does. What
+// counted survives a restart in the stored attempts.
+TEST_F(RmRecoveryTest, AnAmLostWithItsNodeDoesNotCountAgainstMaxAttempts) {
+  ASSERT_EQ(addNode("h1:1", 1024).nodeAction, NodeAction::NORMAL);
+  const std::string a = submit();
+  std::string am = amContainer("h1:1");
+  for (int lost = 0; lost < 3; ++lost) {
+    // The node registers again (a restarted NM): what it ran ends ABORTED.
+    ASSERT_EQ(addNode("h1:1", 1024).nodeAction, NodeAction::NORMAL);
+    EXPECT_EQ(field(a, "state"), "\"ACCEPTED\"") << "after node loss " << lost;
+    am = amContainer("h1:1");
+  }
+  EXPECT_EQ(attemptOf(am).substr(attemptOf(am).size() - 6), "000004");
+  // An AM that exits 1 counts: one failure, a new attempt.
+  heartbeat("h1:1", {{am, ContainerState::COMPLETE, 1, ""}});
+  EXPECT_EQ(field(a, "state"), "\"ACCEPTED\"");
+  am = amContainer("h1:1");
+  start();  // restart: the stored attempts keep their AM exit statuses
+  ASSERT_EQ(heartbeat("h1:1").nodeAction, NodeAction::RESYNC);
+  addNode("h1:1", 1024, {running(am, 256)});
+  heartbeat("h1:1", {{am, ContainerState::COMPLETE, 1, ""}});
+  EXPECT_EQ(field(a, "state"), "\"FAILED\"");
+  EXPECT_NE(field(a, "diagnostics").find("failed 2 times"), std::string::npos)
+      << field(a, "diagnostics");
+  const auto& attempts = data->snapshot.of(store::RecordKind::kAttempt);
+  ASSERT_EQ(attempts.size(), 5u);
+  EXPECT_EQ(attempts.begin()->second["amContainerExitStatus"], -100);
+  EXPECT_EQ(attempts.rbegin()->second["amContainerExitStatus"], 1);
+}
+
 }  // namespace
 }  // namespace spindle::rm

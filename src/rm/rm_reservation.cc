@@ -6,6 +6,7 @@
 // allocation file's aclSubmitReservations, aclListReservations and aclAdministerReservations
 // (Fair Scheduler, default "*"); they apply when yarn.acl.enable and yarn.acl.reservation-enable
 // are both true.
+#include "base/log.h"
 #include "dao/reservation_view.h"
 #include "rm/rm_core.h"
 #include "rm/rm_core_internal.h"
@@ -56,16 +57,20 @@ Result<json> RmCore::newReservation() {
 Result<json> RmCore::submitReservation(const ReservationSubmission& r, const std::string& user) {
   ReservationSystem* rs = driver_->reservationSystem();
   if (rs == nullptr) return notEnabled();
+  FlushOnReturn flushOnReturn(*this);
   reservation::PlanStatus s = rs->submit(r.queue, r.id, &r.definition, user);
   if (!s) return s.toStatus();
+  markReservationDirty(r.id->toString());
   return json::object();
 }
 
 Result<json> RmCore::updateReservation(const ReservationUpdate& r, const std::string& user) {
   ReservationSystem* rs = driver_->reservationSystem();
   if (rs == nullptr) return notEnabled();
+  FlushOnReturn flushOnReturn(*this);
   reservation::PlanStatus s = rs->update(r.id, &r.definition, user);
   if (!s) return s.toStatus();
+  markReservationDirty(r.id.toString());
   return json::object();
 }
 
@@ -73,9 +78,93 @@ Result<json> RmCore::deleteReservation(const std::optional<ReservationId>& id,
                                        const std::string& user) {
   ReservationSystem* rs = driver_->reservationSystem();
   if (rs == nullptr) return notEnabled();
+  FlushOnReturn flushOnReturn(*this);
   reservation::PlanStatus s = rs->remove(id, user);
   if (!s) return s.toStatus();
+  markReservationDirty(id->toString());
   return json::object();
+}
+
+// RMStateStore.storeReservationState / removeReservationState: an accepted reservation is
+// written with the plan queue, owner, contract and the agent's intervals; one no plan holds
+// any more (deleted, replanned away, archived) is erased.
+void RmCore::putReservation(store::StoreBatch& batch, const std::string& text) const {
+  const ReservationSystem* rs = driver_->reservationSystem();
+  auto id = ReservationId::parse(text);
+  const reservation::InMemoryPlan* plan = rs && id ? rs->planOf(*id) : nullptr;
+  const reservation::ReservationAllocation* r = plan ? plan->reservationById(*id) : nullptr;
+  if (r == nullptr) {
+    batch.erase(store::RecordKind::kReservation, text);
+    return;
+  }
+  store::StoredReservation s;
+  s.reservationId = text;
+  s.planQueue = rs->planPath(*plan);
+  s.user = r->user();
+  s.acceptanceTime = r->acceptanceTime();
+  s.startTime = r->startTime();
+  s.endTime = r->endTime();
+  s.periodicity = r->periodicity();
+  s.definition = reservationDefinitionView(r->definition());
+  for (const auto& [interval, res] : r->allocationRequests()) {
+    s.allocations.push_back(
+        {interval.start, interval.end, res.memoryMb(), static_cast<int32_t>(res.vcores())});
+  }
+  batch.put(store::RecordKind::kReservation, text, store::toJson(s));
+}
+
+// AbstractReservationSystem.recover: each plan's reservations back as accepted, then the plan
+// follower, so the reservation queues exist before the apps in them come back.
+Status RmCore::recoverReservations(const store::StoreSnapshot& snap) {
+  const auto& stored = snap.of(store::RecordKind::kReservation);
+  ReservationSystem* rs = driver_->reservationSystem();
+  const bool restarted = !stored.empty() || !snap.of(store::RecordKind::kApp).empty();
+  if (rs != nullptr && restarted) rs->restartIds(clock_.nowMs());
+  if (stored.empty()) return Status::ok();
+  size_t recovered = 0;
+  for (const auto& [key, value] : stored) {
+    const std::string where = "state store " + store_->name() + ": reservation " + key;
+    auto s = store::storedReservationFromJson(value);
+    if (!s) return s.status().withContext(where);
+    // The stored definition is the REST shape: the submission decoder reads it back.
+    auto sub = decodeReservationSubmission(json{
+        {"queue", s->planQueue},
+        {"reservation-id", s->reservationId},
+        {"reservation-definition",
+         s->definition}}.dump());
+    if (!sub) return sub.status().withContext(where);
+    if (rs == nullptr) {
+      // Kept in the store: enabling the reservation system again brings it back.
+      SPINDLE_LOG_WARN("{} is not recovered: the reservation system is not enabled", where);
+      continue;
+    }
+    reservation::IntervalAllocations intervals;
+    for (const auto& i : s->allocations) {
+      intervals.push_back({{i.start, i.end}, Resource::of(i.memoryMb, i.vcores)});
+    }
+    const reservation::InMemoryPlan* plan = rs->plan(s->planQueue);
+    reservation::ReservationAllocation alloc(*sub->id, std::move(sub->definition), s->user,
+                                             plan ? plan->queueName() : s->planQueue, s->startTime,
+                                             s->endTime, std::move(intervals), s->periodicity);
+    alloc.setAcceptanceTime(s->acceptanceTime);
+    if (Status st = rs->recover(s->planQueue, std::move(alloc)); !st.isOk()) {
+      // A queue no longer reservable: kept in the store, as above.
+      SPINDLE_LOG_WARN("{} is not recovered: {}", where, st.message());
+      continue;
+    }
+    ++recovered;
+  }
+  SPINDLE_LOG_INFO("recovered {} of {} reservations from {}", recovered, stored.size(),
+                   store_->name());
+  if (recovered == 0) return Status::ok();
+  // No replanning before the NodeManagers are back (the scheduling wait): the plans' capacity
+  // is the cluster's, which is empty until they register again.
+  rs->setReplanning(false);
+  reservationsRecovered_ = recovered;
+  auto out = driver_->followPlansNow();
+  if (!out) return out.status().withContext("the plan follower after recovering reservations");
+  apply(*out);
+  return Status::ok();
 }
 
 Result<json> RmCore::listReservations(const ReservationListRequest& r) {

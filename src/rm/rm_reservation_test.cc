@@ -4,6 +4,7 @@
 
 #include "rm/reservation_requests.h"
 #include "rm/rm_core.h"
+#include "store/memory_store.h"
 
 namespace spindle::rm {
 namespace {
@@ -91,7 +92,7 @@ TEST(ReservationRequestsTest, ListQueryDefaults) {
 
 class RmReservationTest : public ::testing::Test {
  protected:
-  void make(bool reservations, bool acls) {
+  void make(bool reservations, bool acls, std::shared_ptr<store::MemoryStoreData> data = nullptr) {
     Configuration conf;
     conf.set("spindle.cluster.timestamp", "1700000000000");
     conf.set("yarn.scheduler.capacity.root.queues", "a,dedicated");
@@ -106,7 +107,9 @@ class RmReservationTest : public ::testing::Test {
     conf.set("hadoop.user.group.static.mapping.overrides", "boss=admins");
     auto s = RmSettings::fromConfiguration(conf);
     ASSERT_TRUE(s.isOk()) << s.status().toString();
-    auto c = RmCore::create(*s, conf, clock, "127.0.0.1:8088");
+    auto c = data ? RmCore::create(*s, conf, clock, "127.0.0.1:8088",
+                                   std::make_unique<store::MemoryStore>(data))
+                  : RmCore::create(*s, conf, clock, "127.0.0.1:8088");
     ASSERT_TRUE(c.isOk()) << c.status().toString();
     core = std::move(*c);
     protocol::RegisterNodeManagerRequest r;
@@ -160,6 +163,45 @@ TEST_F(RmReservationTest, SubmitListUpdateDelete) {
   ASSERT_TRUE(core->updateReservation(up, "alice"));
   ASSERT_TRUE(core->deleteReservation(ReservationId::parse(rid).value(), "alice"));
   EXPECT_FALSE(core->deleteReservation(ReservationId::parse(rid).value(), "alice"));
+}
+
+// RMStateStore's reservation state: accepted reservations come back after a restart as they
+// were accepted, deleted ones stay gone, and new ids never repeat an old one.
+TEST_F(RmReservationTest, ReservationsSurviveARestart) {
+  auto data = std::make_shared<store::MemoryStoreData>();
+  make(true, false, data);
+  const std::string kept = (*core->newReservation())["reservation-id"];
+  ASSERT_TRUE(core->submitReservation(submission(kept), "alice"));
+  const std::string gone = (*core->newReservation())["reservation-id"];
+  ASSERT_TRUE(core->submitReservation(submission(gone), "alice"));
+  ReservationUpdate up{ReservationId::parse(kept).value(), submission(kept).definition};
+  up.definition.stages[0].numContainers = 20;
+  ASSERT_TRUE(core->updateReservation(up, "alice"));
+  ASSERT_TRUE(core->deleteReservation(ReservationId::parse(gone).value(), "alice"));
+  EXPECT_EQ(data->snapshot.of(store::RecordKind::kReservation).size(), 1u);
+  ReservationListRequest list;
+  list.queue = "dedicated";
+  list.query.includeResourceAllocations = true;
+  const nlohmann::json before = core->listReservations(list).value();
+  ASSERT_EQ(before["reservations"].size(), 1u);
+
+  // kill -9 and a restart on the same store, after the reservation's arrival.
+  clock.advanceMs(15000);
+  make(true, false, data);
+  const nlohmann::json after = core->listReservations(list).value();
+  EXPECT_EQ(after, before);  // the update's definition, skyline and acceptance time
+  // Its reservation queue exists again (the plan follower ran before any app came back).
+  const std::string queues = core->scheduler().dump();
+  EXPECT_NE(queues.find("\"queueName\":\"" + kept + "\""), std::string::npos)
+      << queues.substr(0, 3000);
+  // New ids carry the restarted RM's start time: neither old id comes back.
+  const std::string fresh = (*core->newReservation())["reservation-id"];
+  EXPECT_EQ(fresh, "reservation_15000_0001");
+  // The recovered reservation can be changed and deleted as before.
+  up.definition.stages[0].numContainers = 30;
+  ASSERT_TRUE(core->updateReservation(up, "alice"));
+  ASSERT_TRUE(core->deleteReservation(ReservationId::parse(kept).value(), "alice"));
+  EXPECT_TRUE(data->snapshot.of(store::RecordKind::kReservation).empty());
 }
 
 TEST_F(RmReservationTest, AclsNeedBothSwitches) {

@@ -138,6 +138,9 @@ class Driver {
   // when there is a reservation system, then re-reads the intervals: each is next due that
   // long after now.
   Result<const Outcome&> monitorTick() { return tick(true, reservations_ != nullptr); }
+  // Runs the plan follower alone now (an empty Outcome without a reservation system): the
+  // reservation queues of plans just recovered exist before their apps come back.
+  Result<const Outcome&> followPlansNow() { return tick(false, reservations_ != nullptr); }
   // Runs what is due at the clock's time (the monitors, the follower, both), else returns an
   // empty Outcome.
   Result<const Outcome&> runDueMonitorTick();

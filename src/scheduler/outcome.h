@@ -95,6 +95,8 @@ struct Outcome {
   bool planFollowerRan = false;
   std::vector<QueueChange> queues;
   std::vector<std::string> reservationsReplanned;
+  // The reservations the plans archived (past their sharing policy's window).
+  std::vector<std::string> reservationsArchived;
 
   bool empty() const {
     return containers.empty() && apps.empty() && !monitorRan &&
@@ -110,6 +112,7 @@ struct Outcome {
       planFollowerRan = false;
       queues.clear();
       reservationsReplanned.clear();
+      reservationsArchived.clear();
     }
   }
   // The app accepted or rejected by this event (a submission), if any.

@@ -124,6 +124,26 @@ PlanStatus ReservationSystem::remove(std::optional<ReservationId> id, const std:
   return p->rp.agent->deleteReservation(*id, user, *p->rp.plan);
 }
 
+Status ReservationSystem::recover(std::string_view queue,
+                                  reservation::ReservationAllocation alloc) {
+  Plan* p = find(queue);
+  if (p == nullptr) {
+    return invalidArgument("reservation {}: queue '{}' is not a reservable queue",
+                           alloc.id().toString(), queue);
+  }
+  const ReservationId id = alloc.id();
+  if (planOf(id) != nullptr) {
+    return invalidArgument("reservation {} is already in a plan", id.toString());
+  }
+  // Recovering keeps the stored acceptance time.
+  reservation::PlanStatus s = p->rp.plan->addReservation(std::move(alloc), /*isRecovering=*/true);
+  if (!s) return s.toStatus().withContext("reservation " + id.toString());
+  if (id.clusterTimestamp == clusterTimestamp_) {
+    nextSequence_ = std::max(nextSequence_, id.sequence + 1);
+  }
+  return Status::ok();
+}
+
 const InMemoryPlan* ReservationSystem::plan(std::string_view queue) const {
   const Plan* p = find(queue);
   return p == nullptr ? nullptr : p->rp.plan.get();
@@ -165,7 +185,7 @@ Status ReservationSystem::followPlan(Scheduler& scheduler, Plan& p, Outcome& out
                                     .planResources = st->planResources,
                                     .existingQueues = st->reservationQueues};
   const reservation::PlanFollowerStep step = reservation::planFollowerStep(plan, in);
-  if (step.replan) {
+  if (step.replan && replanning_) {
     auto dropped = p.rp.replanner->plan(plan);
     if (!dropped) return dropped.status().toStatus().withContext("replanning " + p.path);
     for (const ReservationId& id : *dropped) out.reservationsReplanned.push_back(id.toString());
@@ -190,7 +210,9 @@ Status ReservationSystem::followPlan(Scheduler& scheduler, Plan& p, Outcome& out
     if (!now.contains(name)) out.queues.push_back({QueueAction::kRemoved, p.path, name, 0, 0});
   }
   p.entitlements = std::move(now);
-  plan.archiveCompletedReservations(step.nowMs);
+  for (const ReservationId& id : plan.archiveCompletedReservations(step.nowMs)) {
+    out.reservationsArchived.push_back(id.toString());
+  }
   return Status::ok();
 }
 

@@ -20,7 +20,8 @@
 //     apps (moved to `<plan>-default` or killed, per reservation-move-on-expiry) and go,
 //     current reservations get their queues at their entitlements, the default queue takes
 //     the rest; Outcome::queues lists what was created, resized or removed;
-//  4. the plan archives reservations past its sharing policy's window.
+//  4. the plan archives reservations past its sharing policy's window
+//     (Outcome::reservationsArchived).
 // Single-threaded, on the scheduler's thread.
 #pragma once
 
@@ -72,6 +73,26 @@ class ReservationSystem {
   reservation::PlanStatus remove(std::optional<reservation::ReservationId> id,
                                  const std::string& user);
 
+  // After an RM restart: new ids carry `timestamp` (the restarted RM's start time, as YARN's
+  // ResourceManager.getClusterTimeStamp), so the id of a reservation deleted before the
+  // restart is never handed out again. Call before recover().
+  void restartIds(int64_t timestamp) {
+    clusterTimestamp_ = timestamp;
+    nextSequence_ = 1;
+  }
+  // A reservation read back from the RM's state store (AbstractReservationSystem.recover):
+  // added to the plan of `queue` as accepted, without the agent or the sharing policy
+  // (InMemoryPlan.addReservation with isRecovering). Ids this system hands out afterwards
+  // follow the recovered ones. InvalidArgument when `queue` has no plan (it is no longer
+  // reservable) or the id is already in a plan.
+  Status recover(std::string_view queue, reservation::ReservationAllocation alloc);
+
+  // Whether the follower may run the replanner on an over-committed plan (default true). A
+  // restarted RM turns it off until its NodeManagers are back: a plan over a cluster that has
+  // not re-registered yet looks over-committed, and replanning would drop what was accepted.
+  void setReplanning(bool on) { replanning_ = on; }
+  bool replanning() const { return replanning_; }
+
   // A plan by its queue's full path or short name; nullptr when the queue is not reservable.
   const reservation::InMemoryPlan* plan(std::string_view queue) const;
   // The plan holding the reservation, or nullptr.
@@ -110,6 +131,7 @@ class ReservationSystem {
   const Clock& clock_;
   int64_t clusterTimestamp_ = 0;
   int64_t nextSequence_ = 1;
+  bool replanning_ = true;
   std::vector<std::unique_ptr<Plan>> plans_;
   reservation::ReservationInputValidator validator_;
 };

@@ -106,7 +106,8 @@ nlohmann::json toJson(const StoredAttempt& a) {
           {"state", a.state},
           {"finalStatus", a.finalStatus},
           {"diagnostics", a.diagnostics},
-          {"trackingUrl", a.trackingUrl}};
+          {"trackingUrl", a.trackingUrl},
+          {"amContainerExitStatus", a.amContainerExitStatus}};
 }
 
 Result<StoredAttempt> storedAttemptFromJson(const nlohmann::json& j) {
@@ -125,10 +126,63 @@ Result<StoredAttempt> storedAttemptFromJson(const nlohmann::json& j) {
   SPINDLE_RETURN_IF_ERROR(read(j, "finalStatus", a.finalStatus, w));
   SPINDLE_RETURN_IF_ERROR(read(j, "diagnostics", a.diagnostics, w));
   SPINDLE_RETURN_IF_ERROR(read(j, "trackingUrl", a.trackingUrl, w));
+  SPINDLE_RETURN_IF_ERROR(read(j, "amContainerExitStatus", a.amContainerExitStatus, w));
   if (a.appId.empty() || a.attempt == 0) {
     return invalidArgument("stored attempt '{}': no appId or attempt number", a.attemptId);
   }
   return a;
+}
+
+nlohmann::json toJson(const StoredReservation& r) {
+  nlohmann::json allocations = nlohmann::json::array();
+  for (const auto& i : r.allocations) {
+    allocations.push_back(
+        {{"start", i.start}, {"end", i.end}, {"memory", i.memoryMb}, {"vCores", i.vcores}});
+  }
+  return {{"reservationId", r.reservationId},
+          {"planQueue", r.planQueue},
+          {"user", r.user},
+          {"acceptanceTime", r.acceptanceTime},
+          {"startTime", r.startTime},
+          {"endTime", r.endTime},
+          {"periodicity", r.periodicity},
+          {"definition", r.definition},
+          {"allocations", std::move(allocations)}};
+}
+
+Result<StoredReservation> storedReservationFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return invalidArgument("stored reservation: not a JSON object");
+  StoredReservation r;
+  const char* w = "reservation";
+  SPINDLE_RETURN_IF_ERROR(read(j, "reservationId", r.reservationId, w));
+  SPINDLE_RETURN_IF_ERROR(read(j, "planQueue", r.planQueue, w));
+  SPINDLE_RETURN_IF_ERROR(read(j, "user", r.user, w));
+  SPINDLE_RETURN_IF_ERROR(read(j, "acceptanceTime", r.acceptanceTime, w));
+  SPINDLE_RETURN_IF_ERROR(read(j, "startTime", r.startTime, w));
+  SPINDLE_RETURN_IF_ERROR(read(j, "endTime", r.endTime, w));
+  SPINDLE_RETURN_IF_ERROR(read(j, "periodicity", r.periodicity, w));
+  if (auto it = j.find("definition"); it != j.end()) r.definition = *it;
+  if (r.reservationId.empty() || r.planQueue.empty() || !r.definition.is_object()) {
+    return invalidArgument("stored reservation '{}': no reservationId, planQueue or definition",
+                           r.reservationId);
+  }
+  auto list = j.find("allocations");
+  if (list == j.end() || !list->is_array()) {
+    return invalidArgument("stored reservation '{}': 'allocations' is not a list", r.reservationId);
+  }
+  for (const nlohmann::json& e : *list) {
+    StoredReservation::Interval i;
+    if (!e.is_object()) {
+      return invalidArgument("stored reservation '{}': an allocation is not an object",
+                             r.reservationId);
+    }
+    SPINDLE_RETURN_IF_ERROR(read(e, "start", i.start, w));
+    SPINDLE_RETURN_IF_ERROR(read(e, "end", i.end, w));
+    SPINDLE_RETURN_IF_ERROR(read(e, "memory", i.memoryMb, w));
+    SPINDLE_RETURN_IF_ERROR(read(e, "vCores", i.vcores, w));
+    r.allocations.push_back(i);
+  }
+  return r;
 }
 
 }  // namespace spindle::store

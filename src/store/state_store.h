@@ -167,8 +167,38 @@ struct StoredAttempt {
   std::string finalStatus;
   std::string diagnostics;
   std::string trackingUrl;
+  // The AM container's exit status when the attempt failed because its AM container ended
+  // (ApplicationAttemptStateData.amContainerExitStatus); kNoExitStatus otherwise. Whether the
+  // failure counts against the app's attempts follows from it after a restart.
+  static constexpr int32_t kNoExitStatus = -1000;  // ContainerExitStatus.INVALID
+  int32_t amContainerExitStatus = kNoExitStatus;
 };
 nlohmann::json toJson(const StoredAttempt& a);
 Result<StoredAttempt> storedAttemptFromJson(const nlohmann::json& j);
+
+// YARN's ReservationAllocationStateProto: an accepted reservation of a plan, as the agent
+// placed it (the plan queue, the contract, the owner and the intervals), so a restarted RM
+// puts it back into its plan without planning it again.
+struct StoredReservation {
+  struct Interval {
+    int64_t start = 0;
+    int64_t end = 0;
+    int64_t memoryMb = 0;
+    int32_t vcores = 0;
+  };
+  std::string reservationId;  // reservation_<clusterTs>_<sequence>
+  std::string planQueue;      // the plan (reservable) queue's full path
+  std::string user;
+  int64_t acceptanceTime = 0;
+  int64_t startTime = 0;
+  int64_t endTime = 0;
+  int64_t periodicity = 0;  // 0: not periodic
+  // The ReservationDefinition as the REST API shows it (ReservationDefinitionInfo).
+  nlohmann::json definition;
+  // The agent's intervals (for a periodic reservation, its base over [0, periodicity)).
+  std::vector<Interval> allocations;
+};
+nlohmann::json toJson(const StoredReservation& r);
+Result<StoredReservation> storedReservationFromJson(const nlohmann::json& j);
 
 }  // namespace spindle::store
