@@ -4,8 +4,10 @@
 #  1. one RM is ACTIVE, the other STANDBY: /info says so, the standby redirects REST (307) and
 #     refuses the protocols (503 StandbyException); rmadmin -getServiceState / -checkHealth, and
 #     manual transitions refused under automatic failover unless --forcemanual;
-#  2. kill -9 of the active: the standby is active and serves within 10 s (measured), NMs and
-#     a new dshell job go to it;
+#  2. kill -9 of the active while dshell jobs run and one more waits: the standby is active
+#     and serves within 10 s (measured), the NMs and AMs go to it, no app is lost, no running
+#     container is killed (each writes a start and an end marker), every job SUCCEEDS, and a
+#     new dshell job runs on it;
 #  3. a paused active (SIGSTOP past its lease, then SIGCONT) comes back STANDBY and refuses
 #     the protocols;
 #  4. etcd stopped during operation: the active RM stops being active (logged);
@@ -44,6 +46,7 @@ $(ha_keys)
   <property><name>yarn.scheduler.minimum-allocation-mb</name><value>64</value></property>
   <property><name>yarn.resourcemanager.nodemanagers.heartbeat-interval-ms</name><value>100</value></property>
   <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>1.0</value></property>
+  <property><name>yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms</name><value>1500</value></property>
 </configuration>
 SITE
 done
@@ -121,7 +124,27 @@ timeout 40 "$spindle" dshell --conf "$work/client" -shell_command "echo before" 
   -container_memory 64 -master_memory 64 -timeout 30000 >"$work/before.out" 2>&1
 check "a dshell job through the RM list succeeds" 'grep -q "completed successfully" "$work/before.out"'
 
-# 2. kill -9 the active one.
+# 2. kill -9 the active one under load. Six jobs of an AM and two 3 s containers (128 MB
+# each: 384 MB a job, 2048 MB in all): five run at once, one waits.
+jobs=6
+mkdir -p "$work/markers"
+task="echo \$\$ > $work/markers/start.\$CONTAINER_ID; sleep 3; echo ok > $work/markers/end.\$CONTAINER_ID"
+client_pids=()
+for j in $(seq 1 $jobs); do
+  timeout 150 "$spindle" dshell --conf "$work/client" -shell_command "$task" -num_containers 2 \
+    -container_memory 128 -master_memory 128 -timeout 120000 >"$work/load$j.out" 2>&1 &
+  client_pids+=("$!")
+  pids+=("$!")
+done
+running_tasks() {  # containers started and not ended
+  for f in "$work"/markers/start.*; do
+    [ -e "$f" ] || continue
+    c=${f##*/start.}
+    [ -e "$work/markers/end.$c" ] || echo "$c"
+  done
+}
+check "the jobs' containers run on rm1" 'waitfor 30 "[ -n \"\$(running_tasks)\" ]"'
+before=$(running_tasks)
 t0=$(date +%s.%N)
 kill -KILL "$rm1_pid"
 check "rm2 becomes ACTIVE within 10 s of rm1's kill -9" 'waitfor 10 "[ \"\$(ha_state $p2)\" = ACTIVE ]"'
@@ -130,6 +153,28 @@ check "rm2 serves the REST API" 'waitfor 5 "rest /ws/v1/cluster/apps | head -1 |
 t1=$(date +%s.%N)
 echo "measure failover_seconds=$(python3 -c "print(round($t1 - $t0, 2))") (lease TTL 2 s)"
 check "the NMs register with rm2" 'waitfor 15 "[ \$(nodes_running) = 2 ]"'
+alive=0
+for c in $before; do
+  if kill -0 "$(cat "$work/markers/start.$c")" 2>/dev/null || [ -e "$work/markers/end.$c" ]; then
+    alive=$((alive + 1))
+  fi
+done
+check "the $(echo $before | wc -w) containers running at the kill survive the failover" \
+  "[ $alive = $(echo $before | wc -w) ]"
+finished=0
+for p in "${client_pids[@]}"; do
+  if waitfor 120 "! kill -0 $p" && wait "$p"; then finished=$((finished + 1)); fi
+done
+check "every dshell client of the load reports its job SUCCEEDED ($finished of $jobs)" \
+  "[ $finished = $jobs ]"
+apps=$(field /apps 'len(d["apps"]["app"])')
+succeeded=$(field /apps 'sum(1 for a in d["apps"]["app"] if a["state"] == "FINISHED" and a["finalStatus"] == "SUCCEEDED")')
+check "no app is lost: rm2 lists $apps apps, $succeeded FINISHED SUCCEEDED (of $((jobs + 1)))" \
+  "[ $apps = $((jobs + 1)) ] && [ $succeeded = $((jobs + 1)) ]"
+starts=$(ls "$work"/markers/start.* 2>/dev/null | wc -l)
+ends=$(ls "$work"/markers/end.* 2>/dev/null | wc -l)
+check "no container was killed: $starts started, $ends ended normally" \
+  "[ $starts = $((2 * jobs)) ] && [ $starts = $ends ]"
 timeout 40 "$spindle" dshell --conf "$work/client" -shell_command "echo after" -num_containers 2 \
   -container_memory 64 -master_memory 64 -timeout 30000 >"$work/after.out" 2>&1
 check "a dshell job after the failover succeeds on rm2" 'grep -q "completed successfully" "$work/after.out"'
