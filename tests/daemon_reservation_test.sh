@@ -4,7 +4,9 @@
 # yarn.acl.reservation-enable, the plan queue's acl_submit_reservations, acl_list_reservations
 # and acl_administer_reservations) answering 403 AccessControlException; an app submitted with
 # the reservation id running in the reservation's queue once the plan follower has made it; a
-# periodic reservation listed with its recurrence. One RM and one NM on loopback free ports;
+# periodic reservation listed with its recurrence; after a kill -9 of the RM and a restart on its
+# SQLite store, the reservation is back as it was, with its queue and the app submitted to it,
+# and a deleted one stays deleted. One RM and one NM on loopback free ports;
 # every wait is bounded; processes are stopped by PID.
 #   daemon_reservation_test.sh <spindle> <work folder>
 set -u
@@ -43,6 +45,10 @@ cat >"$work/rm/yarn-site.xml" <<EOF
   <property><name>yarn.resourcemanager.reservation-system.max-periodicity</name><value>3600000</value></property>
   <property><name>yarn.acl.enable</name><value>true</value></property>
   <property><name>yarn.acl.reservation-enable</name><value>true</value></property>
+  <property><name>yarn.resourcemanager.recovery.enabled</name><value>true</value></property>
+  <property><name>yarn.resourcemanager.store.class</name><value>sqlite</value></property>
+  <property><name>spindle.resourcemanager.store.sqlite.path</name><value>$work/rm-state.db</value></property>
+  <property><name>yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms</name><value>1000</value></property>
 </configuration>
 EOF
 cat >"$work/rm/capacity-scheduler.xml" <<EOF
@@ -69,6 +75,7 @@ cat >"$work/nm/yarn-site.xml" <<EOF
   <property><name>yarn.nodemanager.log-dirs</name><value>$work/nm/logs</value></property>
   <property><name>yarn.nodemanager.local-dirs</name><value>$work/nm/local</value></property>
   <property><name>yarn.nodemanager.sleep-delay-before-sigkill.ms</name><value>100</value></property>
+  <property><name>yarn.resourcemanager.connect.retry-interval.ms</name><value>200</value></property>
   <property><name>spindle.nodemanager.allow-root</name><value>$allow_root</value></property>
 </configuration>
 EOF
@@ -166,6 +173,25 @@ check "deleting it again is 400 (unknown)" \
   '[ "$(status "$reply")" = 400 ] && echo "$reply" | grep -q "is unknown"'
 check "one reservation is left" \
   '[ "$(json "$(rest "$R/list?queue=dedicated&user.name=carol")" "len(d[\"reservations\"])")" = 1 ]'
+
+
+# kill -9 and a restart on the same store: the reservation comes back as accepted.
+before=$(body "$(rest "$R/list?queue=dedicated&include-resource-allocations=true&user.name=carol")")
+kill -KILL "$rm_pid"
+wait "$rm_pid" 2>/dev/null
+"$spindle" rm --conf "$work/rm" >>"$work/rm.log" 2>&1 &
+rm_pid=$!
+pids+=("$rm_pid")
+check "the RM restarts on its store" 'waitfor 10 "rest /ws/v1/cluster/info | grep -q clusterInfo"'
+check "  and says it recovered the reservation" 'grep -q "recovered 1 of 1 reservations" "$work/rm.log"'
+after=$(body "$(rest "$R/list?queue=dedicated&include-resource-allocations=true&user.name=carol")")
+check "the reservation lists as before the kill (definition, allocations, acceptance time)" \
+  '[ -n "$before" ] && [ "$before" = "$after" ]'
+check "its queue is back" 'rest /ws/v1/cluster/scheduler | grep -q "$rid"'
+check "the app submitted to it is recovered into the reservation's queue" \
+  'field "/apps/$app" "d[\"app\"][\"queue\"]" | grep -q "$rid"'
+reply=$(rest "$R/delete?user.name=alice" POST "{\"reservation-id\": \"$pid_\"}")
+check "the reservation deleted before the kill stays deleted" '[ "$(status "$reply")" = 400 ]'
 
 kill -TERM "$rm_pid"
 waitfor 10 '! kill -0 $rm_pid'
