@@ -73,7 +73,7 @@ for n in $(seq 1 $nms); do start_nm "$n"; done
 check "$nms NMs register" 'waitfor 15 "[ \$(nodes_running) = $nms ]"'
 
 # Jobs: an AM and 2 containers of 128 MB sleeping 2 s; their containers outlive an AM's loss.
-task="echo \$\$ >> $work/task.pids; echo \$\$ \$NM_HTTP_PORT > $work/markers/start.\$CONTAINER_ID; sleep 2; echo ok > $work/markers/end.\$CONTAINER_ID"
+task=$(marker_task 2)
 client_pids=()
 submit_job() {  # submit_job J
   timeout 200 "$spindle" dshell --rm "127.0.0.1:$port" -shell_command "$task" -num_containers 2 \
@@ -81,14 +81,6 @@ submit_job() {  # submit_job J
     -timeout 180000 >"$work/job$1.out" 2>&1 &
   client_pids+=("$!")
   pids+=("$!")
-}
-running_on() {  # running_on NM_PORT: containers started there and not ended
-  for f in "$work"/markers/start.*; do
-    [ -e "$f" ] || continue
-    c=${f##*/start.}
-    [ -e "$work/markers/end.$c" ] && continue
-    [ "$(cut -d' ' -f2 <"$f")" = "$1" ] && echo "$c"
-  done
 }
 
 # The chaos: a job every ~1.5 s, a fault every 3-6 s, for $chaos_seconds seconds.
@@ -116,7 +108,7 @@ while [ $SECONDS -lt $end ] && [ $jobs -lt 40 ]; do
     nm_crashes=$((nm_crashes + 1))
     echo "chaos: crash node $n ($nm_crashes)"
     # What runs there dies with it; the RM learns of it when the NM registers again.
-    running_on "${nm_port[$n]}" >>"$work/crashed"
+    running_tasks "${nm_port[$n]}" >>"$work/crashed"
     leaders=$(ps -o pid= --ppid "${nm_pid[$n]}" 2>/dev/null)
     kill -KILL "${nm_pid[$n]}"
     wait "${nm_pid[$n]}" 2>/dev/null

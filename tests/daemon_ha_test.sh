@@ -128,7 +128,7 @@ check "a dshell job through the RM list succeeds" 'grep -q "completed successful
 # each: 384 MB a job, 2048 MB in all): five run at once, one waits.
 jobs=6
 mkdir -p "$work/markers"
-task="echo \$\$ > $work/markers/start.\$CONTAINER_ID; sleep 3; echo ok > $work/markers/end.\$CONTAINER_ID"
+task=$(marker_task 3)
 client_pids=()
 for j in $(seq 1 $jobs); do
   timeout 150 "$spindle" dshell --conf "$work/client" -shell_command "$task" -num_containers 2 \
@@ -136,13 +136,6 @@ for j in $(seq 1 $jobs); do
   client_pids+=("$!")
   pids+=("$!")
 done
-running_tasks() {  # containers started and not ended
-  for f in "$work"/markers/start.*; do
-    [ -e "$f" ] || continue
-    c=${f##*/start.}
-    [ -e "$work/markers/end.$c" ] || echo "$c"
-  done
-}
 check "the jobs' containers run on rm1" 'waitfor 30 "[ -n \"\$(running_tasks)\" ]"'
 before=$(running_tasks)
 t0=$(date +%s.%N)
@@ -153,12 +146,7 @@ check "rm2 serves the REST API" 'waitfor 5 "rest /ws/v1/cluster/apps | head -1 |
 t1=$(date +%s.%N)
 echo "measure failover_seconds=$(python3 -c "print(round($t1 - $t0, 2))") (lease TTL 2 s)"
 check "the NMs register with rm2" 'waitfor 15 "[ \$(nodes_running) = 2 ]"'
-alive=0
-for c in $before; do
-  if kill -0 "$(cat "$work/markers/start.$c")" 2>/dev/null || [ -e "$work/markers/end.$c" ]; then
-    alive=$((alive + 1))
-  fi
-done
+alive=$(survivors $before)
 check "the $(echo $before | wc -w) containers running at the kill survive the failover" \
   "[ $alive = $(echo $before | wc -w) ]"
 finished=0

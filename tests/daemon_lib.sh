@@ -33,3 +33,32 @@ EOF
 }
 # field PATH EXPR: a value from a REST view, e.g. field /apps/x 'd["app"]["state"]'.
 field() { rest "/ws/v1/cluster$1" | tail -n +2 | python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"; }
+
+# Container markers, for the tests that kill daemons under load ($work/markers must exist):
+# marker_task SECONDS is a container command that records its PID (and cleanup's task.pids),
+# writes $work/markers/start.<container> ("PID NM_HTTP_PORT"), sleeps, and writes
+# end.<container> only when the sleep ends normally.
+marker_task() {
+  echo "echo \$\$ >> $work/task.pids; echo \$\$ \$NM_HTTP_PORT > $work/markers/start.\$CONTAINER_ID; sleep $1; echo ok > $work/markers/end.\$CONTAINER_ID"
+}
+# running_tasks [NM_PORT]: the containers started and not ended (on that NM only, if given).
+running_tasks() {
+  local f c
+  for f in "$work"/markers/start.*; do
+    [ -e "$f" ] || continue
+    c=${f##*/start.}
+    [ -e "$work/markers/end.$c" ] && continue
+    [ -z "${1:-}" ] || [ "$(cut -d' ' -f2 <"$f")" = "$1" ] && echo "$c"
+  done
+}
+# survivors CONTAINER...: how many of them still run or ended normally.
+survivors() {
+  local c n=0
+  for c in "$@"; do
+    if kill -0 "$(cut -d' ' -f1 <"$work/markers/start.$c")" 2>/dev/null ||
+      [ -e "$work/markers/end.$c" ]; then
+      n=$((n + 1))
+    fi
+  done
+  echo $n
+}

@@ -71,7 +71,7 @@ check "two NMs register" 'waitfor 10 "[ \$(field /nodes?states=RUNNING \"len(d[\
 # about five run at once, the others wait. Each container writes a start marker with its PID
 # and, when its sleep ends normally, an end marker.
 jobs=8
-task="echo \$\$ >> $work/task.pids; echo \$\$ > $work/markers/start.\$CONTAINER_ID; sleep 3; echo ok > $work/markers/end.\$CONTAINER_ID"
+task=$(marker_task 3)
 client_pids=()
 for j in $(seq 1 $jobs); do
   "$spindle" dshell --rm "127.0.0.1:$port" -shell_command "$task" -num_containers 2 \
@@ -81,13 +81,6 @@ for j in $(seq 1 $jobs); do
 done
 check "every job is submitted" 'waitfor 20 "[ \$(cat $work/job*.out 2>/dev/null | grep -c \"^Submitted application\") = $jobs ]"'
 
-running_tasks() {  # containers started and not ended
-  for f in "$work"/markers/start.*; do
-    [ -e "$f" ] || continue
-    c=${f##*/start.}
-    [ -e "$work/markers/end.$c" ] || echo "$c"
-  done
-}
 for round in 1 2 3; do
   waitfor 20 '[ -n "$(running_tasks)" ]'
   before=$(running_tasks)
@@ -99,12 +92,7 @@ for round in 1 2 3; do
   check "round $round: the NMs resync and register again" \
     "waitfor 10 '[ \$(field /nodes?states=RUNNING \"len(d[\\\"nodes\\\"][\\\"node\\\"])\") = 2 ]'"
   sleep 1  # a container the RM did not recover would be stopped by now
-  alive=0
-  for c in $before; do
-    if kill -0 "$(cat "$work/markers/start.$c")" 2>/dev/null || [ -e "$work/markers/end.$c" ]; then
-      alive=$((alive + 1))
-    fi
-  done
+  alive=$(survivors $before)
   check "round $round: the $(echo $before | wc -w) containers running at the kill survive it" \
     "[ $alive = $(echo $before | wc -w) ]"
   sleep 1
