@@ -107,12 +107,14 @@ while [ $SECONDS -lt $end ] && [ $jobs -lt 40 ]; do
     n=$((RANDOM % nms + 1))
     nm_crashes=$((nm_crashes + 1))
     echo "chaos: crash node $n ($nm_crashes)"
-    # What runs there dies with it; the RM learns of it when the NM registers again.
-    running_tasks "${nm_port[$n]}" >>"$work/crashed"
+    # What runs there dies with it; the RM learns of it when the NM registers again. The
+    # containers counted as killed by the crash are those of that node without an end marker
+    # once everything is dead (none can write one after that).
     leaders=$(ps -o pid= --ppid "${nm_pid[$n]}" 2>/dev/null)
     kill -KILL "${nm_pid[$n]}"
     wait "${nm_pid[$n]}" 2>/dev/null
     for p in $leaders; do kill -KILL -- "-$p" 2>/dev/null; done
+    running_tasks "${nm_port[$n]}" >>"$work/crashed"
     sleep 0.$((RANDOM % 9 + 1))
     start_nm "$n"
   fi

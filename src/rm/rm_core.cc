@@ -197,7 +197,11 @@ void RmCore::apply(const Outcome& out) {
                                                   c.exitStatus, diag.empty() ? "" : ". " + diag),
                                       c.exitStatus});
           }
-        } else if (c.id.attempt.attempt == app->attempt) {
+        } else if (c.id.attempt.attempt == app->attempt ||
+                   app->ctx.keepContainersAcrossApplicationAttempts) {
+          // A container kept from an earlier attempt (keep-containers-across-application-
+          // attempts) reports to the current AM, which received it at registration (YARN
+          // transfers it to the new attempt with its completion).
           app->completed.push_back(
               {cid, protocol::ContainerState::COMPLETE, c.exitStatus, std::move(diag)});
         }

@@ -64,9 +64,10 @@ class RmRecoveryTest : public ::testing::Test {
     return r.isOk() ? *r : protocol::NodeHeartbeatResponse{};
   }
 
-  std::string submit(int64_t amMb = 256) {
+  std::string submit(int64_t amMb = 256, bool keepContainers = false) {
     const std::string id = core->newApplication()["application-id"];
     protocol::SubmissionContext ctx;
+    ctx.keepContainersAcrossApplicationAttempts = keepContainers;
     ctx.applicationId = id;
     ctx.applicationName = "job";
     ctx.resource = {amMb, 1};
@@ -396,6 +397,32 @@ TEST_F(RmRecoveryTest, AnAmLostWithItsNodeDoesNotCountAgainstMaxAttempts) {
   ASSERT_EQ(attempts.size(), 5u);
   EXPECT_EQ(attempts.begin()->second["amContainerExitStatus"], -100);
   EXPECT_EQ(attempts.rbegin()->second["amContainerExitStatus"], 1);
+}
+
+// keep-containers-across-application-attempts: a container of attempt 1 that completes while
+// attempt 2 runs reaches attempt 2's AM (it received the container at registration).
+TEST_F(RmRecoveryTest, AKeptContainersCompletionReachesTheNextAttempt) {
+  ASSERT_EQ(addNode("h1:1", 2048).nodeAction, NodeAction::NORMAL);
+  submit(256, /*keepContainers=*/true);
+  const std::string am1 = amContainer("h1:1");
+  const std::vector<std::string> tasks = registerAndAllocate(attemptOf(am1), 1, "h1:1");
+  ASSERT_EQ(tasks.size(), 1u);
+  heartbeat("h1:1", {{am1, ContainerState::COMPLETE, 1, ""}});  // the AM dies
+  const std::string am2 = amContainer("h1:1");
+  protocol::RegisterApplicationMasterRequest reg;
+  reg.applicationAttemptId = attemptOf(am2);
+  auto registered = core->registerAm(reg);
+  ASSERT_TRUE(registered.isOk());
+  ASSERT_EQ(registered->containersFromPreviousAttempts.size(), 1u);
+  EXPECT_EQ(registered->containersFromPreviousAttempts[0].id, tasks[0]);
+  heartbeat("h1:1", {{tasks[0], ContainerState::COMPLETE, 0, ""}});
+  protocol::AllocateRequest pull;
+  pull.applicationAttemptId = attemptOf(am2);
+  auto got = core->allocate(pull);
+  ASSERT_TRUE(got.isOk()) << got.status().toString();
+  ASSERT_EQ(got->completedContainerStatuses.size(), 1u);
+  EXPECT_EQ(got->completedContainerStatuses[0].containerId, tasks[0]);
+  EXPECT_EQ(got->completedContainerStatuses[0].exitStatus, 0);
 }
 
 }  // namespace
