@@ -97,6 +97,7 @@ EOF
 start_rm() {
   "$spindle" rm --conf "$work/conf" >"$work/$1.out" 2>"$work/$1.log" &
   rm_pid=$!
+  echo "$rm_pid" >"$work/$1.pid"
   local i
   for i in $(seq 1 1200); do
     grep -q "serving on" "$work/$1.out" 2>/dev/null && return 0
@@ -140,10 +141,19 @@ rm_pid=
 # The restart: the poller (started first: Python takes a while to start here) notes when the
 # REST API answers ACTIVE with every app, then when the metrics count every container; wall
 # ms since the epoch, as rm_load's resync lines.
-python3 - "$port" "$ams" "$containers" "$restart_s" >"$work/poll.out" <<'EOF' &
-import json, sys, time, urllib.request
-port, apps, containers, limit = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+rm -f "$work/rm2.pid"
+python3 - "$port" "$ams" "$containers" "$restart_s" "$work/rm2.pid" >"$work/poll.out" <<'EOF' &
+import json, os, sys, time, urllib.request
+port, apps, containers, limit, pidfile = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 print("ready", flush=True)
+def cpu():  # the RM's CPU (user + system) and its time waiting for a CPU, in s
+    try:
+        pid = open(pidfile).read().strip()
+        f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        wait = int(open(f"/proc/{pid}/schedstat").read().split()[1]) / 1e9
+        return f"cpu_s {(int(f[11]) + int(f[12])) / os.sysconf('SC_CLK_TCK'):.2f} runqueue_wait_s {wait:.2f}"
+    except (OSError, ValueError, IndexError):
+        return "cpu_s none"
 def get(path):
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
@@ -159,13 +169,13 @@ while time.time() < end:
         if i.get("state") == "STARTED" and i.get("haState") == "ACTIVE":
             m = (get("/ws/v1/cluster/metrics") or {}).get("clusterMetrics", {})
             if m.get("appsSubmitted") == apps:
-                print(f"to_active_at_ms {int(time.time() * 1000)} apps {m['appsSubmitted']}", flush=True)
+                print(f"to_active_at_ms {int(time.time() * 1000)} apps {m['appsSubmitted']} {cpu()}", flush=True)
                 phase = "containers"
                 continue
     else:
         m = (get("/ws/v1/cluster/metrics") or {}).get("clusterMetrics", {})
         if m.get("containersAllocated", 0) >= containers:
-            print(f"containers_recovered_at_ms {int(time.time() * 1000)} containers {m['containersAllocated']}", flush=True)
+            print(f"containers_recovered_at_ms {int(time.time() * 1000)} containers {m['containersAllocated']} {cpu()}", flush=True)
             sys.exit(0)
     time.sleep(0.02)
 print(f"timeout in phase {phase}", flush=True)
@@ -218,8 +228,8 @@ nm_at=$(awk '$1 == "nms_resynced:" {print $6}' "$work/rm_load.out")
 am_at=$(awk '$1 == "ams_resynced:" {print $6}' "$work/rm_load.out")
 echo "== restart of $store with $ams apps and $containers running containers ($ams AM containers + $ams x $hold), $nms NMs"
 echo "rm2: $recovered"
-echo "to_active: $(ms_to_s "${a_at:+$((a_at - t0))}")   (a: start to cluster/info STARTED + ACTIVE with $ams apps)"
-echo "containers_recovered: $(ms_to_s "${b_at:+$((b_at - t0))}")   (b: cluster metrics containersAllocated = $containers)"
+echo "to_active: $(ms_to_s "${a_at:+$((a_at - t0))}")   (a: start to cluster/info STARTED + ACTIVE with $ams apps; RM $(awk '$1 == "to_active_at_ms" {print $5, $6, $7, $8}' "$work/poll.out"))"
+echo "containers_recovered: $(ms_to_s "${b_at:+$((b_at - t0))}")   (b: cluster metrics containersAllocated = $containers; RM $(awk '$1 == "containers_recovered_at_ms" {print $5, $6, $7, $8}' "$work/poll.out"))"
 echo "nms_resynced: $(ms_to_s "${nm_at:+$((nm_at - t0))}")   (b: the last of $nms NMs registered again)"
 echo "ams_resynced: $(ms_to_s "${am_at:+$((am_at - t0))}")   (c: the last of $ams AMs registered again; AM allocate every $am_interval_ms ms)"
 echo "store_bytes: $size1 before the kill, $size2 after the restart"
