@@ -7,6 +7,12 @@
 //
 //   rm_load --rm 127.0.0.1:8088 --rm-pid 4242 --nms 10000 --ams 100 --seconds 30
 //
+// With --hold K (the restart benchmark, rm_restart.sh) each AM gets K containers and keeps them
+// running: once every AM holds its K (plus its AM container) it prints a `held:` line, then
+// waits, for at most --hold-seconds, until every NM has registered again after a RESYNC and
+// every AM after an AM_RESYNC (the RM was restarted meanwhile), and prints when the last did
+// (`nms_resynced:`, `ams_resynced:`, wall ms since the epoch).
+//
 // Exit status: 0 after a measured run; 1 when the NMs or AMs did not all register within
 // --warmup-seconds or the RM answered an error during the run (the first one is printed);
 // 2 for bad arguments.
@@ -107,6 +113,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 60'000));
   app.add_option("--first-node-port", o.firstNodePort, "node ids are 127.0.0.1:<port + i>")
       ->check(CLI::Range(1, 65'535));
+  double holdSeconds = 600;
+  app.add_option("--hold", o.hold,
+                 "containers each AM gets and keeps running; then wait for a restart's resyncs")
+      ->check(CLI::Range(0, 100'000));
+  app.add_option("--hold-seconds", holdSeconds,
+                 "--hold: longest wait, once held, for every NM and AM to resync")
+      ->check(CLI::Range(1.0, 3600.0));
+  app.add_option("--submit-per-s", o.submitPerS, "AM submissions per second (0: all at once)")
+      ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   auto hp = spindle::protocol::parseHostPort(rm, "--rm");
   boost::system::error_code ec;
@@ -161,8 +176,11 @@ int main(int argc, char** argv) {
 
   const std::string loadStart = loadavg();
   const int64_t t0 = nowMs();
-  enum class Phase { WARMUP, MEASURE, FINISH } phase = Phase::WARMUP;
-  int64_t measureStart = 0, measureEnd = 0, finishDeadline = 0;
+  enum class Phase { WARMUP, MEASURE, FINISH, HOLD } phase = Phase::WARMUP;
+  int64_t measureStart = 0, measureEnd = 0, finishDeadline = 0, holdStart = 0;
+  bool holdFailed = false;
+  // --hold: every AM container and every held container runs on its simulated NM.
+  const int64_t heldTarget = static_cast<int64_t>(o.ams) * (o.hold + 1);
   LoadCounters c0, c1;
   ProcSample rm0, rm1, self0, self1;
   bool warmupFailed = false;
@@ -170,7 +188,51 @@ int main(int argc, char** argv) {
   std::function<void()> tick = [&] {
     const int64_t now = nowMs();
     const LoadCounters& c = running.counters();
-    if (phase == Phase::WARMUP) {
+    if (phase == Phase::WARMUP && o.hold > 0) {
+      if (c.nmsRegistered == o.nms && c.amsRegistered == o.ams && c.runningOnNodes == heldTarget) {
+        phase = Phase::HOLD;
+        holdStart = now;
+        const ProcSample r = rmPid > 0 ? sample(rmPid) : ProcSample{};
+        fmt::print(
+            "rm_load: held: {} NMs, {} AMs, {} containers running ({} AM containers + {} x {}) "
+            "after {:.1f} s; RM cpu {:.1f} s rss {:.0f} MB hwm {:.0f} MB; errors {}\n",
+            c.nmsRegistered, c.amsRegistered, c.runningOnNodes, o.ams, o.ams, o.hold,
+            (now - t0) / 1000.0, r.cpuS, r.rssKb / 1024.0, r.hwmKb / 1024.0,
+            c.amErrors + c.heartbeatErrors);
+        std::fflush(stdout);
+      } else if (now - t0 > warmupSeconds * 1000) {
+        fmt::print(stderr,
+                   "rm_load: after {} s {} of {} NMs and {} of {} AMs registered, {} of {} "
+                   "containers running\n",
+                   warmupSeconds, c.nmsRegistered, o.nms, c.amsRegistered, o.ams, c.runningOnNodes,
+                   heldTarget);
+        warmupFailed = true;
+        ioc.stop();
+        return;
+      }
+    } else if (phase == Phase::HOLD) {
+      if (c.nmsResynced == o.nms && c.amsResynced == o.ams) {
+        fmt::print("nms_resynced: {} of {} last_at_ms {}\n", c.nmsResynced, o.nms,
+                   c.lastNmResyncMs);
+        fmt::print("ams_resynced: {} of {} last_at_ms {}\n", c.amsResynced, o.ams,
+                   c.lastAmResyncMs);
+        fmt::print(
+            "totals: running_on_nodes {} heartbeat_errors {} am_errors {} resyncs {} "
+            "am_resyncs {}\n",
+            c.runningOnNodes, c.heartbeatErrors, c.amErrors, c.resyncs, c.amResyncs);
+        ioc.stop();
+        return;
+      }
+      if (now - holdStart > holdSeconds * 1000) {
+        fmt::print(stderr,
+                   "rm_load: after holding {} s only {} of {} NMs and {} of {} AMs resynced; "
+                   "{} containers running\n",
+                   holdSeconds, c.nmsResynced, o.nms, c.amsResynced, o.ams, c.runningOnNodes);
+        holdFailed = true;
+        ioc.stop();
+        return;
+      }
+    } else if (phase == Phase::WARMUP) {
       if (c.nmsRegistered == o.nms && c.amsRegistered == o.ams) {
         phase = Phase::MEASURE;
         measureStart = now;
@@ -212,10 +274,13 @@ int main(int argc, char** argv) {
   ioc.run();
   listener.stop();
   const LoadCounters& end = running.counters();
-  if (warmupFailed) {
+  if (warmupFailed || holdFailed) {
     if (!running.firstError.empty()) fmt::print(stderr, "rm_load: {}\n", running.firstError);
     return 1;
   }
+  // --hold: the RM was killed and restarted meanwhile; transport errors while it was down are
+  // expected (the totals line counts them).
+  if (o.hold > 0) return 0;
   const double s = (measureEnd - measureStart) / 1000.0;
   const int64_t hbs = c1.heartbeats - c0.heartbeats;
   const int64_t allocated = c1.allocated - c0.allocated;

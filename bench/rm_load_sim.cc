@@ -22,6 +22,11 @@ int64_t nowUs() {
       .count();
 }
 int64_t nowMs() { return nowUs() / 1000; }
+int64_t wallMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 namespace {
 constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
@@ -44,6 +49,7 @@ struct Load::Nm {
   asio::steady_timer timer;
   bool registered = false;
   bool everRegistered = false;
+  bool resynced = false;  // registered again after a RESYNC
   bool stopped = false;
   int32_t responseId = 0;
   int64_t intervalMs = 1000;
@@ -59,6 +65,9 @@ struct Load::Am {
   std::string appId, attemptId, amContainerId;
   int32_t responseId = 0;
   bool launched = false, registered = false, everRegistered = false, finished = false;
+  bool resynced = false;  // registered again after AM_RESYNC
+  int32_t held = 0;       // containers allocated to it (--hold)
+  bool asked = false;     // --hold: its ask was sent since it registered
 };
 
 Load::Load(const LoadOptions& o, asio::io_context& ioc, uint16_t listenerPort)
@@ -88,7 +97,18 @@ void Load::noteError(const std::string& what, const HttpCall& r) {
 
 void Load::start() {
   for (auto& nm : nms_) registerNm(*nm);
-  for (auto& am : ams_) newApplication(*am);
+  for (size_t i = 0; i < ams_.size(); ++i) {
+    Am& am = *ams_[i];
+    if (o_.submitPerS <= 0) {
+      newApplication(am);
+      continue;
+    }
+    am.timer.expires_after(std::chrono::microseconds(
+        static_cast<int64_t>(1e6 * static_cast<double>(i) / o_.submitPerS)));
+    am.timer.async_wait([this, &am](boost::system::error_code ec) {
+      if (!ec) newApplication(am);
+    });
+  }
 }
 
 // --- NodeManagers ---------------------------------------------------------------------------
@@ -132,6 +152,11 @@ void Load::registerNm(Nm& nm) {
                  nm.containers.erase(std::remove_if(nm.containers.begin(), nm.containers.end(),
                                                     [](const Nm::Running& x) { return x.sent; }),
                                      nm.containers.end());
+                 if (nm.everRegistered && !nm.resynced) {
+                   nm.resynced = true;
+                   ++counters_.nmsResynced;
+                   counters_.lastNmResyncMs = wallMs();
+                 }
                  if (!nm.everRegistered) {
                    nm.everRegistered = true;
                    ++counters_.nmsRegistered;
@@ -328,6 +353,12 @@ void Load::registerAm(Am& am) {
                  }
                  am.registered = true;
                  am.responseId = 0;
+                 am.asked = false;
+                 if (am.everRegistered && !am.resynced) {
+                   am.resynced = true;
+                   ++counters_.amsResynced;
+                   counters_.lastAmResyncMs = wallMs();
+                 }
                  if (!am.everRegistered) {
                    am.everRegistered = true;
                    ++counters_.amsRegistered;
@@ -354,7 +385,10 @@ void Load::allocate(Am& am) {
   ask.resourceName = "*";
   ask.capability = {o_.containerMb, 1};
   ask.numContainers = o_.pending;  // absolute: the whole outstanding demand
-  r.ask.push_back(ask);
+  // --hold: what the AM still lacks, once per registration (the RM lowers the outstanding
+  // count as it allocates; after AM_RESYNC the AM re-sends it, as AMRMClient does).
+  if (o_.hold > 0) ask.numContainers = am.asked ? 0 : std::max(0, o_.hold - am.held);
+  if (o_.hold == 0 || ask.numContainers > 0) r.ask.push_back(ask);
   const int64_t t0 = nowUs();
   am.conn.call(
       http::verb::post, "/rpc/v1/am/allocate", protocol::toJson(r).dump(),
@@ -376,9 +410,11 @@ void Load::allocate(Am& am) {
         ++counters_.allocateCalls;
         if (measuring) allocateLatencyUs.push_back(static_cast<uint32_t>(t1 - t0));
         am.responseId = resp->responseId;
-        const int64_t end = nowMs() + o_.containerMs;
+        am.asked = true;
+        const int64_t end = o_.hold > 0 ? kForever : nowMs() + o_.containerMs;
         for (const protocol::Container& ct : resp->allocatedContainers) {
           ++counters_.allocated;
+          ++am.held;
           runOn(ct.nodeId, ct.id, end);
         }
         counters_.returned += static_cast<int64_t>(resp->completedContainerStatuses.size());

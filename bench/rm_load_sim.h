@@ -44,6 +44,10 @@ struct LoadOptions {
   int64_t heartbeatMs = 0;     // 0: the RM's nextHeartBeatInterval
   int firstNodePort = 20'000;  // node ids are 127.0.0.1:<firstNodePort + i>
   int64_t timeoutMs = 30'000;  // per HTTP call
+  // > 0: each AM asks for this many containers in all (once per registration, what it still
+  // lacks), keeps them running and never finishes; `pending` and `containerMs` are not used.
+  int32_t hold = 0;
+  double submitPerS = 0;  // AM submissions per second; 0: all at once
 };
 
 // Counts since start; latencies only while `measuring`.
@@ -52,6 +56,9 @@ struct LoadCounters {
   int64_t amsRegistered = 0, amsFinished = 0, amErrors = 0, amResyncs = 0;
   int64_t allocateCalls = 0, allocated = 0, returned = 0, amContainersStarted = 0;
   int64_t runningOnNodes = 0;  // containers the simulated NMs report RUNNING
+  // Registered again after RESYNC (NMs) or AM_RESYNC (AMs), each counted once, and the wall
+  // time (ms since the epoch) of the last one.
+  int64_t nmsResynced = 0, amsResynced = 0, lastNmResyncMs = 0, lastAmResyncMs = 0;
 };
 
 class Load {
@@ -101,5 +108,6 @@ class Load {
 
 int64_t nowMs();
 int64_t nowUs();
+int64_t wallMs();  // system clock, ms since the epoch
 
 }  // namespace spindle::bench

@@ -67,14 +67,21 @@ Status RmCore::recover(const store::StoreSnapshot& snap) {
     if (!a) return a.status().withContext("state store " + store_->name() + ": " + key);
     attemptsOf[a->appId].push_back(std::move(*a));
   }
+  // One activation pass once every app is back, instead of one over the queue's pending apps
+  // per app (Scheduler::beginBulkAdmission): 10,000 apps took minutes.
+  driver_->beginBulkAdmission();
   for (const auto& [key, value] : snap.of(store::RecordKind::kApp)) {
     auto app = store::storedAppFromJson(value);
-    if (!app) return app.status().withContext("state store " + store_->name() + ": " + key);
+    if (!app) {
+      (void)driver_->endBulkAdmission();
+      return app.status().withContext("state store " + store_->name() + ": " + key);
+    }
     auto& attempts = attemptsOf[app->appId];
     std::sort(attempts.begin(), attempts.end(),
               [](const auto& a, const auto& b) { return a.attempt < b.attempt; });
     recoverApp(*app, std::move(attempts));
   }
+  if (auto out = driver_->endBulkAdmission(); out) apply(*out);
   // Centralised node attributes set by administrators (rm_node_attributes.cc).
   for (const auto& [host, value] : snap.of(store::RecordKind::kNodeAttributes)) {
     auto& attrs = centralized_[host];

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -243,6 +244,32 @@ TEST_F(RmRecoveryTest, FinishedAppsStayFinishedAndNewIdsFollowTheStoredOnes) {
   EXPECT_EQ(protocol::parseApplicationId(next)->seq, 3u);
   EXPECT_EQ(protocol::parseApplicationId(next)->clusterTimestamp,
             protocol::parseApplicationId(a)->clusterTimestamp);
+}
+
+// Recovery admits every stored app before one activation pass (Scheduler::beginBulkAdmission):
+// apps that were waiting for their AM container come back waiting, and once a node registers
+// and the scheduling wait ends they start in their order, as far as the node holds them.
+TEST_F(RmRecoveryTest, AppsWaitingForTheirAmStartAfterARestartInTheirOrder) {
+  std::vector<std::string> apps;
+  for (int i = 0; i < 6; ++i) apps.push_back(submit(1024));
+  clock.advanceMs(1000);
+  start();
+  EXPECT_EQ(core->recoveredApps(), 6u);
+  ASSERT_EQ(addNode("h1:1", 4096).nodeAction, NodeAction::NORMAL);
+  heartbeat("h1:1");
+  EXPECT_TRUE(core->takeLaunches().empty()) << "nothing is allocated in the scheduling wait";
+  clock.advanceMs(2500);
+  std::set<std::string> started;
+  for (int i = 0; i < 6; ++i) {
+    heartbeat("h1:1");
+    for (const auto& l : core->takeLaunches()) {
+      const std::string& cid = l.request.startContainerRequest.at(0).containerId;
+      started.insert(protocol::toString(protocol::attemptOfContainer(cid)->app));
+    }
+  }
+  EXPECT_EQ(started, (std::set<std::string>{apps[0], apps[1], apps[2], apps[3]}))
+      << "4 GB holds the first four 1 GB AMs";
+  EXPECT_EQ(allocatedMb(), 4096);
 }
 
 // YARN recovers such an attempt as LAUNCHED: the end of the scheduling wait does not fail it

@@ -100,6 +100,13 @@ class Driver {
   // the AM container, not the app); `keepContainers`: Scheduler::restartAttempt.
   Result<const Outcome&> restartAttempt(AppId app, bool countsAsFailure = true,
                                         bool keepContainers = false);
+  // Scheduler::beginBulkAdmission / endBulkAdmission (an RM recovering its stored apps).
+  void beginBulkAdmission() { sched_->beginBulkAdmission(); }
+  Result<const Outcome&> endBulkAdmission() {
+    outcome_.clear();
+    sched_->endBulkAdmission();
+    return finish(Status::ok());
+  }
   // `yarn rmadmin -refreshQueues` (Scheduler::refreshConfiguration).
   Result<const Outcome&> refreshConfiguration(const Configuration& conf);
   // Node attributes set by the administrator or reported by a node (NodeAttributesUpdate);

@@ -446,6 +446,13 @@ Status Scheduler::transitionApp(Application& app, AppEvent event, AppTransitionC
   return Status::ok();
 }
 
+void Scheduler::endBulkAdmission() {
+  EventScope scope(*this);
+  if (!bulkAdmission_) return;
+  bulkAdmission_ = false;
+  onBulkAdmissionEnded();
+}
+
 Result<AppId> Scheduler::submit(const AppSubmission& submission) {
   EventScope scope(*this);
   if (!submission.amResource.isNonNegative()) {

@@ -296,7 +296,19 @@ class Scheduler {
   // after node events; the views themselves never change anything.
   virtual void settle() {}
 
+  // Bulk admission, for a restart that submits every stored app at once (RmCore::recover): in
+  // between, a submission or an app's removal leaves the work it would do on the apps waiting in
+  // the queues (the Capacity Scheduler's activation pass over a leaf's pending apps, which costs
+  // O(pending) per submission and so grows with the square of the apps recovered) to
+  // endBulkAdmission(), which does it once, over the queues in their order. Every other event
+  // works as usual.
+  void beginBulkAdmission() { bulkAdmission_ = true; }
+  void endBulkAdmission();
+  bool inBulkAdmission() const { return bulkAdmission_; }
+
  protected:
+  // endBulkAdmission()'s deferred work (the Capacity Scheduler activates what fits).
+  virtual void onBulkAdmissionEnded() {}
   // Hooks for the derived scheduler.
   // Queue placement and admission; an error rejects the app (recorded as kAppRejected).
   virtual Status admitApp(Application& app) = 0;
@@ -462,6 +474,7 @@ class Scheduler {
   Outcome* outcome_ = nullptr;
   std::unique_ptr<SchedulerPlacement> placement_;
   int64_t decisionCount_ = 0;
+  bool bulkAdmission_ = false;
   std::vector<const Container*> reported_;  // heartbeat(): the reported containers, reused
 };
 

@@ -407,7 +407,13 @@ void CapacityScheduler::makeRunnable(CsApp& s) {
   ++leaf.user(s.app->user()).pendingApps;
   s.orderKey = AppOrderKey{-static_cast<double>(s.priority), 0, s.app->id()};
   leaf.pendingApps.insert(s.orderKey);
-  activateApplications(leaf);
+  // In a bulk admission (recovery) onBulkAdmissionEnded activates once for all.
+  if (!inBulkAdmission()) activateApplications(leaf);
+}
+
+void CapacityScheduler::onBulkAdmissionEnded() {
+  sync();
+  for (CsQueue* leaf : tree_->leaves()) activateApplications(*leaf);
 }
 
 void CapacityScheduler::activateApplications(CsQueue& leaf) {
@@ -548,7 +554,7 @@ void CapacityScheduler::onAppRemoved(Application& app) {
   removeFromLeaf(s);
   csById_[app.id().value()] = nullptr;
   csApps_.erase(it);
-  activateApplications(*leaf);
+  if (!inBulkAdmission()) activateApplications(*leaf);
   promoteNonRunnable();
   updateDraining(leaf);
 }

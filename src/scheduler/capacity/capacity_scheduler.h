@@ -174,6 +174,7 @@ class CapacityScheduler final : public Scheduler {
   // to date at the end of every event but a node event, settle() after node events, so views
   // read it without changing anything) ---
   void finishEvent() override;
+  void onBulkAdmissionEnded() override;
   // Brings the derived state up to date now (a no-op when clean): the paths that read it
   // within an event call it first.
   void sync();
