@@ -17,6 +17,7 @@
 
 #include "app/container_state.h"
 #include "base/log.h"
+#include "nm/command_line.h"
 #include "nm/process_tree.h"
 
 namespace spindle::nm {
@@ -136,8 +137,20 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
   std::vector<char*> envp;
   for (std::string& s : envStrings) envp.push_back(s.data());
   envp.push_back(nullptr);
-  std::string sh = "/bin/sh", dashC = "-c";
-  char* argv[] = {sh.data(), dashC.data(), command.data(), nullptr};
+  // `/bin/sh -c <command>`, or the program itself when the command has no shell syntax.
+  std::vector<std::string> words = {"/bin/sh", "-c", command};
+  if (auto plain = plainWords(command)) {
+    auto path = env.find("PATH");
+    if (path != env.end()) {
+      if (auto program = findOnPath(plain->front(), path->second)) {
+        words = std::move(*plain);
+        words.front() = std::move(*program);
+      }
+    }
+  }
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
   const std::string out = logFolder + "/stdout", err = logFolder + "/stderr";
   const long maxFd = std::min<long>(sysconf(_SC_OPEN_MAX), 65536);
   std::string cgroup, procsPath;
@@ -171,11 +184,11 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addchdir_np(&actions, workDir.c_str());
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    const int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv, envp.data());
+    const int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     if (rc != 0) {
-      return failedPrecondition("container {}: cannot start /bin/sh: {}", spec.containerId,
+      return failedPrecondition("container {}: cannot start {}: {}", spec.containerId, argv[0],
                                 std::strerror(rc));
     }
   } else {
@@ -203,7 +216,7 @@ Status ContainerLauncher::start(const LaunchSpec& spec) {
     if (close_range(3, ~0U, 0) != 0) {
       for (long fd = 3; fd < maxFd; ++fd) close(static_cast<int>(fd));
     }
-    execve(argv[0], argv, envp.data());
+    execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   Proc p;

@@ -112,6 +112,24 @@ TEST_F(LauncherTest, StopKillsTheWholeProcessTree) {
   EXPECT_FALSE(launcher->stop("nope", -105, "x").isOk());
 }
 
+TEST_F(LauncherTest, APlainCommandRunsWithoutAShell) {
+  // No shell syntax: the NM starts `cat` itself, so its parent is this process. With a
+  // redirection the shell runs it, and the parent of `cat` is the shell.
+  ASSERT_TRUE(launcher->start({"c1", "a", {"exec cat /proc/self/status"}, {}, {128, 1}}).isOk());
+  ASSERT_TRUE(launcher->start({"c2", "a", {"cat /proc/self/status 1>&1"}, {}, {128, 1}}).isOk());
+  ASSERT_TRUE(waitDone());
+  auto parentOf = [&](const std::string& c) {
+    const std::string status = read(root / "logs/a" / c / "stdout");
+    const size_t at = status.find("PPid:");
+    return at == std::string::npos ? -1 : std::stoi(status.substr(at + 5));
+  };
+  EXPECT_EQ(parentOf("c1"), ::getpid());
+  const int shell = parentOf("c2");
+  EXPECT_GT(shell, 0);
+  EXPECT_NE(shell, ::getpid());
+  for (const auto& st : launcher->statuses()) EXPECT_EQ(st.exitStatus, 0) << st.containerId;
+}
+
 TEST(LaunchUser, RootOnlyWhenAllowed) {
   EXPECT_TRUE(launchUserAllowed("container_1_0001_01_000001", 1000, false).isOk());
   EXPECT_TRUE(launchUserAllowed("container_1_0001_01_000001", 0, true).isOk());
