@@ -58,6 +58,8 @@ Result<json> RmCore::submitReservation(const ReservationSubmission& r, const std
   ReservationSystem* rs = driver_->reservationSystem();
   if (rs == nullptr) return notEnabled();
   FlushOnReturn flushOnReturn(*this);
+  // The plan's capacity is read from the queues, which node events leave for settle().
+  driver_->settle();
   reservation::PlanStatus s = rs->submit(r.queue, r.id, &r.definition, user);
   if (!s) return s.toStatus();
   markReservationDirty(r.id->toString());
@@ -68,6 +70,8 @@ Result<json> RmCore::updateReservation(const ReservationUpdate& r, const std::st
   ReservationSystem* rs = driver_->reservationSystem();
   if (rs == nullptr) return notEnabled();
   FlushOnReturn flushOnReturn(*this);
+  // The plan's capacity is read from the queues, which node events leave for settle().
+  driver_->settle();
   reservation::PlanStatus s = rs->update(r.id, &r.definition, user);
   if (!s) return s.toStatus();
   markReservationDirty(r.id.toString());

@@ -121,6 +121,8 @@ Result<const Outcome&> Driver::tick(bool monitors, bool follower) {
     armMonitor();
   }
   if (follower && s.isOk()) {
+    // The plans' capacities are the plan queues' guarantees: current once node events settle.
+    sched_->settle();
     s = reservations_->follow(*sched_, outcome_);
     nextFollow_ = sched_->clock().nowMs() + reservations_->stepMs();
   }

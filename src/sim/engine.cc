@@ -392,6 +392,7 @@ Status Engine::reserve(uint32_t job) {
   const TraceJob& tj = trace_.jobs[job];
   JobResult& r = results_[job];
   ReservationSystem& rs = *driver_->reservationSystem();
+  driver_->settle();  // the plan's capacity is read from the queues, current after settle()
   // After ReservationClientUtil.createMRReservation: maps then reduces, each one gang of all
   // its containers. Unlike SLS each stage also holds the AM container (it runs throughout) and
   // lasts two plan steps and two AM heartbeats longer than its longest task: the job is
