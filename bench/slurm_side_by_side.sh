@@ -8,7 +8,10 @@
 #   bench/slurm_side_by_side.sh [spindle binary] [jobs]      (make bench-slurm)
 # Every daemon binds to 127.0.0.1 on free ports, keeps its state under a temporary folder and is
 # stopped by PID. Needs Debian's slurmctld, slurmd and slurm-client (make bench-slurm-deps).
-# KEEP_WORK=1 keeps the folder (logs, job records); SKIP_SLURM=1 runs Spindle only.
+# KEEP_WORK=1 keeps the folder (logs, job records); SKIP_SLURM=1 runs Spindle only;
+# SPINDLE_FIRST=1 runs Spindle before Slurm; PAUSE_S idle seconds in between (60); PERF=1
+# records the RM with perf from the first submission to the last completion (report in
+# <work>/spindle/perf.txt, with KEEP_WORK=1).
 #
 # How each figure is taken (the same way for both systems):
 # - the jobs are all queued before the cluster may run them (Slurm: the partition is DOWN;
@@ -243,8 +246,12 @@ EOF
   waitfor 30 "curl -sf http://127.0.0.1:$port/ws/v1/cluster/info" ||
     die "Spindle: the RM did not answer in 30 s (see $s/rm.log)"
   # Queue every application before any NodeManager runs (T0 is when they start).
-  local cpu0
+  local cpu0 perfpid=
   cpu0=$(cpu_ticks "$rmpid")
+  if [ "${PERF:-0}" = 1 ]; then
+    perf record -g -F 999 -p "$rmpid" -o "$s/perf.data" >/dev/null 2>&1 &
+    perfpid=$!
+  fi
   $py - "$port" "$jobs" "$am" <<'EOF' || die "Spindle: submission failed"
 import http.client, json, sys
 port, n, am = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
@@ -276,6 +283,12 @@ EOF
   local cpu1 node1
   cpu1=$(cpu_ticks "$rmpid")
   node1=$(node_ticks "${nodes[@]}")
+  if [ -n "$perfpid" ]; then
+    kill -INT "$perfpid"
+    wait "$perfpid"
+    perf report -i "$s/perf.data" --no-children --percent-limit 0.5 --stdio 2>/dev/null |
+      grep -v '^$' >"$s/perf.txt"
+  fi
   [ "${done_count:-0}" -ge "$jobs" ] || die "Spindle: only $done_count of $jobs apps ended in 900 s"
   curl -sf "http://127.0.0.1:$port/ws/v1/cluster/apps" >"$s/apps.json" || die "Spindle: GET apps failed"
   $py - "$s" "$t0" "$jobs" "$((cpu1 - cpu0))" "$node1" "$hz" >"$work/spindle.result" <<'EOF'
@@ -305,8 +318,24 @@ EOF
   [ -s "$work/spindle.result" ] || die "Spindle: no result (see $s/rm.log)"
 }
 
-[ "${SKIP_SLURM:-0}" = 1 ] || run_slurm
-run_spindle
+# One after the other, with the machine left idle for PAUSE_S seconds in between (default 60):
+# on this VM a system run straight after the other's minutes of load measured up to 20 %
+# slower. SPINDLE_FIRST=1 runs Spindle first.
+pause() {
+  echo "idle for ${PAUSE_S:-60} s between the two systems (PAUSE_S)"
+  sleep "${PAUSE_S:-60}"
+}
+if [ "${SKIP_SLURM:-0}" = 1 ]; then
+  run_spindle
+elif [ "${SPINDLE_FIRST:-0}" = 1 ]; then
+  run_spindle
+  pause
+  run_slurm
+else
+  run_slurm
+  pause
+  run_spindle
+fi
 $py - "$work" <<'EOF'
 import sys
 def read(name):
