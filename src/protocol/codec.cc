@@ -435,16 +435,19 @@ void read(JsonFields& f, AllocateRequest& r) {
 }
 
 json toJson(const NodeReport& n) {
-  return {{"nodeId", n.nodeId},
-          {"nodeState", n.nodeState},
-          {"httpAddress", n.httpAddress},
-          {"rackName", n.rackName},
-          {"used", toJson(n.used)},
-          {"capability", toJson(n.capability)},
-          {"numContainers", n.numContainers},
-          {"healthReport", n.healthReport},
-          {"lastHealthReportTime", n.lastHealthReportTime},
-          {"nodeLabels", n.nodeLabels}};
+  json j = {{"nodeId", n.nodeId},
+            {"nodeState", n.nodeState},
+            {"httpAddress", n.httpAddress},
+            {"rackName", n.rackName},
+            {"used", toJson(n.used)},
+            {"capability", toJson(n.capability)},
+            {"numContainers", n.numContainers},
+            {"healthReport", n.healthReport},
+            {"lastHealthReportTime", n.lastHealthReportTime},
+            {"nodeLabels", n.nodeLabels}};
+  if (!n.nodeUpdateType.empty()) j["nodeUpdateType"] = n.nodeUpdateType;
+  if (n.decommissioningTimeout) j["decommissioningTimeout"] = *n.decommissioningTimeout;
+  return j;
 }
 void read(JsonFields& f, NodeReport& n) {
   n.nodeId = f.str("nodeId");
@@ -458,6 +461,8 @@ void read(JsonFields& f, NodeReport& n) {
   n.healthReport = f.str("healthReport", "");
   n.lastHealthReportTime = f.int64("lastHealthReportTime", 0);
   n.nodeLabels = f.strings("nodeLabels");
+  n.nodeUpdateType = f.str("nodeUpdateType", "");
+  if (f.has("decommissioningTimeout")) n.decommissioningTimeout = f.int32("decommissioningTimeout");
 }
 
 json toJson(const AllocateResponse& r) {

@@ -241,6 +241,11 @@ struct NodeReport {
   std::string healthReport;
   int64_t lastHealthReportTime = 0;
   std::vector<std::string> nodeLabels;
+  // Why an AM hears of the node (NodeUpdateType in an AllocateResponse's updatedNodes):
+  // NODE_USABLE, NODE_UNUSABLE or NODE_DECOMMISSIONING; empty in other reports.
+  std::string nodeUpdateType;
+  // A DECOMMISSIONING node's seconds left before it is decommissioned anyway (absent: none).
+  std::optional<int32_t> decommissioningTimeout;
 };
 
 struct AllocateResponse {

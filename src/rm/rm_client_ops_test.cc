@@ -340,6 +340,7 @@ TEST_F(RmClientOpsTest, ALostNodeIsInTheNextAllocateResponsesUpdatedNodes) {
   ASSERT_EQ(r.updatedNodes.size(), 1u);
   EXPECT_EQ(r.updatedNodes[0].nodeId, "h2:1");
   EXPECT_EQ(r.updatedNodes[0].nodeState, "LOST");
+  EXPECT_EQ(r.updatedNodes[0].nodeUpdateType, "NODE_UNUSABLE");
   EXPECT_EQ(r.updatedNodes[0].capability.memory, 4096);
   EXPECT_TRUE(allocateOk(*core, attempt, 15).updatedNodes.empty());  // told once
 }

@@ -1,6 +1,7 @@
 #include "rm/rm_core.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "app/container_state.h"
 #include "base/log.h"
@@ -509,11 +510,21 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
 }
 
 // RMAppImpl.processNodeUpdate: every live app's AM hears of the node on its next allocate
-// (AllocateResponse.updatedNodes), the latest state per node.
-void RmCore::reportNodeUpdate(const RmNode& n, const std::string& state) {
+// (AllocateResponse.updatedNodes), the latest report per node. RMNodeImpl reports a node
+// NODE_UNUSABLE when it turns UNHEALTHY, LOST or DECOMMISSIONED, NODE_USABLE when it is healthy
+// again and NODE_DECOMMISSIONING, with the seconds left, when a graceful decommission starts
+// (NodesListManager, RMAppNodeUpdateEvent); Spindle also reports a recommissioned node
+// NODE_USABLE. A node that registers is not reported (docs/compatibility.md).
+void RmCore::reportNodeUpdate(const RmNode& n, const char* updateType) {
   protocol::NodeReport r;
   r.nodeId = n.nodeId;
-  r.nodeState = state;
+  r.nodeState = toString(n.state);
+  r.nodeUpdateType = updateType;
+  if (n.state == RmNodeState::DECOMMISSIONING && n.decommissionDeadline >= 0) {
+    const int64_t leftMs = std::max<int64_t>(0, n.decommissionDeadline - clock_.nowMs());
+    r.decommissioningTimeout =
+        static_cast<int32_t>(std::min<int64_t>(leftMs / 1000, std::numeric_limits<int32_t>::max()));
+  }
   r.httpAddress = n.httpAddress;
   r.capability = n.total;
   r.healthReport = n.healthReport;
@@ -535,7 +546,7 @@ void RmCore::loseNode(RmNode& n, TimeMs silentMs) {
   const bool held = inScheduler(n.state);
   n.state = RmNodeState::LOST;
   n.toCleanup.clear();
-  reportNodeUpdate(n, "LOST");
+  reportNodeUpdate(n, "NODE_UNUSABLE");
   if (!held) return;
   auto out = driver_->handle(NodeRemoved{n.nodeId});
   if (out) apply(*out);

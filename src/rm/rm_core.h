@@ -328,9 +328,10 @@ class RmCore {
                    int32_t amExitStatus = ContainerExitStatus::INVALID);
   void addCleanup(NodeId node, const std::string& containerId);
   void loseNode(RmNode& n, TimeMs silentMs);
-  // A node changed state (LOST here; UNHEALTHY, DECOMMISSIONING where those are set): every
-  // live app's next allocate response lists it in updatedNodes.
-  void reportNodeUpdate(const RmNode& n, const std::string& state);
+  // A known node changed state: every live app's next allocate response lists it in
+  // updatedNodes with its new state and why (`updateType`: NODE_USABLE, NODE_UNUSABLE,
+  // NODE_DECOMMISSIONING).
+  void reportNodeUpdate(const RmNode& n, const char* updateType);
   // rm_nodes_admin.cc: host lists, health, decommissioning.
   Status loadHostLists();
   bool hostAllowed(const std::string& nodeId) const;

@@ -61,6 +61,7 @@ void RmCore::updateHealth(RmNode& n, const protocol::NodeHealthStatus& h) {
     // ABORTED and their AMs are told.
     SPINDLE_LOG_WARN("node {} is UNHEALTHY: {}", n.nodeId, h.healthReport);
     n.state = RmNodeState::UNHEALTHY;
+    reportNodeUpdate(n, "NODE_UNUSABLE");
     auto out = driver_->handle(NodeRemoved{n.nodeId});
     if (out) apply(*out);
     return;
@@ -77,6 +78,7 @@ void RmCore::updateHealth(RmNode& n, const protocol::NodeHealthStatus& h) {
     const Outcome copy = *out;
     n.sched = *sched().cluster().findNode(n.nodeId);
     n.state = RmNodeState::RUNNING;
+    reportNodeUpdate(n, "NODE_USABLE");
     apply(copy);
     SPINDLE_LOG_INFO("node {} is healthy again: RUNNING", n.nodeId);
   }
@@ -89,6 +91,7 @@ void RmCore::decommissionNode(RmNode& n, const std::string& why) {
   n.shutdownMessage = why;
   n.toCleanup.clear();
   n.decommissionApps.clear();
+  reportNodeUpdate(n, "NODE_UNUSABLE");
   if (!held) return;
   auto out = driver_->handle(NodeRemoved{n.nodeId});
   if (out) apply(*out);
@@ -153,6 +156,7 @@ Result<json> RmCore::refreshNodes(const RefreshNodesRequest& r) {
         auto out =
             driver_->handle(NodeResourceUpdate{id, Resource::of(n->total.memory, n->total.vCores)});
         if (out) apply(*out);
+        reportNodeUpdate(*n, "NODE_USABLE");
         SPINDLE_LOG_INFO("node {} recommissioned: RUNNING", id);
         recommissioned.push_back(id);
         continue;
@@ -165,6 +169,7 @@ Result<json> RmCore::refreshNodes(const RefreshNodesRequest& r) {
           n->state = RmNodeState::DECOMMISSIONING;
           SPINDLE_LOG_INFO("node {} DECOMMISSIONING (timeout {} s)", id, timeoutS);
         }
+        reportNodeUpdate(*n, "NODE_DECOMMISSIONING");
         decommissioning.push_back(id);
       } else {
         decommissionNode(*n, "Disallowed NodeManager nodeId: " + id + " hostname: " + n->host);

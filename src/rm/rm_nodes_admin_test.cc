@@ -205,6 +205,66 @@ TEST_F(RmNodesAdminTest, GracefulTimeoutForcefulAndRecommission) {
   EXPECT_EQ(hb.diagnosticsMessage, "DECOMMISSIONING h3:1 timeout");
 }
 
+// RMAppImpl.processNodeUpdate: the AM hears of each state change of a known node once, on its
+// next allocate, with the state and why (NodeUpdateType).
+TEST_F(RmNodesAdminTest, AmsHearOfNodesTurningUnusableUsableAndDecommissioning) {
+  addNode("h1:1", 4096);
+  addNode("h2:1", 4096);
+  submit();
+  heartbeat("h1:1");
+  ASSERT_EQ(core->takeLaunches().size(), 1u);
+  protocol::RegisterApplicationMasterRequest reg;
+  reg.applicationAttemptId = "appattempt_1700000000000_0001_000001";
+  ASSERT_TRUE(core->registerAm(reg).isOk());
+  int32_t responseId = 0;
+  auto updates = [&] {
+    protocol::AllocateRequest a;
+    a.applicationAttemptId = reg.applicationAttemptId;
+    a.responseId = responseId;
+    auto r = core->allocate(a);
+    EXPECT_TRUE(r.isOk()) << r.status().toString();
+    if (!r.isOk()) return std::vector<protocol::NodeReport>{};
+    responseId = r->responseId;
+    return r->updatedNodes;
+  };
+  auto expectOne = [&](const char* state, const char* why) {
+    auto u = updates();
+    ASSERT_EQ(u.size(), 1u) << state;
+    EXPECT_EQ(u[0].nodeId, "h2:1");
+    EXPECT_EQ(u[0].nodeState, state);
+    EXPECT_EQ(u[0].nodeUpdateType, why);
+  };
+  EXPECT_TRUE(updates().empty());  // registering nodes are not reported
+  heartbeat("h2:1", false, "disk full");
+  {
+    auto u = updates();
+    ASSERT_EQ(u.size(), 1u);
+    EXPECT_EQ(u[0].nodeState, "UNHEALTHY");
+    EXPECT_EQ(u[0].nodeUpdateType, "NODE_UNUSABLE");
+    EXPECT_EQ(u[0].healthReport, "disk full");
+    EXPECT_FALSE(u[0].decommissioningTimeout.has_value());
+  }
+  EXPECT_TRUE(updates().empty());  // told once
+  heartbeat("h2:1");
+  expectOne("RUNNING", "NODE_USABLE");
+  writeExclude("h2:1\n");
+  ASSERT_TRUE(core->refreshNodes({DecommissionType::GRACEFUL, std::nullopt}).isOk());  // 30 s
+  {
+    auto u = updates();
+    ASSERT_EQ(u.size(), 1u);
+    EXPECT_EQ(u[0].nodeState, "DECOMMISSIONING");
+    EXPECT_EQ(u[0].nodeUpdateType, "NODE_DECOMMISSIONING");
+    EXPECT_EQ(u[0].decommissioningTimeout, 30);
+  }
+  writeExclude("");
+  ASSERT_TRUE(core->refreshNodes({DecommissionType::NORMAL, std::nullopt}).isOk());
+  expectOne("RUNNING", "NODE_USABLE");  // recommissioned
+  writeExclude("h2:1\n");
+  ASSERT_TRUE(core->refreshNodes({DecommissionType::NORMAL, std::nullopt}).isOk());
+  expectOne("DECOMMISSIONED", "NODE_UNUSABLE");
+  EXPECT_TRUE(updates().empty());
+}
+
 TEST_F(RmNodesAdminTest, UnreadableExcludeFileChangesNothing) {
   addNode("h1:1", 4096);
   std::filesystem::remove(exclude);
