@@ -18,6 +18,7 @@
 #include "config/rm_ha.h"
 #include "nm/container_launcher.h"
 #include "nm/containers_monitor.h"
+#include "nm/disk_checker.h"
 #include "nm/health_checker.h"
 #include "nm/nm_service.h"
 #include "nm/node_attributes_provider.h"
@@ -65,6 +66,7 @@ struct NmSettings {
   NodeAttributesSettings attributes;  // yarn.nodemanager.node-attributes.provider.*
   MonitorSettings monitor;            // pmem / vmem checks, container-monitor.interval-ms
   HealthSettings health;              // yarn.nodemanager.health-checker.*
+  DiskCheckSettings disks;            // yarn.nodemanager.disk-health-checker.*
   CgroupsSettings cgroups;            // a delegated cgroup v2 root, when configured
 };
 
@@ -135,6 +137,7 @@ Result<NmSettings> readSettings(const std::string& dir) {
   SPINDLE_ASSIGN_OR_RETURN(s.attributes, readNodeAttributesSettings(conf));
   SPINDLE_ASSIGN_OR_RETURN(s.monitor, readMonitorSettings(conf));
   SPINDLE_ASSIGN_OR_RETURN(s.health, readHealthSettings(conf));
+  SPINDLE_ASSIGN_OR_RETURN(s.disks, readDiskCheckSettings(conf));
   SPINDLE_ASSIGN_OR_RETURN(s.cgroups, readCgroupsSettings(conf, s.resource.vCores));
   return s;
 }
@@ -142,6 +145,12 @@ Result<NmSettings> readSettings(const std::string& dir) {
 int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t wallMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -217,10 +226,13 @@ int runNodeManager(const std::string& confDir) {
   }
   HealthChecker health(s.health);
   health.start();
+  DiskChecker disks(s.disks, {s.localDir}, {s.logDir});
+  disks.check(wallMs());
+  int64_t nextDiskCheck = nowMs() + disks.intervalMs();
+  auto nodeHealth = [&health, &disks] { return combinedHealth(health.status(), disks.status()); };
   ContainersMonitor monitor(s.monitor, s.resource.vCores);
   std::optional<MonitorResult> utilization;
-  service = std::make_unique<NmService>(*launcher, nodeId, s.logDir, s.allowRoot,
-                                        [&health] { return health.status(); });
+  service = std::make_unique<NmService>(*launcher, nodeId, s.logDir, s.allowRoot, nodeHealth);
   if (geteuid() == 0) {
     SPINDLE_LOG_WARN(
         "NodeManager {} runs as root: containers {}", nodeId,
@@ -276,6 +288,10 @@ int runNodeManager(const std::string& confDir) {
         SPINDLE_LOG_WARN("{}", k.diagnostics.substr(0, k.diagnostics.find('\n')));
         (void)launcher->stop(k.containerId, k.exitStatus, k.diagnostics);
       }
+    }
+    if (nowMs() >= nextDiskCheck) {
+      disks.check(wallMs());
+      nextDiskCheck = nowMs() + disks.intervalMs();
     }
     if (nowMs() < nextBeat) continue;
     if (nowMs() - lastContact > s.connectMaxWaitMs) {
@@ -334,7 +350,7 @@ int runNodeManager(const std::string& confDir) {
     hb.nodeStatus.nodeId = nodeId;
     hb.nodeStatus.responseId = responseId;
     hb.nodeStatus.containersStatuses = launcher->statuses();
-    hb.nodeStatus.nodeHealthStatus = health.status();
+    hb.nodeStatus.nodeHealthStatus = nodeHealth();
     if (utilization) {
       hb.nodeStatus.containersUtilization = utilization->containers;
       hb.nodeStatus.nodeUtilization = utilization->node;
