@@ -108,11 +108,19 @@ int32_t JsonFields::int32(std::string_view key, int32_t def) {
 double JsonFields::number(std::string_view key, double def) {
   const json* v = member(key, false);
   if (v == nullptr) return def;
-  if (!v->is_number()) {
-    fail(key, "expected a number, got " + shortDump(*v));
-    return def;
+  if (v->is_number()) return v->get<double>();
+  // As int64: a number written as a string ("0.5"), whole.
+  if (v->is_string()) {
+    const std::string s = v->get<std::string>();
+    size_t used = 0;
+    try {
+      const double n = std::stod(s, &used);
+      if (used == s.size() && !s.empty()) return n;
+    } catch (const std::exception&) {
+    }
   }
-  return v->get<double>();
+  fail(key, "expected a number, got " + shortDump(*v));
+  return def;
 }
 
 bool JsonFields::boolean(std::string_view key, bool def) {

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <set>
 
+#include <pugixml.hpp>
+
 namespace spindle::protocol {
 
 using nlohmann::json;
@@ -95,6 +97,64 @@ bool acceptsXmlFirst(std::string_view accept) {
   if (xml == std::string_view::npos) return false;
   const size_t js = accept.find("application/json");
   return js == std::string_view::npos || xml < js;
+}
+
+namespace {
+
+std::string trimmed(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return "";
+  const size_t e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+bool hasElements(const pugi::xml_node& n) {
+  for (const pugi::xml_node& c : n.children()) {
+    if (c.type() == pugi::node_element) return true;
+  }
+  return false;
+}
+
+json elementValue(const pugi::xml_node& n) {
+  if (!hasElements(n)) return trimmed(n.child_value());
+  json obj = json::object();
+  for (const pugi::xml_node& c : n.children()) {
+    if (c.type() != pugi::node_element) continue;
+    json v = elementValue(c);
+    auto it = obj.find(c.name());
+    if (it == obj.end()) {
+      obj[c.name()] = std::move(v);
+    } else {
+      if (!it->is_array()) *it = json::array({std::move(*it)});
+      it->push_back(std::move(v));
+    }
+  }
+  return obj;
+}
+
+}  // namespace
+
+Result<json> xmlToJson(std::string_view xml) {
+  pugi::xml_document doc;
+  const pugi::xml_parse_result r =
+      doc.load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_utf8);
+  if (!r) {
+    return invalidArgument("the XML body is not well-formed: {} at offset {}", r.description(),
+                           r.offset);
+  }
+  const pugi::xml_node root = doc.document_element();
+  if (!root || !hasElements(root)) {
+    return invalidArgument("the XML body's root element <{}> has no child elements",
+                           root ? root.name() : "");
+  }
+  return elementValue(root);
+}
+
+bool isXmlContentType(std::string_view contentType) {
+  std::string t(contentType.substr(0, contentType.find(';')));
+  t = trimmed(t);
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return t == "application/xml" || t == "text/xml";
 }
 
 }  // namespace spindle::protocol

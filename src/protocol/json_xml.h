@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/status.h"
+
 namespace spindle::protocol {
 
 std::string jsonToXml(const nlohmann::json& root);
@@ -24,5 +26,20 @@ std::string jsonToXml(const nlohmann::json& root);
 // Whether an Accept header asks for XML before JSON (application/xml or text/xml listed, and
 // not after application/json).
 bool acceptsXmlFirst(std::string_view accept);
+
+// A request body YARN's web services accept as XML (JAXB), as the JSON tree its JSON form is:
+// the root element's children become the members of one object (the root's name is dropped, as
+// it is in the JSON form); an element with child elements is an object, one with text only a
+// string (trimmed; numbers and booleans stay strings, which the JSON readers take as numbers
+// and booleans), and repeated sibling elements an array. Attributes are ignored.
+//
+//   xmlToJson("<appstate><state>KILLED</state></appstate>")   // {"state": "KILLED"}
+//
+// A body that is not well-formed XML, or whose root has no child elements, is an error naming
+// the parser's reason and offset.
+Result<nlohmann::json> xmlToJson(std::string_view xml);
+
+// Whether a Content-Type header names XML (application/xml or text/xml, parameters ignored).
+bool isXmlContentType(std::string_view contentType);
 
 }  // namespace spindle::protocol

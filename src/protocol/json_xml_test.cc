@@ -44,5 +44,40 @@ TEST(JsonXmlTest, AcceptHeaderOrderDecides) {
   EXPECT_FALSE(acceptsXmlFirst(""));
 }
 
+TEST(XmlToJson, ElementsBecomeTheJsonForm) {
+  auto j = xmlToJson(R"(<?xml version="1.0"?>
+<application-submission-context>
+  <application-name> a &amp; b </application-name>
+  <resource><memory>1024</memory><vCores>1</vCores></resource>
+  <commands><command>x</command></commands>
+  <tags><tag>t1</tag><tag>t2</tag><tag>t3</tag></tags>
+  <empty/>
+  <node attr="ignored">n1</node>
+</application-submission-context>)");
+  ASSERT_TRUE(j) << j.status().message();
+  EXPECT_EQ(*j, nlohmann::json::parse(R"({
+    "application-name": "a & b",
+    "resource": {"memory": "1024", "vCores": "1"},
+    "commands": {"command": "x"},
+    "tags": {"tag": ["t1", "t2", "t3"]},
+    "empty": "",
+    "node": "n1"})"));
+}
+
+TEST(XmlToJson, BadBodiesAreErrors) {
+  EXPECT_NE(xmlToJson("<a><b></a>").status().message().find("not well-formed"), std::string::npos);
+  EXPECT_NE(xmlToJson("").status().message().find("not well-formed"), std::string::npos);
+  EXPECT_EQ(xmlToJson("<appstate>KILLED</appstate>").status().message(),
+            "the XML body's root element <appstate> has no child elements");
+}
+
+TEST(XmlToJson, ContentTypes) {
+  EXPECT_TRUE(isXmlContentType("application/xml"));
+  EXPECT_TRUE(isXmlContentType("Application/XML; charset=UTF-8"));
+  EXPECT_TRUE(isXmlContentType("text/xml"));
+  EXPECT_FALSE(isXmlContentType("application/json"));
+  EXPECT_FALSE(isXmlContentType(""));
+}
+
 }  // namespace
 }  // namespace spindle::protocol

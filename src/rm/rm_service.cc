@@ -92,7 +92,16 @@ Result<RefreshNodesRequest> decodeRefreshNodes(const std::string& body) {
     }
   }
   if (j.contains("decommissionTimeout")) {
-    const json& t = j["decommissionTimeout"];
+    json t = j["decommissionTimeout"];
+    if (t.is_string()) {  // an XML body's numbers are text
+      const std::string text = t.get<std::string>();
+      size_t used = 0;
+      try {
+        const int64_t n = std::stoll(text, &used);
+        if (used == text.size()) t = n;
+      } catch (const std::exception&) {
+      }
+    }
     if (!t.is_number_integer() || t.get<int64_t>() < -1) {
       return invalidArgument(
           "RefreshNodesRequest.decommissionTimeout: expected seconds (an integer, -1 for no "
@@ -123,6 +132,13 @@ void RmService::handle(HttpRequest req, Respond respond) {
     return handleRpc(req, respond);
   }
   if (req.path.starts_with(kCluster)) {
+    // RMWebServices consumes both: an XML body is read as the JSON tree its JSON form is.
+    if (protocol::isXmlContentType(req.contentType) &&
+        req.body.find_first_not_of(" \t\r\n") != std::string::npos) {
+      auto j = protocol::xmlToJson(req.body);
+      if (!j) return respond(error(j.status().withContext(req.method + " " + req.path)));
+      req.body = j->dump();
+    }
     // RMWebServices produces both: XML when the Accept header asks for it first.
     if (protocol::acceptsXmlFirst(req.accept)) {
       respond = [inner = std::move(respond)](HttpResponse r) {

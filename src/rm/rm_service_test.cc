@@ -115,6 +115,48 @@ TEST_F(RmServiceTest, SubmitAndKillOverHttp) {
   EXPECT_EQ(call("GET", "/ws/v1/cluster/apps?states=KILLED").second["apps"]["app"].size(), 1u);
 }
 
+// RMWebServices consumes application/xml too: the same submission and kill as XML bodies.
+TEST_F(RmServiceTest, XmlBodiesAreReadAsTheirJsonForm) {
+  const std::string id =
+      call("POST", "/ws/v1/cluster/apps/new-application").second["application-id"];
+  const std::string ctx = R"(<?xml version="1.0" encoding="UTF-8"?>
+<application-submission-context>
+  <application-id>)" + id +
+                          R"(</application-id>
+  <application-name>xml app</application-name>
+  <application-type>MAPREDUCE</application-type>
+  <am-container-spec>
+    <commands><command>sleep 1</command></commands>
+    <environment>
+      <entry><key>A</key><value>1</value></entry>
+      <entry><key>B</key><value>2</value></entry>
+    </environment>
+  </am-container-spec>
+  <resource><memory>1024</memory><vCores>1</vCores></resource>
+  <keep-containers-across-application-attempts>true</keep-containers-across-application-attempts>
+</application-submission-context>)";
+  auto r = client->request("POST", "/ws/v1/cluster/apps?user.name=bob", ctx, "application/xml");
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r->status, 202) << r->body;
+  auto [s1, app] = call("GET", "/ws/v1/cluster/apps/" + id);
+  ASSERT_EQ(s1, 200);
+  EXPECT_EQ(app["app"]["name"], "xml app");
+  EXPECT_EQ(app["app"]["applicationType"], "MAPREDUCE");
+  EXPECT_EQ(app["app"]["allocatedMB"], 0);
+  auto kill = client->request("PUT", "/ws/v1/cluster/apps/" + id + "/state",
+                              "<appstate><state>KILLED</state></appstate>",
+                              "application/xml; charset=utf-8");
+  ASSERT_TRUE(kill.isOk());
+  EXPECT_EQ(kill->status, 200) << kill->body;
+  EXPECT_EQ(call("GET", "/ws/v1/cluster/apps/" + id).second["app"]["state"], "KILLED");
+  // Malformed XML: 400 naming the call and the parser's reason.
+  auto bad = client->request("POST", "/ws/v1/cluster/apps", "<a><b></a>", "text/xml");
+  ASSERT_TRUE(bad.isOk());
+  EXPECT_EQ(bad->status, 400);
+  EXPECT_NE(bad->body.find("POST /ws/v1/cluster/apps"), std::string::npos) << bad->body;
+  EXPECT_NE(bad->body.find("not well-formed"), std::string::npos) << bad->body;
+}
+
 // A deposed HA leader: its write is fenced, so the call that needed it is refused with
 // StandbyException (clients fail over) rather than answered as if it were durable, and so is
 // everything after.
