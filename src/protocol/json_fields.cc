@@ -68,20 +68,32 @@ std::string JsonFields::str(std::string_view key, std::string_view def) {
   return str(key);
 }
 
+namespace {
+
+// A number written as text: `parse` (std::stoll, std::stod) must take the whole string.
+template <typename Parse>
+auto parseWholeText(const json& v, Parse parse)
+    -> std::optional<decltype(parse(std::string(), nullptr))> {
+  if (!v.is_string()) return std::nullopt;
+  const std::string& s = v.get_ref<const std::string&>();
+  size_t used = 0;
+  try {
+    auto n = parse(s, &used);
+    if (used == s.size() && !s.empty()) return n;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 int64_t JsonFields::int64(std::string_view key) {
   const json* v = member(key, true);
   if (v == nullptr) return 0;
   if (v->is_number_integer()) return v->get<int64_t>();
   // Jersey sometimes writes numbers as strings ("memory":"1024"); accept whole numbers only.
-  if (v->is_string()) {
-    const std::string s = v->get<std::string>();
-    size_t used = 0;
-    try {
-      const int64_t n = std::stoll(s, &used);
-      if (used == s.size() && !s.empty()) return n;
-    } catch (const std::exception&) {
-    }
-  }
+  auto whole = [](const std::string& s, size_t* used) { return std::stoll(s, used); };
+  if (auto n = parseWholeText(*v, whole)) return *n;
   fail(key, "expected an integer, got " + shortDump(*v));
   return 0;
 }
@@ -109,16 +121,9 @@ double JsonFields::number(std::string_view key, double def) {
   const json* v = member(key, false);
   if (v == nullptr) return def;
   if (v->is_number()) return v->get<double>();
-  // As int64: a number written as a string ("0.5"), whole.
-  if (v->is_string()) {
-    const std::string s = v->get<std::string>();
-    size_t used = 0;
-    try {
-      const double n = std::stod(s, &used);
-      if (used == s.size() && !s.empty()) return n;
-    } catch (const std::exception&) {
-    }
-  }
+  // As int64: a number written as a string ("0.5", an XML body's text).
+  auto number = [](const std::string& s, size_t* used) { return std::stod(s, used); };
+  if (auto n = parseWholeText(*v, number)) return *n;
   fail(key, "expected a number, got " + shortDump(*v));
   return def;
 }
