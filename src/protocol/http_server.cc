@@ -64,27 +64,51 @@ void splitTarget(std::string_view target, HttpRequest& r) {
   }
 }
 
-class Session : public std::enable_shared_from_this<Session> {
+// One connection. Executor is the io_context's own executor when the server has one I/O thread,
+// a strand of it otherwise: a concrete type either way, so no handler goes through Asio's
+// type-erased executor. The socket is a plain one: instead of a deadline armed and cancelled
+// around every read and write (Beast's tcp_stream), one timer per connection checks every
+// kIdleTimeout whether the connection has been idle that long.
+template <class Executor>
+class Session : public std::enable_shared_from_this<Session<Executor>> {
  public:
-  Session(tcp::socket socket, const HttpHandler& handler)
-      : stream_(std::move(socket)), handler_(handler) {}
+  using Socket = asio::basic_stream_socket<tcp, Executor>;
+  Session(Socket socket, const HttpHandler& handler)
+      : socket_(std::move(socket)), idle_(socket_.get_executor()), handler_(handler) {}
 
-  void run() { read(); }
+  void run() {
+    lastActive_ = std::chrono::steady_clock::now();
+    waitIdle(kIdleTimeout);
+    read();
+  }
 
  private:
   void read() {
     parser_.emplace();
     parser_->body_limit(kMaxBodyBytes);
-    stream_.expires_after(kIdleTimeout);
     http::async_read(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->onRead(ec); });
+        socket_, buffer_, *parser_,
+        [self = this->shared_from_this()](beast::error_code ec, size_t) { self->onRead(ec); });
+  }
+
+  // Closes the connection once no request has been read or answered for kIdleTimeout.
+  void waitIdle(std::chrono::steady_clock::duration after) {
+    idle_.expires_after(after);
+    idle_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+      if (ec || self->closed_) return;
+      const auto idleFor = std::chrono::steady_clock::now() - self->lastActive_;
+      if (!self->busy_ && idleFor >= kIdleTimeout) {
+        self->close();
+        return;
+      }
+      self->waitIdle(self->busy_ ? kIdleTimeout : kIdleTimeout - idleFor);
+    });
   }
 
   void onRead(beast::error_code ec) {
     if (ec) {
-      if (ec != http::error::end_of_stream && ec != beast::error::timeout &&
-          ec != asio::error::connection_reset && ec != asio::error::operation_aborted) {
+      if (ec != http::error::end_of_stream && ec != asio::error::connection_reset &&
+          ec != asio::error::operation_aborted) {
         // A malformed request line or header, or a body over the limit: answer and close.
         HttpResponse bad{400, R"({"RemoteException":{"exception":"BadRequestException",)"
                               R"("message":"malformed HTTP request: )" +
@@ -99,6 +123,7 @@ class Session : public std::enable_shared_from_this<Session> {
       close();
       return;
     }
+    busy_ = true;
     http::request<http::string_body> req = parser_->release();
     keepAlive_ = req.keep_alive();
     version_ = req.version();
@@ -108,25 +133,29 @@ class Session : public std::enable_shared_from_this<Session> {
     r.body = std::move(req.body());
     r.contentType = std::string(req[http::field::content_type]);
     r.accept = std::string(req[http::field::accept]);
-    auto self = shared_from_this();
+    auto self = this->shared_from_this();
     handler_(std::move(r), [self](HttpResponse resp) {
-      asio::post(self->stream_.get_executor(),
+      asio::post(self->socket_.get_executor(),
                  [self, resp = std::move(resp)]() mutable { self->write(std::move(resp)); });
     });
   }
 
   void write(HttpResponse r) {
     if (r.renderBody) r.body = r.renderBody();
-    auto res = std::make_shared<http::response<http::string_body>>(
-        static_cast<http::status>(r.status), version_);
-    res->set(http::field::server, "spindle");
-    res->set(http::field::content_type, r.contentType);
-    for (const auto& [k, v] : r.headers) res->set(k, v);
-    res->keep_alive(keepAlive_);
-    res->body() = std::move(r.body);
-    res->prepare_payload();
-    http::async_write(stream_, *res,
-                      [self = shared_from_this(), res](beast::error_code ec, size_t) {
+    // One request is in flight per connection, so one response object serves them all.
+    res_ = {};
+    res_.result(static_cast<http::status>(r.status));
+    res_.version(version_);
+    res_.set(http::field::server, "spindle");
+    res_.set(http::field::content_type, r.contentType);
+    for (const auto& [k, v] : r.headers) res_.set(k, v);
+    res_.keep_alive(keepAlive_);
+    res_.body() = std::move(r.body);
+    res_.prepare_payload();
+    http::async_write(socket_, res_,
+                      [self = this->shared_from_this()](beast::error_code ec, size_t) {
+                        self->busy_ = false;
+                        self->lastActive_ = std::chrono::steady_clock::now();
                         if (ec || !self->keepAlive_) {
                           self->close();
                           return;
@@ -136,15 +165,25 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void close() {
+    if (closed_) return;
+    closed_ = true;
     beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.socket().close(ignored);
+    idle_.cancel();
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    socket_.close(ignored);
   }
 
-  beast::tcp_stream stream_;
+  Socket socket_;
+  asio::basic_waitable_timer<std::chrono::steady_clock,
+                             asio::wait_traits<std::chrono::steady_clock>, Executor>
+      idle_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> res_;
   const HttpHandler& handler_;
+  std::chrono::steady_clock::time_point lastActive_{};
+  bool busy_ = false;  // a request is being handled or answered
+  bool closed_ = false;
   bool keepAlive_ = true;
   unsigned version_ = 11;
 };
@@ -162,13 +201,24 @@ struct HttpServer::Impl {
   bool started = false;
 
   void accept() {
-    acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket s) {
+    if (threads == 1) {
+      acceptOn(ioc.get_executor());
+    } else {
+      acceptOn(asio::make_strand(ioc));
+    }
+  }
+
+  // Accepts the next connection onto `ex` (see Session for why the executor's type matters).
+  template <class Executor>
+  void acceptOn(Executor ex) {
+    using Socket = typename tcp::socket::template rebind_executor<Executor>::other;
+    acceptor.async_accept(ex, [this](beast::error_code ec, Socket socket) {
       if (ec) {
         if (ec == asio::error::operation_aborted) return;
         SPINDLE_LOG_WARN("http: accept failed: {}", ec.message());
       } else {
-        s.set_option(tcp::no_delay(true), ec);
-        std::make_shared<Session>(std::move(s), handler)->run();
+        socket.set_option(tcp::no_delay(true), ec);
+        std::make_shared<Session<Executor>>(std::move(socket), handler)->run();
       }
       accept();
     });
