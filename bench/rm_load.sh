@@ -7,7 +7,8 @@
 #   STORES="none sqlite etcd" bench/rm_load.sh build/spindle build/bench/rm_load --seconds 30
 # Environment: STORES (default "none sqlite"), WORK (default a fresh temporary folder),
 # HEARTBEAT_MS (the RM's heartbeat interval, default 1000), PERF=1 (perf record --call-graph dwarf of the RM
-# during the run, report in $WORK/<store>/perf.txt).
+# during the run, report in $WORK/<store>/perf.txt), EXTRA_PROPS (more <property> elements for
+# the RM's yarn-site.xml, e.g. to compare settings).
 set -u
 spindle=${1:?usage: rm_load.sh SPINDLE RM_LOAD [rm_load options]}
 rm_load=${2:?usage: rm_load.sh SPINDLE RM_LOAD [rm_load options]}
@@ -73,6 +74,7 @@ for store in $stores; do
   <property><name>yarn.scheduler.capacity.per-node-heartbeat.maximum-container-assignments</name><value>20</value></property>
   <property><name>yarn.scheduler.capacity.per-node-heartbeat.maximum-offswitch-assignments</name><value>20</value></property>
   $(store_conf "$store" "$dir" "$port")
+  ${EXTRA_PROPS:-}
 </configuration>
 EOF
   "$spindle" rm --conf "$dir/conf" >"$dir/rm.out" 2>"$dir/rm.log" &

@@ -72,7 +72,8 @@ class ActiveRm final : public ActiveServices {
         [&core, self] {
           // After a failed store write nothing more starts: the attempt is not durable.
           if (!core.storeFailed()) self->launcher_->launch(core.takeLaunches());
-        });
+        },
+        settings.schedulerGatherUs);
     a->service_ = std::make_unique<RmService>(core, *a->loop_);
     return a;
   }

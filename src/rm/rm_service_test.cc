@@ -23,7 +23,9 @@ class RmServiceTest : public ::testing::Test {
     core = RmCore::create(*s, conf, clock, "127.0.0.1:0",
                           std::make_unique<store::MemoryStore>(storeData))
                .value();
-    loop = std::make_unique<SchedulerLoop>(50, [this] { core->tick(); });
+    // The daemon's gather time, so that these requests go through the loop as the RM's do.
+    loop = std::make_unique<SchedulerLoop>(
+        50, [this] { core->tick(); }, SchedulerLoop::Task{}, s->schedulerGatherUs);
     service = std::make_unique<RmService>(*core, *loop);
     server = std::make_unique<protocol::HttpServer>(
         "127.0.0.1", 0, [this](protocol::HttpRequest r, protocol::Respond d) {

@@ -40,6 +40,8 @@ Result<RmSettings> RmSettings::fromConfiguration(const Configuration& conf) {
   SPINDLE_ASSIGN_OR_RETURN(s.maxAppAttempts,
                            conf.getInt("yarn.resourcemanager.am.max-attempts", 2));
   SPINDLE_ASSIGN_OR_RETURN(s.ioThreads, conf.getInt("spindle.resourcemanager.io-threads", 1));
+  SPINDLE_ASSIGN_OR_RETURN(s.schedulerGatherUs,
+                           conf.getLong("spindle.resourcemanager.scheduler.gather-us", 500));
   SPINDLE_ASSIGN_OR_RETURN(
       s.recoverySchedulingWaitMs,
       conf.getTimeDurationMs("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms",
@@ -73,6 +75,12 @@ Result<RmSettings> RmSettings::fromConfiguration(const Configuration& conf) {
       positive("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", s.nmHeartbeatIntervalMs));
   SPINDLE_RETURN_IF_ERROR(positive("yarn.resourcemanager.am.max-attempts", s.maxAppAttempts));
   SPINDLE_RETURN_IF_ERROR(positive("spindle.resourcemanager.io-threads", s.ioThreads));
+  // At most 100 ms: a longer gather would hold every request back for as long.
+  if (s.schedulerGatherUs < 0 || s.schedulerGatherUs > 100'000) {
+    return invalidArgument("{}must be between 0 and 100000 microseconds, got {}",
+                           conf.where("spindle.resourcemanager.scheduler.gather-us"),
+                           s.schedulerGatherUs);
+  }
   return s;
 }
 

@@ -44,6 +44,9 @@ struct RmSettings {
   int32_t maxAppAttempts = 2;
   // spindle.resourcemanager.io-threads: HTTP I/O threads.
   int32_t ioThreads = 1;
+  // spindle.resourcemanager.scheduler.gather-us: after the scheduler thread has run a batch of
+  // requests, how long later requests gather before it takes them (SchedulerLoop, step 5).
+  int64_t schedulerGatherUs = 500;
   // yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms: after a recovery, how
   // long nothing new is allocated while NMs report their containers (YARN's default 10 s).
   int64_t recoverySchedulingWaitMs = 10'000;

@@ -4,8 +4,11 @@
 
 namespace spindle::rm {
 
-SchedulerLoop::SchedulerLoop(int64_t tickMs, Task tick, Task afterBatch)
-    : tickMs_(tickMs), tick_(std::move(tick)), afterBatch_(std::move(afterBatch)) {}
+SchedulerLoop::SchedulerLoop(int64_t tickMs, Task tick, Task afterBatch, int64_t gatherUs)
+    : tickMs_(tickMs),
+      gatherUs_(gatherUs),
+      tick_(std::move(tick)),
+      afterBatch_(std::move(afterBatch)) {}
 
 SchedulerLoop::~SchedulerLoop() { stop(); }
 
@@ -14,12 +17,14 @@ void SchedulerLoop::start() {
 }
 
 void SchedulerLoop::post(Task task) {
+  bool wake = false;
   {
     std::lock_guard lock(mu_);
     if (stopped_) return;
     queue_.push_back(std::move(task));
+    wake = !gathering_;
   }
-  cv_.notify_one();
+  if (wake) cv_.notify_one();
 }
 
 void SchedulerLoop::stop() {
@@ -36,15 +41,22 @@ void SchedulerLoop::run() {
   using Clock = std::chrono::steady_clock;
   auto nextTick = Clock::now() + std::chrono::milliseconds(tickMs_);
   std::vector<Task> batch;
+  bool ranTasks = false;
   while (true) {
     bool stopping = false;
     {
       std::unique_lock lock(mu_);
+      if (ranTasks && gatherUs_ > 0 && queue_.empty() && !stopping_) {
+        gathering_ = true;
+        cv_.wait_for(lock, std::chrono::microseconds(gatherUs_), [this] { return stopping_; });
+        gathering_ = false;
+      }
       cv_.wait_until(lock, nextTick, [this] { return !queue_.empty() || stopping_; });
       batch.swap(queue_);
       stopping = stopping_;
       if (stopping) stopped_ = true;
     }
+    ranTasks = !batch.empty();
     for (Task& t : batch) t();
     batch.clear();
     if (Clock::now() >= nextTick) {

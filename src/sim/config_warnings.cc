@@ -21,6 +21,7 @@ constexpr std::string_view kSpindleKeys[] = {
     "spindle.nodemanager.allow-root",
     "spindle.nodemanager.registration.secret",
     "spindle.resourcemanager.io-threads",
+    "spindle.resourcemanager.scheduler.gather-us",
     "spindle.scheduler.fair.preemption.design",
     "spindle.sls.am.honour-preemption",
     "spindle.sls.am.preemption.work-preserving",
