@@ -1,0 +1,132 @@
+// Micro benchmark of what one NM heartbeat costs in protocol work alone, both sides, without a
+// socket: the NM encodes its NodeHeartbeatRequest as JSON and frames it as an HTTP/1.1 POST;
+// the RM parses the HTTP message (Boost.Beast), decodes the record, encodes its
+// NodeHeartbeatResponse and frames it; the NM parses and decodes the answer. Together with
+// loopback_floor (what the round trip costs the kernel on this machine) it bounds the
+// heartbeats per second two cores can carry over JSON and HTTP (bench/README.md, "How many
+// heartbeats two cores can carry").
+//
+//   ./build/bench/spindle_bench --benchmark_filter=BM_HeartbeatProtocolWork
+// Argument: container statuses in the heartbeat (0: a node with nothing to report).
+#include <string>
+
+#include <benchmark/benchmark.h>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "protocol/codec.h"
+
+namespace spindle::protocol {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+
+NodeHeartbeatRequest heartbeatWith(int statuses) {
+  NodeHeartbeatRequest hb;
+  hb.nodeStatus.nodeId = "127.0.0.1:20417";
+  hb.nodeStatus.responseId = 1234;
+  hb.nodeStatus.nodeHealthStatus.lastHealthReportTime = 1'764'000'000'000;
+  for (int i = 0; i < statuses; ++i) {
+    ContainerStatus s;
+    s.containerId = "container_1764000000000_0042_01_" + std::to_string(100'000 + i);
+    s.state = i % 2 ? ContainerState::COMPLETE : ContainerState::RUNNING;
+    s.exitStatus = i % 2 ? 0 : kInvalidExitStatus;
+    hb.nodeStatus.containersStatuses.push_back(std::move(s));
+  }
+  return hb;
+}
+
+// One HTTP message as the bytes a socket would carry.
+template <bool isRequest>
+std::string frame(http::message<isRequest, http::string_body>& m) {
+  m.prepare_payload();
+  std::string out;
+  http::serializer<isRequest, http::string_body> sr(m);
+  beast::error_code ec;
+  while (!sr.is_done()) {
+    sr.next(ec, [&](beast::error_code&, const auto& buffers) {
+      for (auto b : beast::buffers_range_ref(buffers)) {
+        out.append(static_cast<const char*>(b.data()), b.size());
+      }
+      sr.consume(beast::buffer_bytes(buffers));
+    });
+  }
+  return out;
+}
+
+template <bool isRequest>
+std::string unframe(const std::string& bytes) {
+  http::parser<isRequest, http::string_body> p;
+  p.eager(true);
+  beast::error_code ec;
+  p.put(boost::asio::buffer(bytes), ec);
+  if (ec || !p.is_done()) std::abort();
+  return std::move(p.get().body());
+}
+
+void BM_HeartbeatProtocolWork(benchmark::State& state) {
+  const NodeHeartbeatRequest hb = heartbeatWith(static_cast<int>(state.range(0)));
+  NodeHeartbeatResponse answer;
+  answer.responseId = 1235;
+  answer.nextHeartBeatInterval = 1000;
+  for (auto _ : state) {
+    // The NM.
+    http::request<http::string_body> req{http::verb::post, "/rpc/v1/resource-tracker/heartbeat",
+                                         11};
+    req.set(http::field::host, "127.0.0.1:8088");
+    req.set(http::field::content_type, "application/json");
+    req.body() = toJson(hb).dump();
+    const std::string wireIn = frame(req);
+    // The RM.
+    auto got = decode<NodeHeartbeatRequest>(unframe<true>(wireIn));
+    if (!got) std::abort();
+    http::response<http::string_body> res{http::status::ok, 11};
+    res.set(http::field::server, "spindle");
+    res.set(http::field::content_type, "application/json");
+    res.body() = toJson(answer).dump();
+    const std::string wireOut = frame(res);
+    // The NM again.
+    auto back = decode<NodeHeartbeatResponse>(unframe<false>(wireOut));
+    if (!back) std::abort();
+    benchmark::DoNotOptimize(back->responseId);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_HeartbeatProtocolWork)->Arg(0)->Arg(2)->Arg(10);
+
+// What one container costs in the AM protocol's messages, both sides: the RM encodes an
+// AllocateResponse with N allocated containers and N completed ones, the AM decodes it.
+// Argument: N. items/s = containers (each counted once, allocated and returned).
+void BM_AllocateResponsePerContainer(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  AllocateResponse r;
+  r.responseId = 77;
+  r.limit = {.memory = 1'048'576, .vCores = 1024};
+  r.numClusterNodes = 10'000;
+  for (int i = 0; i < n; ++i) {
+    Container c;
+    c.id = "container_1764000000000_0042_01_" + std::to_string(100'000 + i);
+    c.nodeId = "127.0.0.1:" + std::to_string(20'000 + i);
+    c.nodeHttpAddress = "127.0.0.1:8042";
+    c.resource = {.memory = 1024, .vCores = 1};
+    c.priority = 20;
+    r.allocatedContainers.push_back(c);
+    ContainerStatus done;
+    done.containerId = c.id;
+    done.state = ContainerState::COMPLETE;
+    done.exitStatus = 0;
+    r.completedContainerStatuses.push_back(std::move(done));
+  }
+  for (auto _ : state) {
+    const std::string body = toJson(r).dump();
+    auto back = decode<AllocateResponse>(body);
+    if (!back) std::abort();
+    benchmark::DoNotOptimize(back->allocatedContainers.data());
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_AllocateResponsePerContainer)->Arg(100);
+
+}  // namespace
+}  // namespace spindle::protocol
