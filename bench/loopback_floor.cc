@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
   getrlimit(RLIMIT_NOFILE, &nofile);
   nofile.rlim_cur = nofile.rlim_max;
   setrlimit(RLIMIT_NOFILE, &nofile);
-  if (nofile.rlim_cur < static_cast<rlim_t>(o.connections) * 2 + 64) {
+  if (nofile.rlim_cur < static_cast<rlim_t>(o.connections) + 64) {
     std::fprintf(stderr, "loopback_floor: the open-file limit %llu is too low for %d connections\n",
                  static_cast<unsigned long long>(nofile.rlim_cur), o.connections);
     return 2;
