@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "protocol/codec.h"
+#include "protocol/json_text.h"
 #include "protocol/json_xml.h"
 #include "protocol/rest_records.h"
 #include "rm/rest_answers.h"
@@ -57,13 +58,12 @@ HttpResponse answer(const Result<T>& r) {
 
 // A protocol answer whose JSON is made on the I/O thread: the scheduler thread only moves the
 // record (an allocate response with a thousand containers is most of a millisecond of JSON).
+// The two answers made most often are written without a JSON document (json_text.h).
 template <typename T>
 HttpResponse answerLater(Result<T> r) {
   if (!r) return error(r.status());
   HttpResponse resp;
-  resp.renderBody = [rec = std::make_shared<T>(std::move(*r))] {
-    return protocol::toJson(*rec).dump();
-  };
+  resp.renderBody = [rec = std::make_shared<T>(std::move(*r))] { return protocol::jsonText(*rec); };
   return resp;
 }
 

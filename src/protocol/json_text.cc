@@ -1,0 +1,163 @@
+#include "protocol/json_text.h"
+
+#include <charconv>
+#include <string_view>
+
+#include "protocol/codec.h"
+
+namespace spindle::protocol {
+namespace {
+
+// The members below are written in std::map order (byte order of the keys), as dump() writes
+// them; json_text_test checks every record against toJson().dump().
+
+void appendString(std::string& out, std::string_view s) {
+  for (const char c : s) {
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+      out += nlohmann::json(std::string(s)).dump();
+      return;
+    }
+  }
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+void appendInt(std::string& out, int64_t v) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, end);
+}
+
+// ,"key": (or "key": first).
+void key(std::string& out, std::string_view k, bool first = false) {
+  if (!first) out += ',';
+  out += '"';
+  out += k;
+  out += "\":";
+}
+
+void appendStrings(std::string& out, const std::vector<std::string>& v) {
+  out += '[';
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ',';
+    appendString(out, v[i]);
+  }
+  out += ']';
+}
+
+void appendResource(std::string& out, const ResourceRecord& r) {
+  out += "{\"memory\":";
+  appendInt(out, r.memory);
+  out += ",\"vCores\":";
+  appendInt(out, r.vCores);
+  out += '}';
+}
+
+void appendContainer(std::string& out, const Container& c) {
+  out += '{';
+  key(out, "allocationRequestId", true);
+  appendInt(out, c.allocationRequestId);
+  key(out, "id");
+  appendString(out, c.id);
+  key(out, "nodeHttpAddress");
+  appendString(out, c.nodeHttpAddress);
+  key(out, "nodeId");
+  appendString(out, c.nodeId);
+  key(out, "priority");
+  appendInt(out, c.priority);
+  key(out, "resource");
+  appendResource(out, c.resource);
+  out += '}';
+}
+
+void appendStatus(std::string& out, const ContainerStatus& s) {
+  out += '{';
+  if (s.allocatedResource) {
+    key(out, "allocatedResource", true);
+    appendResource(out, *s.allocatedResource);
+    key(out, "containerId");
+  } else {
+    key(out, "containerId", true);
+  }
+  appendString(out, s.containerId);
+  key(out, "diagnostics");
+  appendString(out, s.diagnostics);
+  key(out, "exitStatus");
+  appendInt(out, s.exitStatus);
+  key(out, "state");
+  appendString(out, toString(s.state));
+  out += '}';
+}
+
+template <typename T, typename Append>
+void appendList(std::string& out, const std::vector<T>& v, Append append) {
+  out += '[';
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ',';
+    append(out, v[i]);
+  }
+  out += ']';
+}
+
+// A record this file does not write itself: nlohmann's text of it.
+template <typename T>
+void appendViaDocument(std::string& out, const T& x) {
+  out += toJson(x).dump();
+}
+
+}  // namespace
+
+std::string jsonText(const AllocateResponse& r) {
+  std::string out;
+  out.reserve(256 + 200 * (r.allocatedContainers.size() + r.completedContainerStatuses.size()));
+  out += '{';
+  key(out, "allocatedContainers", true);
+  appendList(out, r.allocatedContainers, appendContainer);
+  if (r.amCommand) {
+    key(out, "amCommand");
+    appendString(out, toString(*r.amCommand));
+  }
+  key(out, "completedContainerStatuses");
+  appendList(out, r.completedContainerStatuses, appendStatus);
+  key(out, "limit");
+  appendResource(out, r.limit);
+  key(out, "numClusterNodes");
+  appendInt(out, r.numClusterNodes);
+  key(out, "preempt");
+  out += "{\"strictContract\":{\"container\":";
+  appendStrings(out, r.preemptContainers);
+  out += "}}";
+  key(out, "rejectedSchedulingRequests");
+  appendList(out, r.rejectedSchedulingRequests, appendViaDocument<RejectedSchedulingRequestRecord>);
+  key(out, "responseId");
+  appendInt(out, r.responseId);
+  key(out, "updatedNodes");
+  appendList(out, r.updatedNodes, appendViaDocument<NodeReport>);
+  out += '}';
+  return out;
+}
+
+std::string jsonText(const NodeHeartbeatResponse& r) {
+  std::string out;
+  out.reserve(256);
+  out += '{';
+  key(out, "applicationsToCleanup", true);
+  appendStrings(out, r.applicationsToCleanup);
+  key(out, "areNodeAttributesAcceptedByRM");
+  out += r.areNodeAttributesAcceptedByRM ? "true" : "false";
+  key(out, "containersToCleanup");
+  appendStrings(out, r.containersToCleanup);
+  key(out, "diagnosticsMessage");
+  appendString(out, r.diagnosticsMessage);
+  key(out, "nextHeartBeatInterval");
+  appendInt(out, r.nextHeartBeatInterval);
+  key(out, "nodeAction");
+  appendString(out, toString(r.nodeAction));
+  key(out, "responseId");
+  appendInt(out, r.responseId);
+  out += '}';
+  return out;
+}
+
+}  // namespace spindle::protocol
