@@ -96,6 +96,23 @@ void BM_HeartbeatProtocolWork(benchmark::State& state) {
 }
 BENCHMARK(BM_HeartbeatProtocolWork)->Arg(0)->Arg(2)->Arg(10);
 
+// The RM's reading of a heartbeat with 10 container statuses. Argument: 0 = through the JSON
+// document (parseJsonBody, decodeJson), 1 = decodeHeartbeatDirect.
+void BM_HeartbeatDecode(benchmark::State& state) {
+  const std::string body = toJson(heartbeatWith(10)).dump();
+  for (auto _ : state) {
+    if (state.range(0)) {
+      auto r = decodeHeartbeatDirect(body);
+      benchmark::DoNotOptimize(r->nodeStatus.responseId);
+    } else {
+      auto r = decodeJson<NodeHeartbeatRequest>(*parseJsonBody(body, "NodeHeartbeatRequest"));
+      benchmark::DoNotOptimize(r->nodeStatus.responseId);
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_HeartbeatDecode)->Arg(0)->Arg(1);
+
 // What one container costs in the AM protocol's messages, both sides: the RM encodes an
 // AllocateResponse with N allocated containers and N completed ones, the AM decodes it.
 // Argument: N. items/s = containers (each counted once, allocated and returned).
