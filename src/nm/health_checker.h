@@ -26,7 +26,7 @@
 
 #include "base/status.h"
 #include "config/configuration.h"
-#include "nm/node_attributes_provider.h"
+#include "nm/script_runner.h"
 #include "protocol/records.h"
 
 namespace spindle::nm {

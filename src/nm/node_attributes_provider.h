@@ -21,21 +21,21 @@
 // other lines ignored); names and values are checked as NodeLabelUtil.validateNodeAttributes
 // does. A failed or timed-out script run keeps the previous attributes (logged).
 // Thread-safety: start(), stop() and the readers may be called from one thread while the
-// script runs on the provider's own thread.
+// script runs on the provider's own thread (script_runner.h).
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "base/status.h"
 #include "config/configuration.h"
+#include "nm/script_runner.h"
 #include "protocol/records.h"
 
 namespace spindle::nm {
@@ -64,25 +64,6 @@ struct NodeAttributesSettings {
 // Reads the keys; an unknown provider or a bad number is an error naming the key.
 Result<NodeAttributesSettings> readNodeAttributesSettings(const Configuration& conf);
 
-// One run of a script: its standard output and how it ended.
-struct ScriptRun {
-  std::string output;
-  int exitCode = 0;  // when it exited
-  int signal = 0;    // when a signal ended it
-  bool timedOut = false;
-  bool cancelled = false;
-};
-// Runs `path opts...` (stdin /dev/null, stderr inherited) in its own process group, killed
-// after `timeoutMs` or when `cancel` becomes true. Errors: pipe or fork failing.
-Result<ScriptRun> runScript(const std::string& path, const std::vector<std::string>& opts,
-                            int64_t timeoutMs, const std::atomic<bool>* cancel = nullptr);
-
-// Runs `path opts...`, returns its standard output; an error for a non-zero exit, a signal,
-// more than `timeoutMs`, or `cancel` becoming true (the process group is then killed).
-Result<std::string> runAttributeScript(const std::string& path,
-                                       const std::vector<std::string>& opts, int64_t timeoutMs,
-                                       const std::atomic<bool>* cancel = nullptr);
-
 class NodeAttributesProvider {
  public:
   explicit NodeAttributesProvider(NodeAttributesSettings settings);
@@ -101,17 +82,14 @@ class NodeAttributesProvider {
   std::optional<std::vector<protocol::NodeAttributeRecord>> takeChanged();
 
  private:
-  void fetchLoop();
-  void fetchOnce();
+  void fetched(const Result<std::string>& output);
 
   NodeAttributesSettings settings_;
   mutable std::mutex mu_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::atomic<bool> cancel_{false};  // stops a running script when the NM stops
   bool changed_ = false;
+  std::atomic<bool> fetchedOnce_{false};
   std::vector<protocol::NodeAttributeRecord> current_;
-  std::thread thread_;
+  std::unique_ptr<PeriodicScript> script_;
 };
 
 }  // namespace spindle::nm

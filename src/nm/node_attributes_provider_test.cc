@@ -133,15 +133,15 @@ TEST_F(ScriptProviderTest, RunsTheScriptWithItsOptions) {
 
 TEST_F(ScriptProviderTest, FailureAndTimeoutAreErrors) {
   EXPECT_NE(
-      runAttributeScript(script("exit 3\n"), {}, 5000).status().message().find("exited with 3"),
+      runProviderScript(script("exit 3\n"), {}, 5000).status().message().find("exited with 3"),
       std::string::npos);
-  EXPECT_NE(runAttributeScript(script("sleep 5\n"), {}, 100)
+  EXPECT_NE(runProviderScript(script("sleep 5\n"), {}, 100)
                 .status()
                 .message()
                 .find("timed out after 100 ms"),
             std::string::npos);
   const std::atomic<bool> cancel{true};
-  EXPECT_NE(runAttributeScript(script("sleep 5\n"), {}, 5000, &cancel)
+  EXPECT_NE(runProviderScript(script("sleep 5\n"), {}, 5000, &cancel)
                 .status()
                 .message()
                 .find("the NodeManager is stopping"),

@@ -22,6 +22,7 @@
 #include "nm/health_checker.h"
 #include "nm/nm_service.h"
 #include "nm/node_attributes_provider.h"
+#include "nm/node_labels_provider.h"
 #include "protocol/codec.h"
 #include "protocol/failover_http_client.h"
 #include "protocol/http_client.h"
@@ -48,7 +49,7 @@ struct NmSettings {
   std::string host = "127.0.0.1";
   uint16_t httpPort = 8042;
   protocol::ResourceRecord resource{8192, 8};
-  std::vector<std::string> labels;
+  NodeLabelsSettings labels;  // yarn.nodemanager.node-labels.*
   std::string logDir = "/tmp/spindle/nm-logs";
   std::string localDir = "/tmp/spindle/nm-local-dir";
   int64_t killGraceMs = 250;
@@ -113,9 +114,7 @@ Result<NmSettings> readSettings(const std::string& dir) {
   if (s.resource.memory <= 0 || s.resource.vCores <= 0) {
     return invalidArgument("yarn.nodemanager.resource.memory-mb and cpu-vcores must be positive");
   }
-  if (auto label = conf.get("yarn.nodemanager.node-labels.provider.configured-node-partition")) {
-    if (!label->empty()) s.labels.push_back(*label);
-  }
+  SPINDLE_ASSIGN_OR_RETURN(s.labels, readNodeLabelsSettings(conf));
   if (auto l = conf.getStrings("yarn.nodemanager.log-dirs"); !l.empty()) s.logDir = l.front();
   if (auto l = conf.getStrings("yarn.nodemanager.local-dirs"); !l.empty()) s.localDir = l.front();
   SPINDLE_ASSIGN_OR_RETURN(
@@ -186,6 +185,13 @@ int runNodeManager(const std::string& confDir) {
     std::cerr << "spindle nm: " << st.message() << "\n";
     return 2;
   }
+  // Node labels likewise (ScriptBasedNodeLabelsProvider fails the NodeManager's start).
+  NodeLabelsProvider labels(s.labels);
+  if (Status st = labels.start(); !st.isOk()) {
+    std::cerr << "spindle nm: " << st.message() << "\n";
+    return 2;
+  }
+  NodeLabelsReporter labelsReporter(s.labels.resyncIntervalMs);
   // AMs get the same list (SPINDLE_RM_ADDRESS) and fail over as this NM does.
   protocol::FailoverHttpClient rm(s.rms, 10'000, 5'000);
   const std::string rmAddress = rm.peers();
@@ -269,6 +275,7 @@ int runNodeManager(const std::string& confDir) {
     }
   };
   std::optional<std::vector<protocol::NodeAttributeRecord>> pendingAttributes;
+  std::optional<std::vector<std::string>> pendingLabels;
   int32_t responseId = 0;
   int64_t interval = 1000;
   int64_t nextBeat = nowMs();
@@ -303,7 +310,8 @@ int runNodeManager(const std::string& confDir) {
       req.httpPort = server.port();
       req.resource = s.resource;
       req.nmVersion = SPINDLE_VERSION;
-      req.nodeLabels = s.labels;
+      req.nodeLabels = labels.current();
+      labelsReporter.registered(req.nodeLabels, nowMs());
       req.registrationSecret = s.registrationSecret;
       req.nodeAttributes = attributes.current();
       (void)attributes.takeChanged();  // the registration carries the latest set
@@ -335,8 +343,9 @@ int runNodeManager(const std::string& confDir) {
       if (resp->nodeAction == NodeAction::SHUTDOWN) {
         return shutdown(0, "the ResourceManager refused the node: " + resp->diagnosticsMessage);
       }
-      if (!resp->areNodeAttributesAcceptedByRM) {
-        SPINDLE_LOG_WARN("the ResourceManager refused the node attributes: {}",
+      if (!resp->areNodeAttributesAcceptedByRM || !resp->areNodeLabelsAcceptedByRM) {
+        SPINDLE_LOG_WARN("the ResourceManager refused the node {}: {}",
+                         resp->areNodeLabelsAcceptedByRM ? "attributes" : "labels",
                          resp->diagnosticsMessage);
       }
       registered = true;
@@ -358,6 +367,9 @@ int runNodeManager(const std::string& confDir) {
     // A change stays pending until a heartbeat carrying it is answered.
     if (auto changed = attributes.takeChanged()) pendingAttributes = std::move(changed);
     hb.nodeAttributes = pendingAttributes;
+    // NMDistributedNodeLabelsHandler: on a change or after resync-interval-ms.
+    if (!pendingLabels) pendingLabels = labelsReporter.forHeartbeat(labels.current(), nowMs());
+    hb.nodeLabels = pendingLabels;
     auto r = rm.post("/rpc/v1/resource-tracker/heartbeat", protocol::toJson(hb).dump());
     auto resp = r && r->status == 200
                     ? protocol::decode<protocol::NodeHeartbeatResponse>(r->body)
@@ -370,6 +382,7 @@ int runNodeManager(const std::string& confDir) {
     }
     lastContact = nowMs();
     pendingAttributes.reset();
+    pendingLabels.reset();
     interval = resp->nextHeartBeatInterval;
     nextBeat = nowMs() + interval;
     if (resp->nodeAction == NodeAction::SHUTDOWN) {
@@ -388,8 +401,11 @@ int runNodeManager(const std::string& confDir) {
     }
     acknowledge(hb.nodeStatus.containersStatuses);
     responseId = resp->responseId;
-    if (!resp->areNodeAttributesAcceptedByRM) {
-      SPINDLE_LOG_WARN("the ResourceManager refused the node attributes: {}",
+    if (!resp->areNodeAttributesAcceptedByRM || !resp->areNodeLabelsAcceptedByRM) {
+      // NMDistributedNodeLabelsHandler.verifyRMHeartbeatResponseForNodeLabels logs it; the
+      // labels go again after the resync interval.
+      SPINDLE_LOG_WARN("the ResourceManager refused the node {}: {}",
+                       resp->areNodeLabelsAcceptedByRM ? "attributes" : "labels",
                        resp->diagnosticsMessage);
     }
     for (const std::string& id : resp->containersToCleanup) {

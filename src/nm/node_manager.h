@@ -10,7 +10,9 @@
 //   yarn.nodemanager.hostname (127.0.0.1), yarn.nodemanager.webapp.address (<hostname>:8042;
 //       port 0 picks a free one): the NM's one HTTP server; the node id is host:bound port
 //   yarn.nodemanager.resource.memory-mb (8192), yarn.nodemanager.resource.cpu-vcores (8)
-//   yarn.nodemanager.node-labels.provider.configured-node-partition: the node's label
+//   yarn.nodemanager.node-labels.provider.*: the node's label (partition), from the
+//       configuration or a script, sent with the registration and with a heartbeat after a
+//       change or resync-interval-ms (node_labels_provider.h)
 //   yarn.nodemanager.node-attributes.provider.*: the node's distributed attributes, sent with
 //       the registration and with the next heartbeat after a change (node_attributes_provider.h)
 //   yarn.nodemanager.log-dirs (/tmp/spindle/nm-logs), yarn.nodemanager.local-dirs

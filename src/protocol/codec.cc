@@ -220,7 +220,8 @@ json toJson(const RegisterNodeManagerResponse& r) {
           {"diagnosticsMessage", r.diagnosticsMessage},
           {"rmVersion", r.rmVersion},
           {"resource", toJson(r.resource)},
-          {"areNodeAttributesAcceptedByRM", r.areNodeAttributesAcceptedByRM}};
+          {"areNodeAttributesAcceptedByRM", r.areNodeAttributesAcceptedByRM},
+          {"areNodeLabelsAcceptedByRM", r.areNodeLabelsAcceptedByRM}};
 }
 void read(JsonFields& f, RegisterNodeManagerResponse& r) {
   r.nodeAction = readEnum(f, "nodeAction", kNodeActions, NodeAction::NORMAL, true);
@@ -229,6 +230,7 @@ void read(JsonFields& f, RegisterNodeManagerResponse& r) {
   r.rmVersion = f.str("rmVersion", "");
   if (auto res = f.optObject("resource")) read(*res, r.resource);
   r.areNodeAttributesAcceptedByRM = f.boolean("areNodeAttributesAcceptedByRM", true);
+  r.areNodeLabelsAcceptedByRM = f.boolean("areNodeLabelsAcceptedByRM", true);
 }
 
 json toJson(const NodeHeartbeatRequest& r) {
@@ -243,6 +245,7 @@ json toJson(const NodeHeartbeatRequest& r) {
                 {"lastHealthReportTime", s.nodeHealthStatus.lastHealthReportTime}}},
               {"keepAliveApplications", s.keepAliveApplications}}}};
   if (r.nodeAttributes) j["nodeAttributes"] = list(*r.nodeAttributes);
+  if (r.nodeLabels) j["nodeLabels"] = *r.nodeLabels;
   auto util = [](const ResourceUtilization& u) {
     return json{{"pmem", u.pmem}, {"vmem", u.vmem}, {"cpu", u.cpu}};
   };
@@ -274,6 +277,7 @@ void read(JsonFields& f, NodeHeartbeatRequest& r) {
     (std::string_view(key) == "nodeUtilization" ? n.nodeUtilization : n.containersUtilization) = v;
   }
   r.nodeAttributes = readAttributes(f, "nodeAttributes");
+  if (f.has("nodeLabels")) r.nodeLabels = f.strings("nodeLabels");
 }
 
 json toJson(const NodeHeartbeatResponse& r) {
@@ -283,7 +287,8 @@ json toJson(const NodeHeartbeatResponse& r) {
           {"applicationsToCleanup", r.applicationsToCleanup},
           {"nextHeartBeatInterval", r.nextHeartBeatInterval},
           {"diagnosticsMessage", r.diagnosticsMessage},
-          {"areNodeAttributesAcceptedByRM", r.areNodeAttributesAcceptedByRM}};
+          {"areNodeAttributesAcceptedByRM", r.areNodeAttributesAcceptedByRM},
+          {"areNodeLabelsAcceptedByRM", r.areNodeLabelsAcceptedByRM}};
 }
 void read(JsonFields& f, NodeHeartbeatResponse& r) {
   r.responseId = f.int32("responseId");
@@ -296,6 +301,7 @@ void read(JsonFields& f, NodeHeartbeatResponse& r) {
   }
   r.diagnosticsMessage = f.str("diagnosticsMessage", "");
   r.areNodeAttributesAcceptedByRM = f.boolean("areNodeAttributesAcceptedByRM", true);
+  r.areNodeLabelsAcceptedByRM = f.boolean("areNodeLabelsAcceptedByRM", true);
 }
 
 // --- ApplicationMasterProtocol ----------------------------------------------------------------

@@ -62,6 +62,32 @@ TEST(Codec, HeartbeatRoundTripKeepsStatusesAndActions) {
   EXPECT_EQ(r2.nextHeartBeatInterval, 250);
 }
 
+TEST(Codec, HeartbeatNodeLabelsRoundTrip) {
+  NodeHeartbeatRequest hb;
+  hb.nodeStatus.nodeId = "h:1";
+  EXPECT_FALSE(roundTrip(hb).nodeLabels.has_value());  // absent: unchanged
+  EXPECT_FALSE(toJson(hb).contains("nodeLabels"));
+  hb.nodeLabels = std::vector<std::string>{};
+  ASSERT_TRUE(roundTrip(hb).nodeLabels.has_value());  // empty: no label any more
+  EXPECT_TRUE(roundTrip(hb).nodeLabels->empty());
+  hb.nodeLabels = std::vector<std::string>{"gpu"};
+  EXPECT_EQ(roundTrip(hb).nodeLabels, std::vector<std::string>{"gpu"});
+  EXPECT_NE(errorOf<NodeHeartbeatRequest>(
+                R"({"nodeStatus": {"nodeId": "h:1", "responseId": 0}, "nodeLabels": 5})")
+                .find("nodeLabels"),
+            std::string::npos);
+
+  NodeHeartbeatResponse resp;
+  EXPECT_TRUE(roundTrip(resp).areNodeLabelsAcceptedByRM);
+  resp.areNodeLabelsAcceptedByRM = false;
+  resp.diagnosticsMessage = "node labels not accepted: x";
+  EXPECT_FALSE(roundTrip(resp).areNodeLabelsAcceptedByRM);
+  EXPECT_EQ(roundTrip(resp).diagnosticsMessage, "node labels not accepted: x");
+  RegisterNodeManagerResponse reg;
+  reg.areNodeLabelsAcceptedByRM = false;
+  EXPECT_FALSE(roundTrip(reg).areNodeLabelsAcceptedByRM);
+}
+
 TEST(Codec, AllocateRoundTrip) {
   AllocateRequest a;
   a.applicationAttemptId = "appattempt_1_0001_000001";

@@ -103,6 +103,9 @@ struct RegisterNodeManagerResponse {
   // false when the RM refused the reported attributes (diagnosticsMessage says why); the node
   // is registered without them.
   bool areNodeAttributesAcceptedByRM = true;
+  // false when the RM refused the reported labels (diagnosticsMessage says why): outside
+  // distributed node-label configuration, or a label the cluster does not know.
+  bool areNodeLabelsAcceptedByRM = true;
 };
 
 struct NodeStatus {
@@ -121,6 +124,9 @@ struct NodeHeartbeatRequest {
   // The node's distributed attributes when they changed since the last report (absent:
   // unchanged; an empty list: the node has none any more).
   std::optional<std::vector<NodeAttributeRecord>> nodeAttributes;
+  // The node's labels (its partition) when they changed or the NM's resync interval passed
+  // (YARN's NodeHeartbeatRequest.nodeLabels; absent: unchanged; empty: no label).
+  std::optional<std::vector<std::string>> nodeLabels;
 };
 
 struct NodeHeartbeatResponse {
@@ -132,6 +138,8 @@ struct NodeHeartbeatResponse {
   std::string diagnosticsMessage;
   // false when the heartbeat's nodeAttributes were refused (diagnosticsMessage says why).
   bool areNodeAttributesAcceptedByRM = true;
+  // false when the heartbeat's nodeLabels were refused (diagnosticsMessage says why).
+  bool areNodeLabelsAcceptedByRM = true;
 };
 
 // --- ApplicationMasterProtocol ----------------------------------------------------------------

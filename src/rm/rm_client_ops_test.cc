@@ -212,6 +212,126 @@ TEST_F(RmClientOpsTest, ANodeRunningContainersKeepsItsPartition) {
   EXPECT_NE(r.status().message().find("runs 1 container"), std::string::npos);
 }
 
+// NodeManager-reported labels (ResourceTrackerService with
+// yarn.node-labels.configuration-type=distributed): a heartbeat's nodeLabels replace the node's
+// partition as rmadmin -replaceLabelsOnNode does; absent means unchanged.
+class RmReportedLabelsTest : public RmClientOpsTest {
+ protected:
+  void distributed() {
+    Configuration conf = baseConf();
+    conf.set("yarn.node-labels.configuration-type", "distributed");
+    auto s = RmSettings::fromConfiguration(conf);
+    ASSERT_TRUE(s.isOk()) << s.status().toString();
+    core = std::move(RmCore::create(*s, conf, clock, "127.0.0.1:8088")).value();
+  }
+  std::string partition(const std::string& id) {
+    const Cluster& c = core->driver().scheduler().cluster();
+    return c.node(*c.findNode(id)).partition();
+  }
+  protocol::NodeHeartbeatResponse labelled(const std::string& id,
+                                           std::optional<std::vector<std::string>> labels) {
+    protocol::NodeHeartbeatRequest hb;
+    hb.nodeStatus.nodeId = id;
+    hb.nodeStatus.responseId = responseIds[id];
+    hb.nodeLabels = std::move(labels);
+    auto r = core->nodeHeartbeat(hb);
+    EXPECT_TRUE(r.isOk()) << r.status().toString();
+    if (r.isOk()) responseIds[id] = r->responseId;
+    return r.isOk() ? *r : protocol::NodeHeartbeatResponse{};
+  }
+};
+
+TEST_F(RmReportedLabelsTest, HeartbeatLabelsChangeThePartitionInDistributedMode) {
+  distributed();
+  ASSERT_TRUE(core->addClusterNodeLabels({{"gpu", true}, {"ssd", true}}).isOk());
+  protocol::RegisterNodeManagerRequest reg;
+  reg.nodeId = "h1:1";
+  reg.httpPort = 8042;
+  reg.resource = {4096, 8};
+  reg.nodeLabels = {"gpu"};
+  auto rr = core->registerNode(reg);
+  EXPECT_TRUE(rr.areNodeLabelsAcceptedByRM) << rr.diagnosticsMessage;
+  EXPECT_EQ(partition("h1:1"), "gpu");
+  responseIds["h1:1"] = 0;
+
+  auto r = labelled("h1:1", std::vector<std::string>{"ssd"});
+  EXPECT_TRUE(r.areNodeLabelsAcceptedByRM) << r.diagnosticsMessage;
+  EXPECT_EQ(partition("h1:1"), "ssd");
+  EXPECT_EQ((*core->node("h1:1"))["node"]["nodeLabels"][0], "ssd");
+  EXPECT_TRUE(labelled("h1:1", std::nullopt).areNodeLabelsAcceptedByRM);  // absent: unchanged
+  EXPECT_EQ(partition("h1:1"), "ssd");
+  r = labelled("h1:1", std::vector<std::string>{"nope"});  // not a cluster label
+  EXPECT_FALSE(r.areNodeLabelsAcceptedByRM);
+  EXPECT_NE(r.diagnosticsMessage.find("node labels not accepted: Label nope of node h1:1"),
+            std::string::npos)
+      << r.diagnosticsMessage;
+  EXPECT_EQ(r.nodeAction, NodeAction::NORMAL);
+  EXPECT_EQ(partition("h1:1"), "ssd");  // the previous partition stays
+  r = labelled("h1:1", std::vector<std::string>{"gpu", "ssd"});
+  EXPECT_FALSE(r.areNodeLabelsAcceptedByRM);
+  EXPECT_NE(r.diagnosticsMessage.find("a node belongs to one partition"), std::string::npos);
+  r = labelled("h1:1", std::vector<std::string>{});  // empty: the default partition
+  EXPECT_TRUE(r.areNodeLabelsAcceptedByRM) << r.diagnosticsMessage;
+  EXPECT_EQ(partition("h1:1"), "");
+  EXPECT_TRUE((*core->node("h1:1"))["node"]["nodeLabels"].empty());
+}
+
+TEST_F(RmReportedLabelsTest, HeartbeatLabelsWaitUntilTheNodeIsEmpty) {
+  distributed();
+  ASSERT_TRUE(core->addClusterNodeLabels({{"gpu", true}}).isOk());
+  addNode("h1:1", 4096);
+  submit();
+  heartbeat("h1:1");  // the AM runs on h1
+  auto r = labelled("h1:1", std::vector<std::string>{"gpu"});
+  EXPECT_FALSE(r.areNodeLabelsAcceptedByRM);
+  EXPECT_NE(r.diagnosticsMessage.find("runs 1 container"), std::string::npos);
+  EXPECT_EQ(partition("h1:1"), "");
+}
+
+TEST_F(RmReportedLabelsTest, LabelsAreRefusedOutsideDistributedMode) {
+  ASSERT_TRUE(core->addClusterNodeLabels({{"gpu", true}}).isOk());
+  protocol::RegisterNodeManagerRequest reg;
+  reg.nodeId = "h1:1";
+  reg.httpPort = 8042;
+  reg.resource = {4096, 8};
+  reg.nodeLabels = {"gpu"};
+  auto rr = core->registerNode(reg);
+  EXPECT_EQ(rr.nodeAction, NodeAction::NORMAL);
+  EXPECT_FALSE(rr.areNodeLabelsAcceptedByRM);
+  EXPECT_NE(rr.diagnosticsMessage.find("yarn.node-labels.configuration-type=distributed"),
+            std::string::npos)
+      << rr.diagnosticsMessage;
+  EXPECT_EQ(partition("h1:1"), "");
+  responseIds["h1:1"] = 0;
+  auto r = labelled("h1:1", std::vector<std::string>{"gpu"});
+  EXPECT_EQ(r.nodeAction, NodeAction::NORMAL);
+  EXPECT_FALSE(r.areNodeLabelsAcceptedByRM);
+  EXPECT_NE(r.diagnosticsMessage.find("node labels not accepted: the ResourceManager takes node "
+                                      "labels from NodeManagers only with "
+                                      "yarn.node-labels.configuration-type=distributed"),
+            std::string::npos)
+      << r.diagnosticsMessage;
+  EXPECT_EQ(partition("h1:1"), "");
+  EXPECT_TRUE(labelled("h1:1", std::nullopt).areNodeLabelsAcceptedByRM);
+  // An administrator's label is not undone by heartbeats that carry none.
+  ASSERT_TRUE(core->replaceLabelsOnNodes({{"h1:1", {"gpu"}}}).isOk());
+  EXPECT_TRUE(labelled("h1:1", std::nullopt).areNodeLabelsAcceptedByRM);
+  EXPECT_EQ(partition("h1:1"), "gpu");
+}
+
+TEST(RmSettingsLabels, ConfigurationTypeIsChecked) {
+  Configuration conf;
+  EXPECT_FALSE(RmSettings::fromConfiguration(conf).value().distributedNodeLabels);
+  conf.set("yarn.node-labels.configuration-type", "distributed");
+  EXPECT_TRUE(RmSettings::fromConfiguration(conf).value().distributedNodeLabels);
+  conf.set("yarn.node-labels.configuration-type", "delegated-centralized");
+  EXPECT_FALSE(RmSettings::fromConfiguration(conf).value().distributedNodeLabels);
+  conf.set("yarn.node-labels.configuration-type", "Distributed");
+  EXPECT_NE(RmSettings::fromConfiguration(conf).status().message().find(
+                "yarn.node-labels.configuration-type"),
+            std::string::npos);
+}
+
 TEST_F(RmClientOpsTest, AppActivitiesSayWhyAnAppWaits) {
   addNode("h1:1", 512);
   const std::string a = submit(384);

@@ -338,15 +338,24 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
     SPINDLE_LOG_WARN("node {}: {}", r.nodeId, resp.diagnosticsMessage);
     distributed.clear();
   }
+  // Labels the RM refuses (outside distributed node-label configuration, or unknown to the
+  // cluster) leave the node without them (YARN's ResourceTrackerService answers
+  // areNodeLabelsAcceptedByRM = false and registers it).
+  auto refuseLabels = [&](const std::string& why) {
+    resp.areNodeLabelsAcceptedByRM = false;
+    resp.diagnosticsMessage += (resp.diagnosticsMessage.empty() ? "" : "; ") + why;
+    SPINDLE_LOG_WARN("node {}: {}", r.nodeId, why);
+  };
+  std::vector<std::string> labels = r.nodeLabels;
+  if (std::string why = nodeReportedLabelsRefusal(); !why.empty() && !labels.empty()) {
+    refuseLabels(why);
+    labels.clear();
+  }
   NodeAdded added{r.nodeId, "/default-rack", Resource::of(r.resource.memory, r.resource.vCores),
-                  r.nodeLabels, registrationAttributes(host, distributed)};
+                  labels, registrationAttributes(host, distributed)};
   auto out = driver_->handle(added);
-  if (!out && !r.nodeLabels.empty()) {
-    // Labels the cluster does not know are refused, the node is not (YARN's
-    // ResourceTrackerService answers areNodeLabelsAcceptedByRM = false and registers it).
-    resp.diagnosticsMessage += (resp.diagnosticsMessage.empty() ? "" : "; ") +
-                               std::string("node labels not accepted: ") + out.status().message();
-    SPINDLE_LOG_WARN("node {}: {}", r.nodeId, resp.diagnosticsMessage);
+  if (!out && !added.labels.empty()) {
+    refuseLabels("node labels not accepted: " + out.status().message());
     added.labels.clear();
     out = driver_->handle(added);
   }
@@ -456,6 +465,10 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
       SPINDLE_LOG_WARN("node {}: {}", n.nodeId, attributesRefused);
     }
   }
+  // NodeHeartbeatRequest.nodeLabels (ResourceTrackerService.nodeHeartbeat, distributed
+  // configuration only).
+  const std::string labelsRefused = r.nodeLabels ? applyReportedLabels(n, *r.nodeLabels) : "";
+  if (!labelsRefused.empty()) SPINDLE_LOG_WARN("node {}: {}", n.nodeId, labelsRefused);
   const TimeMs now = clock_.nowMs();
   n.lastHeartbeat = now;
   if (n.healthReport != st.nodeHealthStatus.healthReport) n.lastHealthUpdate = now;
@@ -504,6 +517,10 @@ Result<protocol::NodeHeartbeatResponse> RmCore::nodeHeartbeat(
   if (!attributesRefused.empty()) {
     resp.areNodeAttributesAcceptedByRM = false;
     resp.diagnosticsMessage = attributesRefused;
+  }
+  if (!labelsRefused.empty()) {
+    resp.areNodeLabelsAcceptedByRM = false;
+    resp.diagnosticsMessage += (resp.diagnosticsMessage.empty() ? "" : "; ") + labelsRefused;
   }
   n.lastResponse = resp;
   return resp;

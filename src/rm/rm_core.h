@@ -366,6 +366,14 @@ class RmCore {
   bool queueKnown(const std::string& queue) const;
   // Node attributes (rm_node_attributes.cc).
   Status checkDistributed(const std::vector<protocol::NodeAttributeRecord>& attrs) const;
+  // Node labels (rm_node_labels.cc): `labels` for node `n` as ReplaceLabelsOnNode checks them
+  // (`name` is how the caller named the node), and the change itself.
+  Status checkNodeLabels(const RmNode& n, std::string_view name,
+                         const std::vector<std::string>& labels) const;
+  Status relabelNode(RmNode& n, const std::vector<std::string>& labels);
+  // Labels a NodeManager reports (registration or heartbeat): "" when accepted, else why not.
+  std::string nodeReportedLabelsRefusal() const;
+  std::string applyReportedLabels(RmNode& n, const std::vector<std::string>& labels);
   std::map<std::string, std::string> registrationAttributes(
       const std::string& host, const std::vector<protocol::NodeAttributeRecord>& distributed) const;
   std::map<std::string, std::map<std::string, placement::NodeAttribute>> hostAttributes() const;

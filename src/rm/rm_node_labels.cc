@@ -3,6 +3,9 @@
 // replacing them. Every change goes through the Driver, so the scheduler sees it at once.
 #include <set>
 
+#include <fmt/ranges.h>
+
+#include "base/log.h"
 #include "base/strings.h"
 #include "rm/rm_core.h"
 #include "rm/rm_core_internal.h"
@@ -90,40 +93,67 @@ Result<json> RmCore::replaceLabelsOnNodes(
       if (id != name && n->host != name) continue;
       if (n->state != RmNodeState::RUNNING) continue;
       found = true;
+      SPINDLE_RETURN_IF_ERROR(checkNodeLabels(*n, name, labels));
       targets.emplace_back(n.get(), labels);
     }
     if (!found) {
       return invalidArgument("Failed to replace labels: node {} is not a running NodeManager",
                              name);
     }
-    if (labels.size() > 1) {
-      return invalidArgument("node {}: {} labels given; a node belongs to one partition", name,
-                             labels.size());
-    }
-    for (const std::string& l : labels) {
-      if (!sched().cluster().hasNodeLabel(l)) {
-        return invalidArgument(
-            "Label {} of node {} is not a cluster node label (rmadmin -addToClusterNodeLabels)", l,
-            name);
-      }
-    }
-    for (auto& t : targets) {
-      const Node& node = sched().cluster().node(t.first->sched);
-      const bool busy = !node.containers().empty() || node.reservation().has_value();
-      if (busy && std::set<std::string>(t.second.begin(), t.second.end()) != node.labels()) {
-        return failedPrecondition(
-            "node {} runs {} container(s); its labels change only while it is empty",
-            t.first->nodeId, node.containers().size());
-      }
-    }
   }
-  for (auto& [n, labels] : targets) {
-    auto out = driver_->replaceNodeLabels(n->nodeId, labels);
-    if (!out) return out.status();
-    apply(*out);
-    n->labels = labels;
-  }
+  for (auto& [n, labels] : targets) SPINDLE_RETURN_IF_ERROR(relabelNode(*n, labels));
   return nodeToLabels();
+}
+
+Status RmCore::checkNodeLabels(const RmNode& n, std::string_view name,
+                               const std::vector<std::string>& labels) const {
+  if (labels.size() > 1) {
+    return invalidArgument("node {}: {} labels given; a node belongs to one partition", name,
+                           labels.size());
+  }
+  for (const std::string& l : labels) {
+    if (!sched().cluster().hasNodeLabel(l)) {
+      return invalidArgument(
+          "Label {} of node {} is not a cluster node label (rmadmin -addToClusterNodeLabels)", l,
+          name);
+    }
+  }
+  const Node& node = sched().cluster().node(n.sched);
+  const bool busy = !node.containers().empty() || node.reservation().has_value();
+  if (busy && std::set<std::string>(labels.begin(), labels.end()) != node.labels()) {
+    return failedPrecondition(
+        "node {} runs {} container(s); its labels change only while it is empty", n.nodeId,
+        node.containers().size());
+  }
+  return Status::ok();
+}
+
+Status RmCore::relabelNode(RmNode& n, const std::vector<std::string>& labels) {
+  auto out = driver_->replaceNodeLabels(n.nodeId, labels);
+  if (!out) return out.status();
+  apply(*out);
+  n.labels = labels;
+  return Status::ok();
+}
+
+std::string RmCore::nodeReportedLabelsRefusal() const {
+  // ResourceTrackerService: NodeManager labels count only with isDistributedNodeLabelsConf.
+  if (settings_.distributedNodeLabels) return "";
+  return "node labels not accepted: the ResourceManager takes node labels from NodeManagers only "
+         "with yarn.node-labels.configuration-type=distributed";
+}
+
+std::string RmCore::applyReportedLabels(RmNode& n, const std::vector<std::string>& labels) {
+  // ResourceTrackerService.updateNodeLabelsFromNMReport: the node's labels are replaced as
+  // rmadmin -replaceLabelsOnNode replaces them; a refusal leaves the previous ones.
+  if (std::string why = nodeReportedLabelsRefusal(); !why.empty()) return why;
+  if (labels == n.labels) return "";
+  Status st = checkNodeLabels(n, n.nodeId, labels);
+  if (st.isOk()) st = relabelNode(n, labels);
+  if (!st.isOk()) return "node labels not accepted: " + st.message();
+  SPINDLE_LOG_INFO("node {}: labels [{}] reported by its NodeManager", n.nodeId,
+                   fmt::join(labels, ","));
+  return "";
 }
 
 Result<json> RmCore::nodeLabelsOf(std::string_view nodeId) const {

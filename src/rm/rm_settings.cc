@@ -65,6 +65,17 @@ Result<RmSettings> RmSettings::fromConfiguration(const Configuration& conf) {
     return invalidArgument("{}must name a user", conf.where("hadoop.http.staticuser.user"));
   }
   s.nmRegistrationSecret = conf.get("spindle.nodemanager.registration.secret", "");
+  {
+    // YarnConfiguration.isDistributedNodeLabelConfiguration.
+    const std::string type = conf.get("yarn.node-labels.configuration-type", "centralized");
+    if (type != "centralized" && type != "delegated-centralized" && type != "distributed") {
+      return invalidArgument(
+          "{}'{}' is not a node label configuration type (centralized, delegated-centralized or "
+          "distributed)",
+          conf.where("yarn.node-labels.configuration-type"), type);
+    }
+    s.distributedNodeLabels = type == "distributed";
+  }
   auto positive = [&](const char* key, int64_t v) -> Status {
     if (v <= 0) return invalidArgument("{}must be positive, got {}", conf.where(key), v);
     return Status::ok();

@@ -62,6 +62,10 @@ struct RmSettings {
   // spindle.nodemanager.registration.secret: a NodeManager registers only when its request
   // carries this value; empty = any NodeManager may register.
   std::string nmRegistrationSecret;
+  // yarn.node-labels.configuration-type: `distributed` accepts the labels NodeManagers report
+  // (registration and heartbeat, YARN's ResourceTrackerService.isDistributedNodeLabelsConf);
+  // `centralized` (the default) and `delegated-centralized` refuse them.
+  bool distributedNodeLabels = false;
 
   static Result<RmSettings> fromConfiguration(const Configuration& conf);
 };
