@@ -146,6 +146,8 @@ std::string jsonText(const NodeHeartbeatResponse& r) {
   appendStrings(out, r.applicationsToCleanup);
   key(out, "areNodeAttributesAcceptedByRM");
   out += r.areNodeAttributesAcceptedByRM ? "true" : "false";
+  key(out, "areNodeLabelsAcceptedByRM");
+  out += r.areNodeLabelsAcceptedByRM ? "true" : "false";
   key(out, "containersToCleanup");
   appendStrings(out, r.containersToCleanup);
   key(out, "diagnosticsMessage");

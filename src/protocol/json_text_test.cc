@@ -70,6 +70,7 @@ TEST(JsonText, HeartbeatResponsesAreWrittenAsDumpWritesThem) {
   r.nextHeartBeatInterval = 250;
   r.diagnosticsMessage = "attribute \"x\" refused";
   r.areNodeAttributesAcceptedByRM = false;
+  r.areNodeLabelsAcceptedByRM = false;
   EXPECT_EQ(jsonText(r), toJson(r).dump());
 }
 
