@@ -89,8 +89,8 @@ Status writeSlsJobs(const std::string& path, const sls::SlsRun& run) {
   for (size_t i = 0; i < run.jobs().size(); ++i) {
     const sim::JobResult& j = run.jobs()[i];
     const sls::SlsJobCounts& c = run.counts()[i];
-    f << fmt::format("{},{},{},{},{},{},{}\n", j.id, c.appId, j.tasks, c.containers, c.tasksDone,
-                     c.rejectedTasks, j.state);
+    f << fmt::format("{},{},{},{},{},{},{}\n", j.id, c.appId, j.tasks, c.containers,
+                     c.tasksDone - c.rejectedTasks, c.rejectedTasks, j.state);
   }
   f.close();
   if (!f) return internalError("writing {} failed", path);
@@ -118,6 +118,14 @@ void printSummary(const sls::SlsRun& run, double speed) {
       "containers:      {} allocated ({} AM, {} task; the trace has {} tasks), {} completed "
       "returned to the AMs\n",
       s.amContainers + containers, s.amContainers, containers, tasks, s.completedReturned);
+  int64_t rejected = 0;
+  for (const sls::SlsJobCounts& c : run.counts()) rejected += c.rejectedTasks;
+  if (rejected > 0) {
+    std::cout << fmt::format(
+        "placement:       {} task(s) given up after rejected "
+        "SchedulingRequests (sls-jobs.csv)\n",
+        rejected);
+  }
   std::cout << fmt::format("heartbeats/s:    {:.1f} ({} NM heartbeats)\n",
                            static_cast<double>(s.heartbeats) / wall, s.heartbeats);
   std::cout << fmt::format("allocations/s:   {:.1f} ({} allocate calls)\n",

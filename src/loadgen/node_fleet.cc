@@ -82,6 +82,7 @@ void NodeFleet::registerNm(Nm& nm) {
   r.resource = {nm.spec.memoryMb, nm.spec.vcores};
   r.nmVersion = o_.nmVersion;
   r.nodeLabels = nm.spec.labels;
+  r.nodeAttributes = nm.spec.attributes;
   // After a RESYNC: what still runs, with its resource (NMContainerStatus), as the NM does.
   for (const Nm::Running& c : nm.containers) {
     protocol::ContainerStatus s;

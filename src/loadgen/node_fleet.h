@@ -11,7 +11,8 @@
 //   ioc.run();
 //
 // Algorithm of one node:
-//  1. Register (nodeId, httpPort = the shared container listener's port, resource, labels).
+//  1. Register (nodeId, httpPort = the shared container listener's port, resource, labels,
+//     attributes).
 //     SHUTDOWN stops the node; any other failure retries after a second. After a RESYNC it
 //     registers again with what still runs (NMContainerStatus), as the NM does.
 //  2. Heartbeat every `heartbeatMs` (0: the RM's nextHeartBeatInterval), the first one at a
@@ -33,6 +34,7 @@
 #include <boost/asio.hpp>
 
 #include "loadgen/async_connection.h"
+#include "protocol/records.h"
 
 namespace spindle::loadgen {
 
@@ -49,6 +51,7 @@ struct NodeSpec {
   int64_t memoryMb = 0;
   int64_t vcores = 0;
   std::vector<std::string> labels;
+  std::vector<protocol::NodeAttributeRecord> attributes;  // distributed (nm.yarn.io) ones
 };
 
 struct FleetOptions {

@@ -42,15 +42,9 @@ std::vector<std::string> unsupportedFeatures(const Trace& trace, const SlsSettin
           j.id, j.labelExpression));
     }
   }
-  bool extraTypes = false, attributes = false;
+  bool extraTypes = false;
   for (const TraceNode& n : trace.nodes) {
-    attributes = attributes || !n.attributes.empty();
     for (int i = 2; i < kMaxResourceTypes; ++i) extraTypes = extraTypes || n.resource.get(i) != 0;
-  }
-  if (attributes) {
-    out.push_back(
-        "node attributes of the nodes file are not sent: the simulated NMs register "
-        "without attributes");
   }
   if (extraTypes) {
     out.push_back(
@@ -64,6 +58,21 @@ std::vector<std::string> unsupportedFeatures(const Trace& trace, const SlsSettin
   }
   return out;
 }
+
+namespace {
+
+// "rm.yarn.io/java" = "1.8" as a protocol record; a name without a prefix is rm.yarn.io's
+// (NodeAttributeKey's default).
+protocol::NodeAttributeRecord attributeRecord(const std::string& name, const std::string& value) {
+  protocol::NodeAttributeRecord a;
+  const size_t slash = name.rfind('/');
+  a.attributePrefix = slash == std::string::npos ? "rm.yarn.io" : name.substr(0, slash);
+  a.attributeName = slash == std::string::npos ? name : name.substr(slash + 1);
+  a.attributeValue = value;
+  return a;
+}
+
+}  // namespace
 
 struct SlsRun::Impl {
   struct Job {
@@ -125,6 +134,7 @@ struct SlsRun::Impl {
 
   Status setUp();
   Status addNodeLabels(protocol::HttpClient& client);
+  Status addCentralisedAttributes();
   Status readRacks();
   void tick();
   void startClock();
@@ -207,6 +217,11 @@ Status SlsRun::Impl::setUp() {
     spec.memoryMb = n.resource.memoryMb();
     spec.vcores = n.resource.vcores();
     for (const NodeLabelSpec& l : n.labels) spec.labels.push_back(l.name);
+    // nm.yarn.io attributes are the NM's own (distributed); the others the admin sets.
+    for (const auto& [name, value] : n.attributes) {
+      protocol::NodeAttributeRecord a = attributeRecord(name, value);
+      if (a.attributePrefix == "nm.yarn.io") spec.attributes.push_back(std::move(a));
+    }
     fleet->add(spec);
   }
   RackOf rackOf = [this](const std::string& nodeId) {
@@ -218,6 +233,30 @@ Status SlsRun::Impl::setUp() {
     jobs.push_back(std::make_unique<Job>(ioc, rm, tj, kind, o.placement, rackOf));
   }
   self.stats_.nodes = static_cast<int64_t>(trace.nodes.size());
+  return Status::ok();
+}
+
+// The nodes file's centralised attributes (any prefix but nm.yarn.io), set as the admin sets
+// them (`yarn nodeattributes -add`), once the nodes have registered.
+Status SlsRun::Impl::addCentralisedAttributes() {
+  protocol::NodesToAttributesMappingRequest req;
+  req.operation = "ADD";
+  for (const TraceNode& n : trace.nodes) {
+    protocol::NodeToAttributes host{n.name, {}};
+    for (const auto& [name, value] : n.attributes) {
+      protocol::NodeAttributeRecord a = attributeRecord(name, value);
+      if (a.attributePrefix != "nm.yarn.io") host.nodeAttributes.push_back(std::move(a));
+    }
+    if (!host.nodeAttributes.empty()) req.nodesToAttributes.push_back(std::move(host));
+  }
+  if (req.nodesToAttributes.empty()) return Status::ok();
+  protocol::HttpClient client(o.rmHost, o.rmPort, 10'000);
+  auto r = client.post("/ws/v1/cluster/node-attributes/mapping", protocol::toJson(req).dump());
+  if (!r) return r.status();
+  if (r->status != 200) {
+    return invalidArgument("the RM refused the nodes file's attributes: HTTP {} {}", r->status,
+                           r->body.substr(0, 300));
+  }
   return Status::ok();
 }
 
@@ -245,7 +284,8 @@ Status SlsRun::Impl::readRacks() {
     for (const std::string& r2 : differ) racks += (racks.empty() ? "" : ", ") + r2;
     self.warnings_.push_back(fmt::format(
         "the RM puts the nodes of rack(s) {} on other racks (it has no topology mapping): "
-        "rack-local asks for them are served node-local or off-switch only",
+        "rack-local asks for them are served node-local or off-switch only, and rack-scoped "
+        "placement constraints see the RM's racks",
         racks));
   }
   return Status::ok();
@@ -288,7 +328,9 @@ void SlsRun::Impl::tick() {
       return;
     }
     if (f.nmsRegistered == static_cast<int64_t>(trace.nodes.size())) {
-      if (Status s = readRacks(); !s.isOk()) {
+      Status s = addCentralisedAttributes();
+      if (s.isOk()) s = readRacks();
+      if (!s.isOk()) {
         startError = s;
         ioc.stop();
         return;

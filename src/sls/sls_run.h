@@ -9,8 +9,9 @@
 //
 // Algorithm:
 //  1. One simulated NM per trace node (loadgen/node_fleet.h): node id <host>:<port> with the
-//     trace's host name (so node-local asks match), the trace's resource and labels (the
-//     cluster's node labels are added over REST first), heartbeating every
+//     trace's host name (so node-local asks match), the trace's resource, labels (the
+//     cluster's node labels are added over REST first) and nm.yarn.io attributes (the others
+//     are set over the admin's REST mapping once the nodes registered), heartbeating every
 //     yarn.sls.nm.heartbeat.interval.ms / speed. The RM reaches them at 127.0.0.1 through one
 //     container listener (RegisterNodeManagerRequest.httpHost). The run waits until every node
 //     registered, reads the racks the RM gave them, and starts its clock: simulated time is
