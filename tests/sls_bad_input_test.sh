@@ -34,6 +34,12 @@ printf '{"job.id": "j1", "job.start.ms": 0, "job.tasks": [' >"$work/broken.json"
 expect "a truncated trace" 2 "broken.json" --rm "127.0.0.1:$port" --tracetype SLS \
   --tracelocation "$work/broken.json" --nodes "$example/nodes.json" --conf "$example" \
   --output-dir "$work/e"
+printf '{"job.id": "j1", "am.type": "spark", "job.start.ms": 0, "job.queue.name": "prod",
+  "job.tasks": [{"container.host": "/rack-a/host1", "container.duration.ms": 100}]}' \
+  >"$work/spark.json"
+expect "an unknown am.type" 2 "unknown AM type 'spark'" --rm "127.0.0.1:$port" --tracetype SLS \
+  --tracelocation "$work/spark.json" --nodes "$example/nodes.json" --conf "$example" \
+  --output-dir "$work/i"
 mkdir -p "$work/one-queue"
 cat >"$work/one-queue/capacity-scheduler.xml" <<XML
 <configuration>

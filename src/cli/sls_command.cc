@@ -175,6 +175,13 @@ int runSlsCommand(const SlsOptions& o) {
     for (const std::string& w : confWarnings) std::cerr << "warning: " << w << '\n';
     for (const std::string& w : trace.warnings) std::cerr << "note: " << w << '\n';
   }
+  for (size_t i = 0; i < trace.jobs.size(); ++i) {
+    auto kind = sim::amKindFor(trace.jobs[i].amType, input->sls);
+    if (!kind) {
+      return fail(
+          kind.status().withContext(fmt::format("job {} ('{}')", i, trace.jobs[i].id)).message());
+    }
+  }
   auto placement = placementAsks(trace, input->conf);
   if (!placement) return fail(placement.status().message());
 

@@ -1,6 +1,7 @@
 #include "sls/sls_run.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -60,6 +61,19 @@ std::vector<std::string> unsupportedFeatures(const Trace& trace, const SlsSettin
 }
 
 namespace {
+
+// A query value: unreserved characters as they are, every other byte as %XX (RFC 3986).
+std::string queryValue(std::string_view v) {
+  std::string out;
+  for (unsigned char c : v) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
 
 // "rm.yarn.io/java" = "1.8" as a protocol record; a name without a prefix is rm.yarn.io's
 // (NodeAttributeKey's default).
@@ -379,7 +393,7 @@ void SlsRun::Impl::endJob(size_t i, const std::string& state, const std::string&
 void SlsRun::Impl::newApplication(size_t i) {
   Job& job = *jobs[i];
   self.results_[i].submitMs = simNow();
-  const std::string user = "?user.name=" + job.trace.user;
+  const std::string user = "?user.name=" + queryValue(job.trace.user);
   job.conn.call(http::verb::post, "/ws/v1/cluster/apps/new-application" + user, "",
                 [this, i](const HttpCall& c) {
                   auto j = c.error.empty() && c.status == 200
@@ -405,7 +419,7 @@ void SlsRun::Impl::submit(size_t i, const std::string& appId) {
   ctx.priority = job.trace.priority;
   ctx.resource = {job.trace.amResource.memoryMb(), job.trace.amResource.vcores()};
   ctx.amContainerSpec.commands = {"true"};  // never run: the simulated NM only reports it
-  job.conn.call(http::verb::post, "/ws/v1/cluster/apps?user.name=" + job.trace.user,
+  job.conn.call(http::verb::post, "/ws/v1/cluster/apps?user.name=" + queryValue(job.trace.user),
                 protocol::toJson(ctx).dump(), [this, i](const HttpCall& c) {
                   if (!c.error.empty() || c.status != 202) {
                     noteError("submit job " + jobs[i]->trace.id, c);
