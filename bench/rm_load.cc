@@ -18,7 +18,6 @@
 // 2 for bad arguments.
 #include <unistd.h>
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -27,6 +26,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "loadgen/container_listener.h"
 #include "protocol/codec.h"
 #include "protocol/http_server.h"
 #include "rm_load_sim.h"
@@ -35,7 +35,7 @@ namespace asio = boost::asio;
 using spindle::bench::Load;
 using spindle::bench::LoadCounters;
 using spindle::bench::LoadOptions;
-using spindle::bench::nowMs;
+using spindle::bench::steadyNowMs;
 
 namespace {
 
@@ -143,39 +143,19 @@ int main(int argc, char** argv) {
   o.rmPort = hp->second;
 
   asio::io_context ioc;
-  std::atomic<Load*> loadPtr{nullptr};
+  Load* loadPtr = nullptr;
   // The simulated NMs' ContainerManagementProtocol: the RM starts AM containers here.
-  namespace p = spindle::protocol;
-  p::HttpServer listener("127.0.0.1", 0, [&loadPtr](p::HttpRequest req, p::Respond respond) {
-    if (req.path == "/rpc/v1/containers/start") {
-      auto r = p::decode<p::StartContainersRequest>(req.body);
-      if (!r) return respond(p::HttpResponse(400, r.status().message()));
-      p::StartContainersResponse resp;
-      for (const auto& s : r->startContainerRequest)
-        resp.succeededRequests.push_back(s.containerId);
-      Load* load = loadPtr.load();
-      if (load == nullptr) return respond(p::HttpResponse(503, "not started"));
-      load->onContainerStart(resp.succeededRequests);
-      return respond(p::HttpResponse(200, p::toJson(resp).dump()));
-    }
-    if (req.path == "/rpc/v1/containers/stop") {
-      auto r = p::decode<p::StopContainersRequest>(req.body);
-      if (!r) return respond(p::HttpResponse(400, r.status().message()));
-      p::StopContainersResponse resp;
-      resp.succeededRequests = r->containerIds;
-      return respond(p::HttpResponse(200, p::toJson(resp).dump()));
-    }
-    respond(p::HttpResponse(404, "no such path: " + req.path));
-  });
+  spindle::loadgen::ContainerListener listener(
+      ioc, [&loadPtr](std::vector<std::string> ids) { loadPtr->onContainerStart(std::move(ids)); });
   if (auto st = listener.start(); !st.isOk()) {
     fmt::print(stderr, "rm_load: {}\n", st.message());
     return 1;
   }
   Load running(o, ioc, listener.port());
-  loadPtr.store(&running);
+  loadPtr = &running;
 
   const std::string loadStart = loadavg();
-  const int64_t t0 = nowMs();
+  const int64_t t0 = steadyNowMs();
   enum class Phase { WARMUP, MEASURE, FINISH, HOLD } phase = Phase::WARMUP;
   int64_t measureStart = 0, measureEnd = 0, finishDeadline = 0, holdStart = 0;
   bool holdFailed = false;
@@ -186,7 +166,7 @@ int main(int argc, char** argv) {
   bool warmupFailed = false;
   asio::steady_timer control(ioc);
   std::function<void()> tick = [&] {
-    const int64_t now = nowMs();
+    const int64_t now = steadyNowMs();
     const LoadCounters& c = running.counters();
     if (phase == Phase::WARMUP && o.hold > 0) {
       if (c.nmsRegistered == o.nms && c.amsRegistered == o.ams && c.runningOnNodes == heldTarget) {
@@ -239,7 +219,7 @@ int main(int argc, char** argv) {
         c0 = c;
         rm0 = rmPid > 0 ? sample(rmPid) : ProcSample{};
         self0 = sample(getpid());
-        running.measuring = true;
+        running.setMeasuring(true);
         fmt::print("rm_load: {} NMs and {} AMs registered in {:.1f} s; measuring {} s\n",
                    c.nmsRegistered, c.amsRegistered, (now - t0) / 1000.0, seconds);
         std::fflush(stdout);
@@ -256,7 +236,7 @@ int main(int argc, char** argv) {
       c1 = c;
       rm1 = rmPid > 0 ? sample(rmPid) : ProcSample{};
       self1 = sample(getpid());
-      running.measuring = false;
+      running.setMeasuring(false);
       running.finishAms();
       finishDeadline = now + 15'000;
     } else if (phase == Phase::FINISH &&
@@ -275,7 +255,7 @@ int main(int argc, char** argv) {
   listener.stop();
   const LoadCounters& end = running.counters();
   if (warmupFailed || holdFailed) {
-    if (!running.firstError.empty()) fmt::print(stderr, "rm_load: {}\n", running.firstError);
+    if (!running.firstError().empty()) fmt::print(stderr, "rm_load: {}\n", running.firstError());
     return 1;
   }
   // --hold: the RM was killed and restarted meanwhile; transport errors while it was down are
@@ -294,8 +274,8 @@ int main(int argc, char** argv) {
   fmt::print("nm_heartbeats_per_s: {:.0f} ({} heartbeats; errors {}, resyncs {})\n", hbs / s, hbs,
              c1.heartbeatErrors - c0.heartbeatErrors, c1.resyncs - c0.resyncs);
   fmt::print("heartbeat_latency_ms: p50 {:.2f} p99 {:.2f}\n",
-             percentileMs(running.heartbeatLatencyUs, 0.5),
-             percentileMs(running.heartbeatLatencyUs, 0.99));
+             percentileMs(running.heartbeatLatencyUs(), 0.5),
+             percentileMs(running.heartbeatLatencyUs(), 0.99));
   fmt::print("allocations_per_s: {:.0f} ({} containers allocated to the AMs)\n", allocated / s,
              allocated);
   fmt::print("returned_per_s: {:.0f} ({} completed containers returned to the AMs)\n", returned / s,
@@ -316,8 +296,8 @@ int main(int argc, char** argv) {
   fmt::print("totals: allocated {} returned {} running_on_nodes {} am_finished {} of {}\n",
              end.allocated, end.returned, end.runningOnNodes, end.amsFinished, end.amsRegistered);
   const int64_t errors = end.amErrors + end.heartbeatErrors;
-  if (errors > 0 || !running.firstError.empty()) {
-    fmt::print("errors: {} (first: {})\n", errors, running.firstError);
+  if (errors > 0 || !running.firstError().empty()) {
+    fmt::print("errors: {} (first: {})\n", errors, running.firstError());
     return 1;
   }
   return 0;

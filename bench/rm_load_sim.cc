@@ -1,8 +1,7 @@
 #include "rm_load_sim.h"
 
+#include <algorithm>
 #include <chrono>
-#include <limits>
-#include <random>
 
 #include <nlohmann/json.hpp>
 
@@ -14,55 +13,16 @@ namespace spindle::bench {
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
-using protocol::NodeAction;
-
-int64_t nowUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-int64_t nowMs() { return nowUs() / 1000; }
-int64_t wallMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-namespace {
-constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
-constexpr int32_t kKilledByResourceManager = -106;  // ContainerExitStatus
-}  // namespace
-
-struct Load::Nm {
-  Nm(asio::io_context& ioc, asio::ip::tcp::endpoint rm, std::chrono::milliseconds timeout)
-      : conn(ioc, rm, timeout), timer(ioc) {}
-  struct Running {
-    std::string id;
-    int64_t endMs = 0;
-    int64_t memoryMb = 0;
-    int32_t exitStatus = 0;
-    bool complete = false;
-    bool sent = false;  // COMPLETE in the heartbeat in flight
-  };
-  std::string id;
-  AsyncConnection conn;
-  asio::steady_timer timer;
-  bool registered = false;
-  bool everRegistered = false;
-  bool resynced = false;  // registered again after a RESYNC
-  bool stopped = false;
-  int32_t responseId = 0;
-  int64_t intervalMs = 1000;
-  asio::steady_timer::time_point next;
-  std::vector<Running> containers;
-};
+using loadgen::HttpCall;
+using loadgen::kRunsForever;
+using loadgen::steadyNowUs;
 
 struct Load::Am {
   Am(asio::io_context& ioc, asio::ip::tcp::endpoint rm, std::chrono::milliseconds timeout)
       : conn(ioc, rm, timeout), timer(ioc) {}
-  AsyncConnection conn;
+  loadgen::AsyncConnection conn;
   asio::steady_timer timer;
-  std::string appId, attemptId, amContainerId;
+  std::string appId, attemptId, amContainerId, amNode;
   int32_t responseId = 0;
   bool launched = false, registered = false, everRegistered = false, finished = false;
   bool resynced = false;  // registered again after AM_RESYNC
@@ -70,18 +30,29 @@ struct Load::Am {
   bool asked = false;     // --hold: its ask was sent since it registered
 };
 
+namespace {
+loadgen::FleetOptions fleetOptions(const LoadOptions& o) {
+  loadgen::FleetOptions f;
+  f.heartbeatMs = o.heartbeatMs;
+  f.timeoutMs = o.timeoutMs;
+  f.nmVersion = "rm_load";
+  return f;
+}
+}  // namespace
+
 Load::Load(const LoadOptions& o, asio::io_context& ioc, uint16_t listenerPort)
     : o_(o),
       ioc_(ioc),
       listenerPort_(listenerPort),
-      rm_(asio::ip::make_address(o.rmHost), o.rmPort) {
+      rm_(asio::ip::make_address(o.rmHost), o.rmPort),
+      fleet_(ioc, rm_, fleetOptions(o), listenerPort) {
   const std::chrono::milliseconds timeout(o.timeoutMs);
   for (int i = 0; i < o.nms; ++i) {
-    auto nm = std::make_unique<Nm>(ioc, rm_, timeout);
-    nm->id = "127.0.0.1:" + std::to_string(o.firstNodePort + i);
-    nm->intervalMs = o.heartbeatMs > 0 ? o.heartbeatMs : 1000;
-    nmById_[nm->id] = nm.get();
-    nms_.push_back(std::move(nm));
+    loadgen::NodeSpec n;
+    n.nodeId = "127.0.0.1:" + std::to_string(o.firstNodePort + i);
+    n.memoryMb = o.nodeMemoryMb;
+    n.vcores = o.nodeVcores;
+    fleet_.add(n);
   }
   for (int i = 0; i < o.ams; ++i) ams_.push_back(std::make_unique<Am>(ioc, rm_, timeout));
 }
@@ -89,14 +60,29 @@ Load::Load(const LoadOptions& o, asio::io_context& ioc, uint16_t listenerPort)
 Load::~Load() = default;
 
 void Load::noteError(const std::string& what, const HttpCall& r) {
-  if (!firstError.empty()) return;
-  firstError = what + ": " +
-               (r.error.empty() ? "HTTP " + std::to_string(r.status) + " " + r.body.substr(0, 300)
-                                : r.error);
+  if (amError_.empty()) amError_ = what + ": " + loadgen::describe(r);
+}
+
+LoadCounters Load::counters() const {
+  LoadCounters c = counters_;
+  const loadgen::FleetCounters& f = fleet_.counters();
+  c.nmsRegistered = f.nmsRegistered;
+  c.heartbeats = f.heartbeats;
+  c.heartbeatErrors = f.heartbeatErrors;
+  c.resyncs = f.resyncs;
+  c.runningOnNodes = f.runningOnNodes;
+  c.nmsResynced = f.nmsResynced;
+  c.lastNmResyncMs = f.lastNmResyncMs;
+  return c;
+}
+
+void Load::setMeasuring(bool on) {
+  measuring_ = on;
+  fleet_.measuring = on;
 }
 
 void Load::start() {
-  for (auto& nm : nms_) registerNm(*nm);
+  fleet_.start();
   for (size_t i = 0; i < ams_.size(); ++i) {
     Am& am = *ams_[i];
     if (o_.submitPerS <= 0) {
@@ -109,154 +95,6 @@ void Load::start() {
       if (!ec) newApplication(am);
     });
   }
-}
-
-// --- NodeManagers ---------------------------------------------------------------------------
-
-void Load::registerNm(Nm& nm) {
-  protocol::RegisterNodeManagerRequest r;
-  r.nodeId = nm.id;
-  r.httpPort = listenerPort_;
-  r.resource = {o_.nodeMemoryMb, o_.nodeVcores};
-  r.nmVersion = "rm_load";
-  // After a RESYNC: what still runs, with its resource (NMContainerStatus), as the NM does.
-  for (const Nm::Running& c : nm.containers) {
-    protocol::ContainerStatus s;
-    s.containerId = c.id;
-    s.state = c.complete ? protocol::ContainerState::COMPLETE : protocol::ContainerState::RUNNING;
-    s.exitStatus = c.complete ? c.exitStatus : protocol::kInvalidExitStatus;
-    s.allocatedResource = protocol::ResourceRecord{c.memoryMb, 1};
-    r.containerStatuses.push_back(std::move(s));
-  }
-  nm.conn.call(http::verb::post, "/rpc/v1/resource-tracker/register", protocol::toJson(r).dump(),
-               [this, &nm](const HttpCall& c) {
-                 auto resp = c.error.empty() && c.status == 200
-                                 ? protocol::decode<protocol::RegisterNodeManagerResponse>(c.body)
-                                 : Result<protocol::RegisterNodeManagerResponse>(
-                                       spindle::internalError("failed"));
-                 if (!resp || resp->nodeAction != NodeAction::NORMAL) {
-                   noteError("register " + nm.id, c);
-                   if (resp && resp->nodeAction == NodeAction::SHUTDOWN) {
-                     nm.stopped = true;
-                     return;
-                   }
-                   nm.timer.expires_after(std::chrono::seconds(1));
-                   nm.timer.async_wait([this, &nm](boost::system::error_code ec) {
-                     if (!ec) registerNm(nm);
-                   });
-                   return;
-                 }
-                 nm.registered = true;
-                 nm.responseId = 0;
-                 for (Nm::Running& run : nm.containers) run.sent = run.complete;
-                 nm.containers.erase(std::remove_if(nm.containers.begin(), nm.containers.end(),
-                                                    [](const Nm::Running& x) { return x.sent; }),
-                                     nm.containers.end());
-                 if (nm.everRegistered && !nm.resynced) {
-                   nm.resynced = true;
-                   ++counters_.nmsResynced;
-                   counters_.lastNmResyncMs = wallMs();
-                 }
-                 if (!nm.everRegistered) {
-                   nm.everRegistered = true;
-                   ++counters_.nmsRegistered;
-                   // Spread the first heartbeats over one interval.
-                   static std::mt19937_64 rng(42);
-                   nm.next = asio::steady_timer::clock_type::now() +
-                             std::chrono::milliseconds(rng() % nm.intervalMs);
-                 } else {
-                   nm.next = asio::steady_timer::clock_type::now();
-                 }
-                 nm.timer.expires_at(nm.next);
-                 nm.timer.async_wait([this, &nm](boost::system::error_code ec) {
-                   if (!ec) heartbeat(nm);
-                 });
-               });
-}
-
-void Load::scheduleHeartbeat(Nm& nm) {
-  const auto now = asio::steady_timer::clock_type::now();
-  nm.next += std::chrono::milliseconds(nm.intervalMs);
-  if (nm.next < now) nm.next = now + std::chrono::milliseconds(nm.intervalMs);
-  nm.timer.expires_at(nm.next);
-  nm.timer.async_wait([this, &nm](boost::system::error_code ec) {
-    if (!ec) heartbeat(nm);
-  });
-}
-
-void Load::heartbeat(Nm& nm) {
-  if (nm.stopped || !nm.registered) return;
-  if (nm.conn.busy()) return scheduleHeartbeat(nm);  // the last one is still unanswered
-  const int64_t now = nowMs();
-  protocol::NodeHeartbeatRequest hb;
-  hb.nodeStatus.nodeId = nm.id;
-  hb.nodeStatus.responseId = nm.responseId;
-  hb.nodeStatus.nodeHealthStatus.lastHealthReportTime = now;
-  hb.nodeStatus.containersStatuses.reserve(nm.containers.size());
-  for (Nm::Running& c : nm.containers) {
-    if (!c.complete && c.endMs <= now) {
-      c.complete = true;
-      c.exitStatus = 0;
-      --counters_.runningOnNodes;
-    }
-    c.sent = c.complete;
-    protocol::ContainerStatus s;
-    s.containerId = c.id;
-    s.state = c.complete ? protocol::ContainerState::COMPLETE : protocol::ContainerState::RUNNING;
-    s.exitStatus = c.complete ? c.exitStatus : protocol::kInvalidExitStatus;
-    hb.nodeStatus.containersStatuses.push_back(std::move(s));
-  }
-  const int64_t t0 = nowUs();
-  nm.conn.call(
-      http::verb::post, "/rpc/v1/resource-tracker/heartbeat", protocol::toJson(hb).dump(),
-      [this, &nm, t0](const HttpCall& c) {
-        auto resp = c.error.empty() && c.status == 200
-                        ? protocol::decode<protocol::NodeHeartbeatResponse>(c.body)
-                        : Result<protocol::NodeHeartbeatResponse>(spindle::internalError("failed"));
-        if (!resp) {
-          ++counters_.heartbeatErrors;
-          noteError("heartbeat " + nm.id, c);
-          return scheduleHeartbeat(nm);
-        }
-        if (resp->nodeAction == NodeAction::RESYNC) {
-          ++counters_.resyncs;
-          nm.registered = false;
-          return registerNm(nm);
-        }
-        if (resp->nodeAction == NodeAction::SHUTDOWN) {
-          noteError("heartbeat " + nm.id + " answered SHUTDOWN", c);
-          nm.stopped = true;
-          return;
-        }
-        ++counters_.heartbeats;
-        if (measuring) heartbeatLatencyUs.push_back(static_cast<uint32_t>(nowUs() - t0));
-        nm.containers.erase(std::remove_if(nm.containers.begin(), nm.containers.end(),
-                                           [](const Nm::Running& x) { return x.sent; }),
-                            nm.containers.end());
-        nm.responseId = resp->responseId;
-        if (o_.heartbeatMs <= 0 && resp->nextHeartBeatInterval > 0) {
-          nm.intervalMs = resp->nextHeartBeatInterval;
-        }
-        for (const std::string& id : resp->containersToCleanup) {
-          for (Nm::Running& run : nm.containers) {
-            if (run.id != id || run.complete) continue;
-            run.complete = true;
-            run.exitStatus = kKilledByResourceManager;
-            --counters_.runningOnNodes;
-          }
-        }
-        scheduleHeartbeat(nm);
-      });
-}
-
-void Load::runOn(const std::string& nodeId, const std::string& containerId, int64_t endMs) {
-  auto it = nmById_.find(nodeId);
-  if (it == nmById_.end()) {
-    if (firstError.empty()) firstError = "a container on an unknown node " + nodeId;
-    return;
-  }
-  it->second->containers.push_back({containerId, endMs, o_.containerMb});
-  ++counters_.runningOnNodes;
 }
 
 // --- ApplicationMasters ---------------------------------------------------------------------
@@ -293,8 +131,8 @@ void Load::submit(Am& am) {
 }
 
 void Load::onContainerStart(std::vector<std::string> containerIds) {
-  asio::post(ioc_, [this, ids = std::move(containerIds)] {
-    for (const std::string& cid : ids) {
+  {
+    for (const std::string& cid : containerIds) {
       auto attempt = protocol::attemptOfContainer(cid);
       if (!attempt) continue;
       auto it = amByApp_.find(protocol::toString(attempt->app));
@@ -308,7 +146,7 @@ void Load::onContainerStart(std::vector<std::string> containerIds) {
       ++counters_.amContainersStarted;
       findAmNode(am);
     }
-  });
+  }
 }
 
 // The node the RM put the AM container on (appattempts' nodeId): its simulated NM reports it.
@@ -330,7 +168,8 @@ void Load::findAmNode(Am& am) {
                    ++counters_.amErrors;
                    return noteError("appattempts of " + am.appId, c);
                  }
-                 runOn(node, am.amContainerId, kForever);
+                 am.amNode = node;
+                 fleet_.runOn(node, am.amContainerId, kRunsForever, o_.containerMb, 1);
                  registerAm(am);
                });
 }
@@ -357,7 +196,7 @@ void Load::registerAm(Am& am) {
                  if (am.everRegistered && !am.resynced) {
                    am.resynced = true;
                    ++counters_.amsResynced;
-                   counters_.lastAmResyncMs = wallMs();
+                   counters_.lastAmResyncMs = loadgen::wallNowMs();
                  }
                  if (!am.everRegistered) {
                    am.everRegistered = true;
@@ -389,11 +228,11 @@ void Load::allocate(Am& am) {
   // count as it allocates; after AM_RESYNC the AM re-sends it, as AMRMClient does).
   if (o_.hold > 0) ask.numContainers = am.asked ? 0 : std::max(0, o_.hold - am.held);
   if (o_.hold == 0 || ask.numContainers > 0) r.ask.push_back(ask);
-  const int64_t t0 = nowUs();
+  const int64_t t0 = steadyNowUs();
   am.conn.call(
       http::verb::post, "/rpc/v1/am/allocate", protocol::toJson(r).dump(),
       [this, &am, t0](const HttpCall& c) {
-        const int64_t t1 = nowUs();
+        const int64_t t1 = steadyNowUs();
         auto resp = c.error.empty() && c.status == 200
                         ? protocol::decode<protocol::AllocateResponse>(c.body)
                         : Result<protocol::AllocateResponse>(spindle::internalError("failed"));
@@ -408,14 +247,14 @@ void Load::allocate(Am& am) {
           return registerAm(am);
         }
         ++counters_.allocateCalls;
-        if (measuring) allocateLatencyUs.push_back(static_cast<uint32_t>(t1 - t0));
+        if (measuring_) allocateLatencyUs.push_back(static_cast<uint32_t>(t1 - t0));
         am.responseId = resp->responseId;
         am.asked = true;
-        const int64_t end = o_.hold > 0 ? kForever : nowMs() + o_.containerMs;
+        const int64_t end = o_.hold > 0 ? kRunsForever : steadyNowUs() / 1000 + o_.containerMs;
         for (const protocol::Container& ct : resp->allocatedContainers) {
           ++counters_.allocated;
           ++am.held;
-          runOn(ct.nodeId, ct.id, end);
+          fleet_.runOn(ct.nodeId, ct.id, end, o_.containerMb, 1);
         }
         counters_.returned += static_cast<int64_t>(resp->completedContainerStatuses.size());
         scheduleAllocate(am);
@@ -447,11 +286,7 @@ void Load::finishAm(Am& am) {
                  }
                  ++counters_.amsFinished;
                  // The AM process exits: its container completes on its node.
-                 for (auto& nm : nms_) {
-                   for (Nm::Running& run : nm->containers) {
-                     if (run.id == am.amContainerId) run.endMs = 0;
-                   }
-                 }
+                 fleet_.endNow(am.amNode, am.amContainerId);
                });
 }
 

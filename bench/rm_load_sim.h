@@ -1,9 +1,9 @@
 // The simulated NodeManagers and ApplicationMasters of the daemon load generator (rm_load.cc).
-// N NMs register with a running `spindle rm` and heartbeat on a fixed rate, reporting their
-// containers RUNNING until a set duration has passed, then COMPLETE (exit 0) until the RM
-// answers the heartbeat that carried it. M AMs are submitted over REST (new-application, then
-// POST apps); the RM launches each AM container on one of the simulated NMs (containers/start
-// on the generator's one listener, which every simulated NM gives as its httpPort), the AM
+// N NMs (loadgen/node_fleet.h) register with a running `spindle rm` and heartbeat on a fixed
+// rate, reporting their containers RUNNING until a set duration has passed, then COMPLETE.
+// M AMs are submitted over REST (new-application, then POST apps); the RM launches each AM
+// container on one of the simulated NMs (containers/start on the generator's one listener,
+// loadgen/container_listener.h, which every simulated NM gives as its httpPort), the AM
 // registers and calls allocate in a loop keeping `pending` containers asked for, and every
 // container it gets "runs" on its simulated NM for the duration.
 //
@@ -11,8 +11,7 @@
 //   Load load(options, ioc, listenerPort);
 //   load.start();        // register NMs, submit AMs
 //   ioc.run();           // until load.finished() stops it
-// Thread-compatible: everything runs on the io_context's thread; onContainerStart() may be
-// called from any thread (it posts).
+// Thread-compatible: everything runs on the io_context's thread, onContainerStart() included.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +24,9 @@
 
 #include <boost/asio.hpp>
 
+#include "loadgen/async_connection.h"
+#include "loadgen/node_fleet.h"
 #include "protocol/records.h"
-#include "rm_load_http.h"
 
 namespace spindle::bench {
 
@@ -70,20 +70,18 @@ class Load {
   // Ask every AM to finish (FinishApplicationMaster, SUCCEEDED) after its current call.
   void finishAms();
   // Kept in sync by the I/O thread; read on the same thread.
-  const LoadCounters& counters() const { return counters_; }
-  bool measuring = false;
-  std::vector<uint32_t> allocateLatencyUs, heartbeatLatencyUs;
-  std::string firstError;  // the first unexpected answer, for the report
+  LoadCounters counters() const;
+  void setMeasuring(bool on);
+  std::vector<uint32_t> allocateLatencyUs;
+  std::vector<uint32_t>& heartbeatLatencyUs() { return fleet_.heartbeatLatencyUs; }
+  // The first unexpected answer, for the report.
+  std::string firstError() const { return amError_.empty() ? fleet_.firstError : amError_; }
 
   // The RM asked the simulated NM listener to start these containers (AM containers).
   void onContainerStart(std::vector<std::string> containerIds);
 
  private:
-  struct Nm;
   struct Am;
-  void registerNm(Nm& nm);
-  void heartbeat(Nm& nm);
-  void scheduleHeartbeat(Nm& nm);
   void newApplication(Am& am);
   void submit(Am& am);
   void findAmNode(Am& am);
@@ -91,23 +89,21 @@ class Load {
   void allocate(Am& am);
   void scheduleAllocate(Am& am);
   void finishAm(Am& am);
-  void runOn(const std::string& nodeId, const std::string& containerId, int64_t endMs);
-  void noteError(const std::string& what, const HttpCall& r);
+  void noteError(const std::string& what, const loadgen::HttpCall& r);
 
   LoadOptions o_;
   boost::asio::io_context& ioc_;
   uint16_t listenerPort_;
   boost::asio::ip::tcp::endpoint rm_;
-  LoadCounters counters_;
-  std::vector<std::unique_ptr<Nm>> nms_;
+  loadgen::NodeFleet fleet_;
+  LoadCounters counters_;  // the AMs' fields; counters() adds the NMs'
   std::vector<std::unique_ptr<Am>> ams_;
-  std::unordered_map<std::string, Nm*> nmById_;
   std::unordered_map<std::string, Am*> amByApp_;
+  bool measuring_ = false;
   bool finishing_ = false;
+  std::string amError_;
 };
 
-int64_t nowMs();
-int64_t nowUs();
-int64_t wallMs();  // system clock, ms since the epoch
+using loadgen::steadyNowMs;
 
 }  // namespace spindle::bench

@@ -4,6 +4,7 @@
 //   spindle scenario run FILE --out DIR [--summary]
 //   spindle scenario check FILE...
 //   spindle sim --tracetype SLS|RUMEN|SYNTH --tracelocation F[,F] --output-dir DIR [...]
+//   spindle sls --rm HOST:PORT --tracetype T --tracelocation F --output-dir DIR [--speed X]
 //   spindle whatif --tracetype T --tracelocation F --conf DIR_A --conf DIR_B --output-dir DIR
 //   spindle conf explain DIR [--compare DIR_B] [--cluster MB,VCORES] [--json]
 //   spindle resourcemanager|rm --conf DIR
@@ -20,13 +21,15 @@
 #include "cli/scenario_command.h"
 #include "cli/serve_command.h"
 #include "cli/sim_command.h"
+#include "cli/sls_command.h"
 #include "cli/whatif_command.h"
 
 namespace {
 
 constexpr const char* kExitCodes =
-    "Exit codes: 0 success; 1 a scenario expectation failed, or spindle sim --fail-on-rejected "
-    "saw a rejected job; 2 bad input (file, argument, configuration).";
+    "Exit codes: 0 success; 1 a scenario expectation failed, spindle sim --fail-on-rejected "
+    "saw a rejected job, or a spindle sls run timed out, left a job unfinished or met an RM "
+    "error; 2 bad input (file, argument, configuration).";
 
 // `spindle help`: the command list, then every subcommand's own help (options and their
 // descriptions), nested subcommands included (scenario run, scenario check, conf explain).
@@ -64,6 +67,8 @@ int main(int argc, char** argv) {
   spindle::cli::addScenarioCommand(app, scenarioOpts);
   spindle::cli::SimOptions simOpts;
   spindle::cli::addSimCommand(app, simOpts);
+  spindle::cli::SlsOptions slsOpts;
+  spindle::cli::addSlsCommand(app, slsOpts);
   spindle::cli::WhatifOptions whatifOpts;
   spindle::cli::addWhatifCommand(app, whatifOpts);
   spindle::cli::ConfOptions confOpts;
@@ -86,6 +91,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (simOpts.selected) return spindle::cli::runSimCommand(simOpts);
+  if (slsOpts.selected) return spindle::cli::runSlsCommand(slsOpts);
   if (serveOpts.selected) return spindle::cli::runServeCommand(serveOpts);
   if (whatifOpts.selected) return spindle::cli::runWhatifCommand(whatifOpts);
   if (confOpts.selected) return spindle::cli::runConfCommand(confOpts);

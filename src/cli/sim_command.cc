@@ -14,6 +14,7 @@
 #include "cli/conf_dir.h"
 #include "cli/serve_command.h"
 #include "cli/sim_outputs.h"
+#include "cli/trace_input.h"
 #include "config/configuration.h"
 #include "dao/decision_json.h"
 #include "report/html_report.h"
@@ -87,19 +88,6 @@ namespace {
 int fail(const std::string& message) {
   std::cerr << "error: " << message << '\n';
   return 2;
-}
-
-std::vector<std::string> splitCommas(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    std::string part = s.substr(start, comma - start);
-    if (!part.empty()) out.push_back(part);
-    start = comma + 1;
-  }
-  return out;
 }
 
 // "3600000" (ms), or a number with ms, s, m, h or d.
@@ -251,68 +239,48 @@ void printSummary(const sim::Engine& e, const Trace& trace) {
 
 }  // namespace
 
+TraceInputOptions traceInputOptions(const SimOptions& o) {
+  TraceInputOptions in;
+  in.traceType = o.traceType;
+  in.traceLocation = o.traceLocation;
+  in.inputRumen = o.inputRumen;
+  in.inputSls = o.inputSls;
+  in.nodesFile = o.nodesFile;
+  in.confDir = o.confDir;
+  in.seed = o.seed;
+  in.skipBadJobs = o.skipBadJobs;
+  in.queueMap = o.queueMap;
+  in.scaleLoad = o.scaleLoad;
+  in.scaleNodes = o.scaleNodes;
+  return in;
+}
+
 int runSimCommand(const SimOptions& o) {
-  std::string type = o.traceType, location = o.traceLocation;
-  if (!o.inputRumen.empty()) {
-    type = "RUMEN";
-    location = o.inputRumen;
-  }
-  if (!o.inputSls.empty()) {
-    type = "SLS";
-    location = o.inputSls;
-  }
-  if (type.empty()) return fail("--tracetype is required (SLS, RUMEN or SYNTH)");
-  auto traceType = parseTraceType(type);
-  if (!traceType) return fail(traceType.status().message());
-  const std::vector<std::string> files = splitCommas(location);
-  if (files.empty()) return fail("--tracelocation names no file");
+  const TraceInputOptions inOpts = traceInputOptions(o);
+  auto input = loadTraceSettings(inOpts);
+  if (!input) return fail(input.status().message());
+  const std::string& type = input->type;
+  const std::string& location = input->location;
   std::optional<TimeMs> until;
   if (!o.until.empty()) {
     auto u = parseDuration(o.until);
     if (!u) return fail(u.status().message());
     until = *u;
   }
-  auto conf = loadConf(o.confDir);
-  if (!conf) return fail(conf.status().message());
-  auto types = resourceTypesFromConfig(*conf);
-  if (!types) return fail(types.status().message());
-  auto sls = slsSettingsFromConfig(*conf, *types);
-  if (!sls) return fail(sls.status().message());
+  const Configuration* conf = &input->conf;
+  const SlsSettings* sls = &input->sls;
 
   // Refused before any work: a reused folder would mix two runs' files.
   if (Status dir = prepareOutputDir(o.outputDir, o.overwrite); !dir.isOk()) {
     return fail(dir.message());
   }
-  auto queues = sim::submittableQueues(*conf);
-  if (!queues) return fail(queues.status().message());
+  std::vector<std::string> confWarnings;
+  Status read = readTraceInput(inOpts, *input, &confWarnings);
   if (!o.quiet) {
-    for (const std::string& w : sim::configurationWarnings(*conf)) {
-      std::cerr << "warning: " << w << '\n';
-    }
+    for (const std::string& w : confWarnings) std::cerr << "warning: " << w << '\n';
   }
-
-  TraceReadOptions ro;
-  ro.knownQueues = *queues;
-  ro.types = *types;
-  ro.sls = *sls;
-  ro.seed = o.seed.value_or(1);
-  ro.seedGiven = o.seed.has_value();
-  ro.skipBadJobs = o.skipBadJobs;
-  ro.nodesFile = o.nodesFile;
-  TraceTransform transform;
-  for (const std::string& m : o.queueMap) {
-    auto mapping = parseQueueMapping(m);
-    if (!mapping) return fail(mapping.status().message());
-    transform.queueMap[mapping->first] = mapping->second;
-  }
-  transform.loadScale = o.scaleLoad;
-  transform.nodeCount = o.scaleNodes;
-  ro.queueMap = transform.queueMap;
-  auto trace = readTrace(*traceType, files, ro);
-  if (!trace) return fail(trace.status().message());
-  if (Status s = applyTransform(*trace, transform, o.seed.value_or(1)); !s.isOk()) {
-    return fail(s.message());
-  }
+  if (!read.isOk()) return fail(read.message());
+  Trace* trace = &input->trace;
   if (trace->skippedJobs > 0)
     std::cerr << fmt::format("skipped {} bad job(s)\n", trace->skippedJobs);
   for (const std::string& w : trace->warnings) std::cerr << "note: " << w << '\n';

@@ -186,6 +186,7 @@ std::optional<std::vector<NodeAttributeRecord>> readAttributes(JsonFields& f,
 json toJson(const RegisterNodeManagerRequest& r) {
   return {{"nodeId", r.nodeId},
           {"httpPort", r.httpPort},
+          {"httpHost", r.httpHost},
           {"resource", toJson(r.resource)},
           {"nmVersion", r.nmVersion},
           {"nodeLabels", r.nodeLabels},
@@ -205,6 +206,7 @@ void read(JsonFields& f, RegisterNodeManagerRequest& r) {
   if (f.ok() && (r.httpPort <= 0 || r.httpPort > 65535)) {
     f.fail("httpPort", "not a port number: " + std::to_string(r.httpPort));
   }
+  r.httpHost = f.str("httpHost", "");
   JsonFields res = f.object("resource");
   read(res, r.resource);
   r.nmVersion = f.str("nmVersion", "");

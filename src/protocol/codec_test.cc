@@ -38,6 +38,9 @@ TEST(Codec, RegisterNodeManagerRoundTrip) {
   EXPECT_EQ(back.registrationSecret, "");
   r.registrationSecret = "s3cret";
   EXPECT_EQ(roundTrip(r).registrationSecret, "s3cret");
+  EXPECT_EQ(back.httpHost, "");  // the nodeId's host
+  r.httpHost = "127.0.0.1";
+  EXPECT_EQ(roundTrip(r).httpHost, "127.0.0.1");
 }
 
 TEST(Codec, HeartbeatRoundTripKeepsStatusesAndActions) {

@@ -82,6 +82,9 @@ struct NodeAttributeRecord {
 struct RegisterNodeManagerRequest {
   std::string nodeId;  // host:port
   int32_t httpPort = 0;
+  // Spindle addition: the host the RM reaches httpPort at, for simulated NodeManagers whose
+  // host names do not resolve (`spindle sls`); "" = the nodeId's host, YARN's only rule.
+  std::string httpHost;
   ResourceRecord resource;
   std::string nmVersion;
   std::vector<std::string> nodeLabels;

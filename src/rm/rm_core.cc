@@ -370,7 +370,7 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
   auto n = std::make_unique<RmNode>();
   n->nodeId = r.nodeId;
   n->host = r.nodeId.substr(0, r.nodeId.rfind(':'));
-  n->httpAddress = n->host + ":" + std::to_string(r.httpPort);
+  n->httpAddress = (r.httpHost.empty() ? n->host : r.httpHost) + ":" + std::to_string(r.httpPort);
   n->sched = *sched().cluster().findNode(r.nodeId);
   n->total = r.resource;
   n->labels = added.labels;

@@ -1,10 +1,15 @@
-#include "rm_load_http.h"
+#include "loadgen/async_connection.h"
 
-namespace spindle::bench {
+namespace spindle::loadgen {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
+
+std::string describe(const HttpCall& r) {
+  if (!r.error.empty()) return r.error;
+  return "HTTP " + std::to_string(r.status) + " " + r.body.substr(0, 300);
+}
 
 AsyncConnection::AsyncConnection(asio::io_context& ioc, asio::ip::tcp::endpoint peer,
                                  std::chrono::milliseconds timeout)
@@ -86,4 +91,4 @@ void AsyncConnection::finish(HttpCall r) {
   }
 }
 
-}  // namespace spindle::bench
+}  // namespace spindle::loadgen

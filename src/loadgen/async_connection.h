@@ -1,4 +1,5 @@
-// One asynchronous HTTP/1.1 keep-alive connection (Boost.Beast) for the daemon load generator:
+// One asynchronous HTTP/1.1 keep-alive connection (Boost.Beast) for the daemon load generators
+// (bench/rm_load, `spindle sls`):
 // one call in flight at a time (a call made meanwhile waits its turn), a deadline per call,
 // reconnecting on the next call after an error. Every simulated NM and AM owns one, and one or two
 // threads running the io_context drive all of them.
@@ -21,13 +22,16 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
-namespace spindle::bench {
+namespace spindle::loadgen {
 
 struct HttpCall {
   int status = 0;
   std::string body;
   std::string error;  // transport error (connect, timeout, reset); empty when answered
 };
+
+// "HTTP 400 <the body's first 300 characters>", or the transport error.
+std::string describe(const HttpCall& r);
 
 class AsyncConnection {
  public:
@@ -63,4 +67,4 @@ class AsyncConnection {
   std::deque<Queued> waiting_;
 };
 
-}  // namespace spindle::bench
+}  // namespace spindle::loadgen
