@@ -153,17 +153,7 @@ void Load::onContainerStart(std::vector<std::string> containerIds) {
 void Load::findAmNode(Am& am) {
   am.conn.call(http::verb::get, "/ws/v1/cluster/apps/" + am.appId + "/appattempts", "",
                [this, &am](const HttpCall& c) {
-                 auto j = c.error.empty() && c.status == 200
-                              ? nlohmann::json::parse(c.body, nullptr, false)
-                              : nlohmann::json();
-                 std::string node;
-                 if (j.is_object()) {
-                   for (const auto& a : j["appAttempts"]["appAttempt"]) {
-                     if (a.value("containerId", "") == am.amContainerId) {
-                       node = a.value("nodeId", "");
-                     }
-                   }
-                 }
+                 const std::string node = loadgen::amContainerNode(c, am.amContainerId);
                  if (node.empty()) {
                    ++counters_.amErrors;
                    return noteError("appattempts of " + am.appId, c);

@@ -25,6 +25,7 @@
 #include <boost/asio.hpp>
 
 #include "loadgen/async_connection.h"
+#include "loadgen/container_listener.h"
 #include "loadgen/node_fleet.h"
 #include "protocol/records.h"
 

@@ -1,5 +1,7 @@
 #include "loadgen/container_listener.h"
 
+#include <nlohmann/json.hpp>
+
 #include "protocol/codec.h"
 
 namespace spindle::loadgen {
@@ -37,6 +39,18 @@ void ContainerListener::handle(p::HttpRequest req, p::Respond respond) {
     return respond(p::HttpResponse(200, p::toJson(resp).dump()));
   }
   respond(p::HttpResponse(404, "no such path: " + req.path));
+}
+
+std::string amContainerNode(const HttpCall& appAttempts, const std::string& containerId) {
+  if (!appAttempts.error.empty() || appAttempts.status != 200) return "";
+  auto j = nlohmann::json::parse(appAttempts.body, nullptr, false);
+  std::string node;
+  if (j.is_object()) {
+    for (const auto& a : j["appAttempts"]["appAttempt"]) {
+      if (a.value("containerId", "") == containerId) node = a.value("nodeId", "");
+    }
+  }
+  return node;
 }
 
 }  // namespace spindle::loadgen

@@ -22,6 +22,7 @@
 #include <boost/asio.hpp>
 
 #include "base/status.h"
+#include "loadgen/async_connection.h"
 #include "protocol/http_server.h"
 
 namespace spindle::loadgen {
@@ -43,5 +44,10 @@ class ContainerListener {
   OnStart onStart_;
   std::unique_ptr<protocol::HttpServer> server_;
 };
+
+// The node the RM put AM container `containerId` on, read from an answer to
+// `GET /ws/v1/cluster/apps/{id}/appattempts` (the attempt's nodeId); empty when the call
+// failed or no attempt has that container.
+std::string amContainerNode(const HttpCall& appAttempts, const std::string& containerId);
 
 }  // namespace spindle::loadgen

@@ -49,17 +49,7 @@ void SlsRun::Impl::findAmNode(size_t i) {
   job.conn.call(http::verb::get, "/ws/v1/cluster/apps/" + self.counts_[i].appId + "/appattempts",
                 "", [this, i](const HttpCall& c) {
                   Job& jb = *jobs[i];
-                  auto j = c.error.empty() && c.status == 200
-                               ? nlohmann::json::parse(c.body, nullptr, false)
-                               : nlohmann::json();
-                  std::string node;
-                  if (j.is_object()) {
-                    for (const auto& a : j["appAttempts"]["appAttempt"]) {
-                      if (a.value("containerId", "") == jb.amContainerId) {
-                        node = a.value("nodeId", "");
-                      }
-                    }
-                  }
+                  const std::string node = loadgen::amContainerNode(c, jb.amContainerId);
                   if (node.empty()) return noteError("appattempts of " + jb.trace.id, c);
                   jb.amNode = node;
                   fleet->runOn(node, jb.amContainerId, loadgen::kRunsForever,
