@@ -22,10 +22,10 @@ void addSlsCommand(CLI::App& app, SlsOptions& o) {
   auto* sls = app.add_subcommand(
       "sls", "Replay an SLS, Rumen or SYNTH trace against a running spindle rm, in real time");
   sls->add_option("--rm", o.rm, "The RM's address, HOST:PORT (its REST and RPC port)")->required();
-  sls->add_option("--tracetype", o.traceType, "SLS, RUMEN or SYNTH");
-  sls->add_option("--tracelocation", o.traceLocation, "Trace file(s), comma separated");
-  sls->add_option("--nodes", o.nodesFile, "Nodes file (SLS nodes JSON)");
-  sls->add_option("--conf", o.confDir,
+  sls->add_option("--tracetype", o.trace.traceType, "SLS, RUMEN or SYNTH");
+  sls->add_option("--tracelocation", o.trace.traceLocation, "Trace file(s), comma separated");
+  sls->add_option("--nodes", o.trace.nodesFile, "Nodes file (SLS nodes JSON)");
+  sls->add_option("--conf", o.trace.confDir,
                   "Folder with sls-runner.xml and the RM's scheduler configuration (queues, "
                   "placement handler)");
   sls->add_option("--output-dir", o.outputDir, "Output directory")->required();
@@ -37,13 +37,13 @@ void addSlsCommand(CLI::App& app, SlsOptions& o) {
   sls->add_option("--compare", o.compareDir,
                   "A `spindle sim` output folder of the same trace: print both runs' per-job "
                   "times side by side (also written to compare.txt)");
-  sls->add_option("--seed", o.seed, "Random seed (SYNTH, --scale-load; default 1)");
-  sls->add_flag("--skip-bad-jobs", o.skipBadJobs, "Skip jobs the trace reader rejects");
+  sls->add_option("--seed", o.trace.seed, "Random seed (SYNTH, --scale-load; default 1)");
+  sls->add_flag("--skip-bad-jobs", o.trace.skipBadJobs, "Skip jobs the trace reader rejects");
   sls->add_flag("--overwrite", o.overwrite, "Reuse a non-empty --output-dir");
   sls->add_flag("-q,--quiet", o.quiet, "No warnings or notes on stderr");
-  sls->add_option("--queue-map", o.queueMap, "Run a trace queue under another name: OLD=NEW");
-  sls->add_option("--scale-load", o.scaleLoad, "Scale the number of jobs by F (> 0)");
-  sls->add_option("--scale-nodes", o.scaleNodes, "Run on N nodes");
+  sls->add_option("--queue-map", o.trace.queueMap, "Run a trace queue under another name: OLD=NEW");
+  sls->add_option("--scale-load", o.trace.scaleLoad, "Scale the number of jobs by F (> 0)");
+  sls->add_option("--scale-nodes", o.trace.scaleNodes, "Run on N nodes");
   sls->add_option("--first-node-port", o.firstNodePort,
                   "Node ids are <host>:<port + i> (default 20000)")
       ->check(CLI::Range(1, 25'535));
@@ -139,17 +139,7 @@ void printSummary(const sls::SlsRun& run, double speed) {
 int runSlsCommand(const SlsOptions& o) {
   auto hp = protocol::parseHostPort(o.rm, "--rm");
   if (!hp) return fail(hp.status().message());
-  TraceInputOptions in;
-  in.traceType = o.traceType;
-  in.traceLocation = o.traceLocation;
-  in.nodesFile = o.nodesFile;
-  in.confDir = o.confDir;
-  in.seed = o.seed;
-  in.skipBadJobs = o.skipBadJobs;
-  in.queueMap = o.queueMap;
-  in.scaleLoad = o.scaleLoad;
-  in.scaleNodes = o.scaleNodes;
-  auto input = loadTraceSettings(in);
+  auto input = loadTraceSettings(o.trace);
   if (!input) return fail(input.status().message());
   std::string simRuntimes;
   if (!o.compareDir.empty()) {
@@ -161,7 +151,7 @@ int runSlsCommand(const SlsOptions& o) {
     return fail(dir.message());
   }
   std::vector<std::string> confWarnings;
-  Status read = readTraceInput(in, *input, &confWarnings);
+  Status read = readTraceInput(o.trace, *input, &confWarnings);
   if (!read.isOk()) return fail(read.message());
   const Trace& trace = input->trace;
   if (trace.nodes.empty()) {

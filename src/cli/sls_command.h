@@ -16,23 +16,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/trace_input.h"
+
 namespace spindle::cli {
 
 struct SlsOptions {
   bool selected = false;
   std::string rm;
-  std::string traceType, traceLocation;
-  std::string nodesFile, confDir, outputDir;
+  TraceInputOptions trace;  // --tracetype, --tracelocation, --nodes, --conf, --seed, ...
+  std::string outputDir;
   double speed = 1;
   int64_t timeoutS = 3600;
   std::string compareDir;
-  std::optional<uint64_t> seed;
-  bool skipBadJobs = false;
   bool overwrite = false;
   bool quiet = false;
-  std::vector<std::string> queueMap;
-  double scaleLoad = 1.0;
-  std::optional<int64_t> scaleNodes;
   int firstNodePort = 20'000;
 };
 
