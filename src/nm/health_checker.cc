@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "base/log.h"
+#include "base/thread_name.h"
 
 namespace spindle::nm {
 
@@ -83,7 +84,10 @@ void HealthChecker::start() {
     return;
   }
   runOnce();
-  thread_ = std::thread([this] { loop(); });
+  thread_ = std::thread([this] {
+    nameThisThread("nm-health");
+    loop();
+  });
 }
 
 void HealthChecker::stop() {

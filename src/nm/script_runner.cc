@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "base/thread_name.h"
+
 namespace spindle::nm {
 
 Result<ScriptRun> runScript(const std::string& path, const std::vector<std::string>& opts,
@@ -126,7 +128,12 @@ Status PeriodicScript::start() {
                            path);
   }
   fetchOnce();
-  if (settings_.intervalMs > 0) thread_ = std::thread([this] { fetchLoop(); });
+  if (settings_.intervalMs > 0) {
+    thread_ = std::thread([this] {
+      nameThisThread("nm-script");
+      fetchLoop();
+    });
+  }
   return Status::ok();
 }
 

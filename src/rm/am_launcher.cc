@@ -1,6 +1,7 @@
 #include "rm/am_launcher.h"
 
 #include "base/log.h"
+#include "base/thread_name.h"
 #include "protocol/codec.h"
 
 namespace spindle::rm {
@@ -10,7 +11,10 @@ AmLauncher::AmLauncher(OnFailure onFailure) : onFailure_(std::move(onFailure)) {
 AmLauncher::~AmLauncher() { stop(); }
 
 void AmLauncher::start() {
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    nameThisThread("am-launcher");
+    run();
+  });
 }
 
 void AmLauncher::launch(std::vector<AmLaunch> launches) {

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "base/log.h"
+#include "base/thread_name.h"
 #include "rm/rest_answers.h"
 
 namespace spindle::rm {
@@ -79,7 +80,10 @@ Status HaService::start() {
   SPINDLE_LOG_INFO("RM HA: {} starts STANDBY ({}; leader key {}: {})", ha_.selfId,
                    ha_.automaticFailover ? "automatic failover" : "manual failover",
                    ha_.leaderKey(), leader_.empty() ? "free" : leader_);
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    nameThisThread("rm-ha");
+    run();
+  });
   return Status::ok();
 }
 
