@@ -1,5 +1,8 @@
 #include "protocol/http_server.h"
 
+#include <sys/socket.h>
+
+#include <atomic>
 #include <charconv>
 #include <thread>
 
@@ -8,6 +11,7 @@
 #include <boost/beast/http.hpp>
 
 #include "base/log.h"
+#include "base/thread_name.h"
 
 namespace spindle::protocol {
 
@@ -69,6 +73,13 @@ void splitTarget(std::string_view target, HttpRequest& r) {
 // type-erased executor. The socket is a plain one: instead of a deadline armed and cancelled
 // around every read and write (Beast's tcp_stream), one timer per connection checks every
 // kIdleTimeout whether the connection has been idle that long.
+//
+// While a request is with the handler nothing else touches the socket (the next read starts
+// only after the answer is written), so the thread that answers writes the answer itself with
+// a non-blocking send and starts the next read: the I/O thread is not woken to write it, which
+// saves a wake-up and a context switch per request (the RM answers from its scheduler thread).
+// Only what cannot be sent at once (a full socket buffer), a body rendered by renderBody, and
+// closing go through the I/O thread.
 template <class Executor>
 class Session : public std::enable_shared_from_this<Session<Executor>> {
  public:
@@ -77,12 +88,16 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
       : socket_(std::move(socket)), idle_(socket_.get_executor()), handler_(handler) {}
 
   void run() {
-    lastActive_ = std::chrono::steady_clock::now();
+    touch();
     waitIdle(kIdleTimeout);
     read();
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
+
+  void touch() { lastActive_.store(Clock::now().time_since_epoch().count()); }
+
   void read() {
     parser_.emplace();
     parser_->body_limit(kMaxBodyBytes);
@@ -92,16 +107,17 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
   }
 
   // Closes the connection once no request has been read or answered for kIdleTimeout.
-  void waitIdle(std::chrono::steady_clock::duration after) {
+  void waitIdle(Clock::duration after) {
     idle_.expires_after(after);
     idle_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
       if (ec || self->closed_) return;
-      const auto idleFor = std::chrono::steady_clock::now() - self->lastActive_;
-      if (!self->busy_ && idleFor >= kIdleTimeout) {
+      const auto idleFor = Clock::now() - Clock::time_point(Clock::duration(self->lastActive_));
+      const bool busy = self->busy_.load();
+      if (!busy && idleFor >= kIdleTimeout) {
         self->close();
         return;
       }
-      self->waitIdle(self->busy_ ? kIdleTimeout : kIdleTimeout - idleFor);
+      self->waitIdle(busy ? kIdleTimeout : kIdleTimeout - idleFor);
     });
   }
 
@@ -117,7 +133,8 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
                                   R"(BadRequestException"}})"};
         keepAlive_ = false;
         version_ = 11;
-        write(std::move(bad));
+        busy_ = true;
+        writeOnIoThread(std::move(bad));
         return;
       }
       close();
@@ -133,15 +150,60 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
     r.body = std::move(req.body());
     r.contentType = std::string(req[http::field::content_type]);
     r.accept = std::string(req[http::field::accept]);
-    auto self = this->shared_from_this();
-    handler_(std::move(r), [self](HttpResponse resp) {
-      asio::post(self->socket_.get_executor(),
-                 [self, resp = std::move(resp)]() mutable { self->write(std::move(resp)); });
+    handler_(std::move(r), [self = this->shared_from_this()](HttpResponse resp) {
+      self->answer(std::move(resp));
     });
   }
 
-  void write(HttpResponse r) {
+  // Runs on whichever thread answers.
+  void answer(HttpResponse r) {
+    if (r.renderBody || !keepAlive_) {
+      asio::post(socket_.get_executor(),
+                 [self = this->shared_from_this(), r = std::move(r)]() mutable {
+                   self->writeOnIoThread(std::move(r));
+                 });
+      return;
+    }
+    serialize(std::move(r));
+    const ssize_t sent =
+        ::send(socket_.native_handle(), wire_.data(), wire_.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (sent == static_cast<ssize_t>(wire_.size())) {
+      written();
+      return;
+    }
+    // A full socket buffer or an error: the I/O thread writes the rest (and sees the error).
+    const size_t done = sent > 0 ? static_cast<size_t>(sent) : 0;
+    asio::post(socket_.get_executor(),
+               [self = this->shared_from_this(), done] { self->writeRest(done); });
+  }
+
+  void writeOnIoThread(HttpResponse r) {
     if (r.renderBody) r.body = r.renderBody();
+    serialize(std::move(r));
+    writeRest(0);
+  }
+
+  void writeRest(size_t from) {
+    asio::async_write(socket_, asio::buffer(wire_.data() + from, wire_.size() - from),
+                      [self = this->shared_from_this()](beast::error_code ec, size_t) {
+                        if (ec || !self->keepAlive_) {
+                          self->busy_ = false;
+                          self->close();
+                          return;
+                        }
+                        self->written();
+                      });
+  }
+
+  // The answer is out: wait for the next request (on the thread that wrote it, see above).
+  void written() {
+    touch();
+    busy_ = false;
+    read();
+  }
+
+  // The response's bytes into wire_, as Beast writes them.
+  void serialize(HttpResponse r) {
     // One request is in flight per connection, so one response object serves them all.
     res_ = {};
     res_.result(static_cast<http::status>(r.status));
@@ -152,16 +214,19 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
     res_.keep_alive(keepAlive_);
     res_.body() = std::move(r.body);
     res_.prepare_payload();
-    http::async_write(socket_, res_,
-                      [self = this->shared_from_this()](beast::error_code ec, size_t) {
-                        self->busy_ = false;
-                        self->lastActive_ = std::chrono::steady_clock::now();
-                        if (ec || !self->keepAlive_) {
-                          self->close();
-                          return;
-                        }
-                        self->read();
-                      });
+    wire_.clear();
+    http::serializer<false, http::string_body> sr(res_);
+    beast::error_code ec;
+    while (!sr.is_done() && !ec) {
+      sr.next(ec, [&](beast::error_code&, const auto& buffers) {
+        size_t n = 0;
+        for (const auto b : beast::buffers_range_ref(buffers)) {
+          wire_.append(static_cast<const char*>(b.data()), b.size());
+          n += b.size();
+        }
+        sr.consume(n);
+      });
+    }
   }
 
   void close() {
@@ -174,16 +239,16 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
   }
 
   Socket socket_;
-  asio::basic_waitable_timer<std::chrono::steady_clock,
-                             asio::wait_traits<std::chrono::steady_clock>, Executor>
-      idle_;
+  asio::basic_waitable_timer<Clock, asio::wait_traits<Clock>, Executor> idle_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> res_;
+  std::string wire_;
   const HttpHandler& handler_;
-  std::chrono::steady_clock::time_point lastActive_{};
-  bool busy_ = false;  // a request is being handled or answered
-  bool closed_ = false;
+  // Read by the idle timer on the I/O thread while an answering thread may write them.
+  std::atomic<Clock::rep> lastActive_{0};
+  std::atomic<bool> busy_{false};  // a request is being handled or answered
+  bool closed_ = false;            // the I/O thread's own
   bool keepAlive_ = true;
   unsigned version_ = 11;
 };
@@ -252,7 +317,10 @@ Status HttpServer::start() {
   impl_->accept();
   impl_->started = true;
   for (int i = 0; i < impl_->threads; ++i) {
-    impl_->workers.emplace_back([this] { impl_->ioc.run(); });
+    impl_->workers.emplace_back([this] {
+      nameThisThread("http-server");
+      impl_->ioc.run();
+    });
   }
   return Status::ok();
 }

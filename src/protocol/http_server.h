@@ -11,12 +11,13 @@
 //   server.stop();
 //
 // Algorithm per connection: 1. read one request (body limit kMaxBodyBytes); 2. hand it to the
-// handler with a Respond callback; 3. the callback posts the response back to the
-// connection's I/O executor, which writes it; 4. read the next request unless the client
-// asked to close. One request is in flight per connection (HTTP/1.1 without pipelining), so
-// answers keep request order.
-// Thread-safety: start() and stop() from one owner thread; Respond from any thread, exactly
-// once per request.
+// handler with a Respond callback; 3. the callback sends the response from the thread that
+// calls it (a non-blocking send: nothing else uses the socket meanwhile) and starts the next
+// read, so the I/O thread is not woken to write it; what does not fit in the socket buffer, a
+// renderBody response and a last answer before closing go through the connection's I/O
+// executor; 4. read the next request unless the client asked to close. One request is in flight per
+// connection (HTTP/1.1 without pipelining), so answers keep request order. Thread-safety: start()
+// and stop() from one owner thread; Respond from any thread, exactly once per request.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +51,8 @@ struct HttpResponse {
   std::string contentType = "application/json";
   std::vector<std::pair<std::string, std::string>> headers;
   // When set, the body is this function's result, computed on the I/O thread that writes the
-  // response (so a handler running on another thread hands over a record, not its JSON).
+  // response (so a handler running on another thread hands over a record, not its JSON; the
+  // answer then costs the I/O thread a wake-up).
   std::function<std::string()> renderBody;
 };
 
