@@ -14,8 +14,10 @@
 // when nothing is queued yet, let tasks gather for that long before taking the next batch: posts
 // made meanwhile do not wake the thread. Under load each wake-up then serves many requests instead
 // of one (10,000 NMs heartbeating every second otherwise wake it 10,000 times a second, and a
-// wake-up costs a futex call on each side and a context switch); an idle loop still wakes at the
-// first post. Thread-safety: post() from any thread; start() and stop() from the owner.
+// wake-up costs a futex call on each side and a context switch). A gather costs a timer
+// wake-up of its own, so the loop gathers only while tasks arrive fast enough for a gather to
+// collect at least two (ArrivalRate); a quiet loop wakes at each post. Thread-safety: post() from
+// any thread; start() and stop() from the owner.
 #pragma once
 
 #include <condition_variable>
@@ -26,6 +28,24 @@
 #include <vector>
 
 namespace spindle::rm {
+
+// How fast tasks arrive: an exponentially decayed count of the tasks taken per batch (time
+// constant kDecayUs), in tasks per microsecond. Deterministic: times are passed in.
+//
+//   ArrivalRate rate;
+//   rate.onBatch(nowUs, batch.size());
+//   if (rate.expectedWithin(gatherUs) >= 2) gather();
+class ArrivalRate {
+ public:
+  static constexpr double kDecayUs = 10'000;
+  void onBatch(int64_t nowUs, size_t tasks);
+  // The tasks expected to arrive within `us` at the current rate.
+  double expectedWithin(int64_t us) const { return perUs_ * static_cast<double>(us); }
+
+ private:
+  double perUs_ = 0;
+  int64_t lastUs_ = 0;
+};
 
 class SchedulerLoop {
  public:
@@ -53,6 +73,7 @@ class SchedulerLoop {
   std::vector<Task> queue_;
   bool stopping_ = false;
   bool gathering_ = false;  // step 5: posts do not notify
+  ArrivalRate arrivals_;    // the loop thread's own
   bool stopped_ = false;
   std::thread thread_;
 };

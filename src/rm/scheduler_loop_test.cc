@@ -40,5 +40,22 @@ TEST(SchedulerLoopTest, APostIsAnsweredWithoutGathering) {
   loop.post([] { FAIL() << "a post after stop() must be dropped"; });
 }
 
+// The rate follows the arrivals: 10,000 tasks a second in batches of 5 every 500 us make a
+// gather of 500 us worth it (5 expected); one request every 2 ms (a client waiting for each
+// answer) does not, and the estimate decays once the load stops.
+TEST(ArrivalRateTest, FollowsTheLoad) {
+  ArrivalRate heavy;
+  for (int64_t t = 0; t < 100'000; t += 500) heavy.onBatch(t, 5);
+  EXPECT_NEAR(heavy.expectedWithin(500), 5.0, 0.2);
+  heavy.onBatch(200'000, 0);  // 100 ms of nothing: ten time constants
+  EXPECT_LT(heavy.expectedWithin(500), 0.01);
+
+  ArrivalRate light;
+  for (int64_t t = 0; t < 100'000; t += 2'000) light.onBatch(t, 1);
+  // 0.25 on average; just after an arrival the decayed count is a little higher (0.276).
+  EXPECT_GT(light.expectedWithin(500), 0.2);
+  EXPECT_LT(light.expectedWithin(500), 0.3);
+}
+
 }  // namespace
 }  // namespace spindle::rm
