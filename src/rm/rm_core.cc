@@ -583,9 +583,10 @@ void RmCore::tick() {
   for (auto& [id, app] : apps_) {
     // A recovered attempt whose AM container is not reported yet is watched too (YARN
     // recovers it as LAUNCHED, under the AM liveness monitor).
+    // Cheapest tests first: this runs over every app, finished ones included, at each tick.
+    if (app->unregistered || now - app->lastAmContact <= settings_.amExpiryMs) continue;
     const bool watched = app->registered || app->amContainer || awaitingAm_.contains(id);
-    if (watched && !app->unregistered && appLive(id) &&
-        now - app->lastAmContact > settings_.amExpiryMs) {
+    if (watched && appLive(id)) {
       expired.push_back(id);
     }
   }

@@ -250,12 +250,12 @@ void Scheduler::forgetSkip(AppId id) {
   }
 }
 
-bool Scheduler::repeatSkip(AppId app, uint64_t serial) {
+bool Scheduler::repeatSkip(AppId app, uint64_t serial, TimeMs now) {
   if (serial == 0 || app.value() >= lastSkipSerial_.size() ||
       lastSkipSerial_[app.value()] != serial) {
     return false;
   }
-  lastSkip_.at(app).time = clock_.nowMs();
+  lastSkip_.at(app).time = now;
   return true;
 }
 

@@ -400,7 +400,7 @@ class Scheduler {
   // When the app's latest skip is still the record `serial` names, moves its time to now and
   // returns true: what recordSkip would do with that record's very content, for a caller that
   // knows the content is unchanged (the same inputs) without building it again.
-  bool repeatSkip(AppId app, uint64_t serial);
+  bool repeatSkip(AppId app, uint64_t serial, TimeMs now);
   // The serial of the app's latest skip record, 0 when it has none.
   uint64_t lastSkipSerial(AppId app) const {
     return app.value() < lastSkipSerial_.size() ? lastSkipSerial_[app.value()] : 0;

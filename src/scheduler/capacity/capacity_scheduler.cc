@@ -433,6 +433,7 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     return limit;
   };
   amLimitFor(kDefaultPartition);
+  const TimeMs now = clock().nowMs();  // one clock read per pass, not one per pending app
   for (auto it = leaf.pendingApps.begin(); it != leaf.pendingApps.end();) {
     CsApp& s = *csAppOrNull(it->app);
     const std::string& p = s.amPartition;
@@ -441,7 +442,7 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     const bool escape =
         leaf.activeApps.empty() || rc.lessThanOrEqual(cluster, usage.amUsed, Resource());
     if (!rc.fitsIn(s.amResource + usage.amUsed, limit) && !escape) {
-      skipAtAmLimit(s, {0, false, leaf.path(), limit, usage.amUsed, s.amResource});
+      skipAtAmLimit(s, false, leaf.path(), limit, usage.amUsed, now);
       ++it;
       continue;
     }
@@ -450,7 +451,7 @@ void CapacityScheduler::activateApplications(CsQueue& leaf) {
     const Resource userLimit = userAmLimit(rc, cluster, c.effectiveMin, c.maxAmPercent, mulp, ulf,
                                            leaf.activeUsers, user.weight, limit, minAlloc);
     if (!rc.fitsIn(s.amResource + user.amUsedIn(p), userLimit) && !escape) {
-      skipAtAmLimit(s, {0, true, leaf.path(), userLimit, user.amUsedIn(p), s.amResource});
+      skipAtAmLimit(s, true, leaf.path(), userLimit, user.amUsedIn(p), now);
       ++it;
       continue;
     }
@@ -476,9 +477,17 @@ std::string CapacityScheduler::amLimitSkipText(const CsApp& s, const CsApp::AmLi
                      k.limit.toString(), k.used.toString(), k.am.toString());
 }
 
-void CapacityScheduler::skipAtAmLimit(CsApp& s, CsApp::AmLimitSkip&& k) {
-  k.serial = s.amLimitSkip.serial;
-  if (k == s.amLimitSkip && repeatSkip(s.app->id(), k.serial)) return;
+void CapacityScheduler::skipAtAmLimit(CsApp& s, bool userLevel, const std::string& leafPath,
+                                      const Resource& limit, const Resource& used, TimeMs now) {
+  // Compared in place: every pending app is walked at each submission (YARN's
+  // LeafQueue.activateApplications), so a repeat must not build a record to compare.
+  const CsApp::AmLimitSkip& last = s.amLimitSkip;
+  if (last.userLevel == userLevel && last.limit == limit && last.used == used &&
+      last.am == s.amResource && last.leafPath == leafPath &&
+      repeatSkip(s.app->id(), last.serial, now)) {
+    return;
+  }
+  CsApp::AmLimitSkip k{0, userLevel, leafPath, limit, used, s.amResource};
   const char* limitKey = k.userLevel ? "userAmLimitMb" : "queueAmLimitMb";
   const char* usedKey = k.userLevel ? "userAmUsedMb" : "queueAmUsedMb";
   k.serial = recordSkip(*s.app, NodeId(), kAmKey, SkipReason::kAmLimit, amLimitSkipText(s, k),

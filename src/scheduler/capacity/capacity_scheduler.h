@@ -196,7 +196,8 @@ class CapacityScheduler final : public Scheduler {
   void activateApplications(CsQueue& leaf);
   // The AM-limit skip of a pending app (queue or user level), repeated when its figures are
   // those of the app's current record (CsApp::amLimitSkip), recorded anew otherwise.
-  void skipAtAmLimit(CsApp& s, CsApp::AmLimitSkip&& k);
+  void skipAtAmLimit(CsApp& s, bool userLevel, const std::string& leafPath, const Resource& limit,
+                     const Resource& used, TimeMs now);
   static std::string amLimitSkipText(const CsApp& s, const CsApp::AmLimitSkip& k);
   void promoteNonRunnable();
   void removeFromLeaf(CsApp& s);
