@@ -22,6 +22,8 @@ using tcp = boost::asio::ip::tcp;
 
 namespace {
 
+thread_local bool sendAnswersHere = true;
+
 // How long a connection may sit idle between requests (an NM heartbeats every second; a
 // silent peer's socket is closed after this).
 constexpr auto kIdleTimeout = std::chrono::minutes(10);
@@ -157,7 +159,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
 
   // Runs on whichever thread answers.
   void answer(HttpResponse r) {
-    if (r.renderBody || !keepAlive_) {
+    if (r.renderBody || !keepAlive_ || !sendAnswersHere) {
       asio::post(socket_.get_executor(),
                  [self = this->shared_from_this(), r = std::move(r)]() mutable {
                    self->writeOnIoThread(std::move(r));
@@ -254,6 +256,8 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
 };
 
 }  // namespace
+
+void sendAnswersFromThisThread(bool yes) { sendAnswersHere = yes; }
 
 struct HttpServer::Impl {
   std::string host;

@@ -14,8 +14,9 @@
 // handler with a Respond callback; 3. the callback sends the response from the thread that
 // calls it (a non-blocking send: nothing else uses the socket meanwhile) and starts the next
 // read, so the I/O thread is not woken to write it; what does not fit in the socket buffer, a
-// renderBody response and a last answer before closing go through the connection's I/O
-// executor; 4. read the next request unless the client asked to close. One request is in flight per
+// renderBody response, a last answer before closing and answers from a thread that said
+// sendAnswersFromThisThread(false) go through the connection's I/O executor; 4. read the next
+// request unless the client asked to close. One request is in flight per
 // connection (HTTP/1.1 without pipelining), so answers keep request order. Thread-safety: start()
 // and stop() from one owner thread; Respond from any thread, exactly once per request.
 #pragma once
@@ -57,6 +58,11 @@ struct HttpResponse {
 };
 
 using Respond = std::function<void(HttpResponse)>;
+
+// Whether answers given on the calling thread are sent by that thread (the default) or handed
+// to the connection's I/O thread. A busy scheduler thread hands them over: the I/O thread is
+// awake anyway under load, and the scheduler thread then only schedules.
+void sendAnswersFromThisThread(bool yes);
 using HttpHandler = std::function<void(HttpRequest, Respond)>;
 
 inline constexpr size_t kMaxBodyBytes = 8 * 1024 * 1024;

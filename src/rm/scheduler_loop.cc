@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/thread_name.h"
+#include "protocol/http_server.h"
 
 namespace spindle::rm {
 
@@ -78,6 +79,9 @@ void SchedulerLoop::run() {
       const auto now =
           std::chrono::duration_cast<std::chrono::microseconds>(Clock::now().time_since_epoch());
       arrivals_.onBatch(now.count(), batch.size());
+      // Busy (two or more requests every half millisecond): the I/O thread sends the answers.
+      constexpr int64_t kBusyWindowUs = 500;
+      protocol::sendAnswersFromThisThread(arrivals_.expectedWithin(kBusyWindowUs) < 2);
     }
     for (Task& t : batch) t();
     batch.clear();

@@ -16,8 +16,10 @@
 // of one (10,000 NMs heartbeating every second otherwise wake it 10,000 times a second, and a
 // wake-up costs a futex call on each side and a context switch). A gather costs a timer
 // wake-up of its own, so the loop gathers only while tasks arrive fast enough for a gather to
-// collect at least two (ArrivalRate); a quiet loop wakes at each post. Thread-safety: post() from
-// any thread; start() and stop() from the owner.
+// collect at least two (ArrivalRate); a quiet loop wakes at each post. At the same rate the
+// loop's thread stops sending answers itself and hands them to the I/O thread
+// (protocol::sendAnswersFromThisThread), which is awake anyway under load. Thread-safety: post()
+// from any thread; start() and stop() from the owner.
 #pragma once
 
 #include <condition_variable>
