@@ -54,9 +54,10 @@ class RmRacksTest : public ::testing::Test {
     responseIds[id] = 0;
   }
 
-  void heartbeat(const std::string& id) {
+  void heartbeat(const std::string& id, bool healthy = true) {
     protocol::NodeHeartbeatRequest hb;
     hb.nodeStatus.nodeId = id;
+    hb.nodeStatus.nodeHealthStatus.isNodeHealthy = healthy;
     hb.nodeStatus.responseId = responseIds[id];
     auto r = core->nodeHeartbeat(hb);
     ASSERT_TRUE(r.isOk()) << r.status().toString();
@@ -112,6 +113,19 @@ TEST_F(RmRacksTest, NodesGetTheirHostsRackFromTheTable) {
   for (const auto& n : (*all)["nodes"]["node"]) racks[n["id"]] = n["rack"];
   EXPECT_EQ(racks["h1:1"], "/rackA");
   EXPECT_EQ(racks["h3:1"], "/rackB");
+}
+
+// An UNHEALTHY node leaves the scheduler and comes back on its rack (RmNode keeps it).
+TEST_F(RmRacksTest, NodeKeepsItsRackThroughUnhealthy) {
+  start(true);
+  addNode("h1:1");
+  heartbeat("h1:1", false);
+  ASSERT_EQ((*core->node("h1:1"))["node"]["state"], "UNHEALTHY");
+  EXPECT_EQ(rackOf("h1:1"), "/rackA");
+  heartbeat("h1:1", true);
+  ASSERT_EQ((*core->node("h1:1"))["node"]["state"], "RUNNING");
+  EXPECT_EQ(rackOf("h1:1"), "/rackA");
+  EXPECT_EQ(core->rackResolver().mappingCalls(), 1);
 }
 
 TEST_F(RmRacksTest, WithoutAMappingEveryNodeIsOnTheDefaultRack) {
