@@ -55,5 +55,13 @@ expect "--compare without a sim run" 2 "jobruntime.csv" --rm "127.0.0.1:$port" "
   --output-dir "$work/g" --compare "$work/nosim"
 expect "no RM at --rm" 1 "127.0.0.1:$port" --rm "127.0.0.1:$port" "${trace[@]}" \
   --output-dir "$work/h"
+expect "no --output-dir" 2 "--output-dir is required" --rm "127.0.0.1:$port" "${trace[@]}"
+expect "--write-topology into a missing folder" 2 "--write-topology $work/none/racks.txt" \
+  "${trace[@]}" --write-topology "$work/none/racks.txt"
+timeout 30 "$spindle" sls "${trace[@]}" --write-topology "$work/racks.txt" >"$work/out.txt" 2>&1
+code=$?
+check "--write-topology needs no RM: exit 0 (got $code)" '[ "$code" = 0 ]'
+check "--write-topology writes a host and rack per node" \
+  '[ "$(grep -vc "^#" "$work/racks.txt")" = 6 ] && grep -q "^host1 /" "$work/racks.txt"'
 [ "$fails" = 0 ] && echo "sls bad input: all passed" || echo "sls bad input: $fails failed"
 exit $((fails > 0))

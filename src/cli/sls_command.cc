@@ -1,9 +1,12 @@
 #include "cli/sls_command.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -15,20 +18,26 @@
 #include "sim/job_outputs.h"
 #include "sls/compare.h"
 #include "sls/sls_run.h"
+#include "topology/topology_mapping.h"
+#include "trace/nodes_reader.h"
 
 namespace spindle::cli {
 
 void addSlsCommand(CLI::App& app, SlsOptions& o) {
   auto* sls = app.add_subcommand(
       "sls", "Replay an SLS, Rumen or SYNTH trace against a running spindle rm, in real time");
-  sls->add_option("--rm", o.rm, "The RM's address, HOST:PORT (its REST and RPC port)")->required();
+  // --rm and --output-dir are required unless --write-topology is given (runSlsCommand).
+  sls->add_option("--rm", o.rm, "The RM's address, HOST:PORT (its REST and RPC port)");
   sls->add_option("--tracetype", o.trace.traceType, "SLS, RUMEN or SYNTH");
   sls->add_option("--tracelocation", o.trace.traceLocation, "Trace file(s), comma separated");
   sls->add_option("--nodes", o.trace.nodesFile, "Nodes file (SLS nodes JSON)");
   sls->add_option("--conf", o.trace.confDir,
                   "Folder with sls-runner.xml and the RM's scheduler configuration (queues, "
                   "placement handler)");
-  sls->add_option("--output-dir", o.outputDir, "Output directory")->required();
+  sls->add_option("--output-dir", o.outputDir, "Output directory");
+  sls->add_option("--write-topology", o.writeTopology,
+                  "Write the trace's nodes as a TableMapping file (\"host rack\" lines) for the "
+                  "RM's net.topology.table.file.name, then exit without running");
   sls->add_option("--speed", o.speed,
                   "Simulated ms per wall ms (default 1: real time; 10 runs ten times faster)")
       ->check(CLI::Range(0.001, 1000.0));
@@ -80,6 +89,27 @@ Result<std::unique_ptr<sim::PlacementAsks>> placementAsks(const Trace& trace,
     }
   }
   return pa;
+}
+
+// The trace's hosts and racks as Hadoop's TableMapping file (topology_mapping.h).
+int writeTopologyFile(const std::string& path, const Trace& trace) {
+  std::vector<std::pair<std::string, std::string>> racks;
+  std::set<std::string> distinct;
+  for (const TraceNode& n : trace.nodes) {
+    const std::string rack = n.rack.empty() ? std::string(kDefaultRack) : n.rack;
+    racks.emplace_back(n.name, rack);
+    distinct.insert(rack);
+  }
+  std::ofstream f(path);
+  if (f) f << topology::formatTopologyTable(racks);
+  f.close();
+  if (!f) {
+    return fail(
+        fmt::format("--write-topology {}: cannot write the file ({})", path, std::strerror(errno)));
+  }
+  std::cout << fmt::format("wrote {} host(s) on {} rack(s) to {}\n", racks.size(), distinct.size(),
+                           path);
+  return 0;
 }
 
 Status writeSlsJobs(const std::string& path, const sls::SlsRun& run) {
@@ -137,6 +167,19 @@ void printSummary(const sls::SlsRun& run, double speed) {
 }  // namespace
 
 int runSlsCommand(const SlsOptions& o) {
+  if (!o.writeTopology.empty()) {
+    auto input = loadTraceSettings(o.trace);
+    if (!input) return fail(input.status().message());
+    Status read = readTraceInput(o.trace, *input, nullptr);
+    if (!read.isOk()) return fail(read.message());
+    if (input->trace.nodes.empty()) {
+      return fail(fmt::format("{}: the trace has no nodes (give --nodes, or tasks with hosts)",
+                              input->location));
+    }
+    return writeTopologyFile(o.writeTopology, input->trace);
+  }
+  if (o.rm.empty()) return fail("--rm is required");
+  if (o.outputDir.empty()) return fail("--output-dir is required");
   auto hp = protocol::parseHostPort(o.rm, "--rm");
   if (!hp) return fail(hp.status().message());
   auto input = loadTraceSettings(o.trace);

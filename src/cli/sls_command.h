@@ -6,7 +6,9 @@
 //       --nodes examples/sim/sls/nodes.json --conf examples/sim/sls --output-dir out --speed 10
 //       --compare sim-out
 //
-// The trace options are `spindle sim`'s, read the same way (cli/trace_input.h).
+// The trace options are `spindle sim`'s, read the same way (cli/trace_input.h). With
+// --write-topology FILE it only writes the trace's hosts and racks as Hadoop's TableMapping file
+// (for the RM's net.topology.table.file.name) and exits, without --rm or --output-dir.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,8 @@ struct SlsOptions {
   bool overwrite = false;
   bool quiet = false;
   int firstNodePort = 20'000;
+  // --write-topology FILE: write the trace's nodes as a TableMapping file and exit.
+  std::string writeTopology;
 };
 
 void addSlsCommand(CLI::App& app, SlsOptions& opts);

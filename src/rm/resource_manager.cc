@@ -136,6 +136,10 @@ int runResourceManager(const std::string& confDir) {
   if (!conf) return fail(conf.status());
   auto settings = RmSettings::fromConfiguration(*conf);
   if (!settings) return fail(settings.status());
+  // Checked here too so that an HA RM refuses a bad topology key at start, not when elected.
+  if (auto topology = topology::TopologySettings::fromConfiguration(*conf); !topology) {
+    return fail(topology.status());
+  }
   // A full disk or a file size limit must fail a write (EFBIG), which the store reports, not
   // kill the process without a word.
   std::signal(SIGXFSZ, SIG_IGN);

@@ -340,7 +340,7 @@ json RmCore::nodeJson(const RmNode& n) {
   } else {
     const Resource total = Resource::of(n.total.memory, n.total.vCores);
     const ResourceTypes& types = sched().cluster().types();
-    j = {{"rack", "/default-rack"},
+    j = {{"rack", n.rack},
          {"id", n.nodeId},
          {"nodeHostName", n.host},
          {"healthStatus", "Unhealthy"},

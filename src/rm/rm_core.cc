@@ -69,6 +69,13 @@ Result<std::unique_ptr<RmCore>> RmCore::create(const RmSettings& settings, Confi
   if (!groups) return groups.status();
   core->groups_ = std::move(*groups);
   SPINDLE_RETURN_IF_ERROR(core->loadHostLists());
+  // RackResolver.init: the DNSToSwitchMapping of net.topology.node.switch.mapping.impl, wrapped
+  // in CachedDNSToSwitchMapping (an unknown implementation stops the RM).
+  auto topology = topology::TopologySettings::fromConfiguration(core->conf_);
+  if (!topology) return topology.status();
+  auto warn = [](const std::string& w) { SPINDLE_LOG_WARN("rack topology: {}", w); };
+  core->racks_ =
+      std::make_shared<topology::RackResolver>(topology::createMapping(*topology, warn), warn);
   if (store) {
     core->store_ = std::move(store);
     core->epoch_ = epoch;
@@ -305,7 +312,7 @@ void RmCore::failAttempt(AppId id, const std::string& why, int32_t amExitStatus)
 // --- ResourceTracker --------------------------------------------------------------------------
 
 protocol::RegisterNodeManagerResponse RmCore::registerNode(
-    const protocol::RegisterNodeManagerRequest& r) {
+    const protocol::RegisterNodeManagerRequest& r, const std::optional<std::string>& rack) {
   FlushOnReturn flushOnReturn(*this);
   protocol::RegisterNodeManagerResponse resp;
   resp.rmIdentifier = sched().settings().clusterTimestamp;
@@ -351,8 +358,10 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
     refuseLabels(why);
     labels.clear();
   }
-  NodeAdded added{r.nodeId, "/default-rack", Resource::of(r.resource.memory, r.resource.vCores),
-                  labels, registrationAttributes(host, distributed)};
+  // ResourceTrackerService.registerNodeManager: the node's rack is RackResolver.resolve(host).
+  NodeAdded added{r.nodeId, rack ? *rack : racks_->resolve(host),
+                  Resource::of(r.resource.memory, r.resource.vCores), labels,
+                  registrationAttributes(host, distributed)};
   auto out = driver_->handle(added);
   if (!out && !added.labels.empty()) {
     refuseLabels("node labels not accepted: " + out.status().message());
@@ -370,6 +379,7 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
   auto n = std::make_unique<RmNode>();
   n->nodeId = r.nodeId;
   n->host = r.nodeId.substr(0, r.nodeId.rfind(':'));
+  n->rack = added.rack;
   n->httpAddress = (r.httpHost.empty() ? n->host : r.httpHost) + ":" + std::to_string(r.httpPort);
   n->sched = *sched().cluster().findNode(r.nodeId);
   n->total = r.resource;
@@ -383,8 +393,8 @@ protocol::RegisterNodeManagerResponse RmCore::registerNode(
   apply(copy);
   // The containers the NM still runs (YARN-556): recovered after an RM restart, else stopped.
   recoverContainers(fresh, r.containerStatuses);
-  SPINDLE_LOG_INFO("node {} registered with <memory:{}, vCores:{}>", r.nodeId, r.resource.memory,
-                   r.resource.vCores);
+  SPINDLE_LOG_INFO("node {} registered on rack {} with <memory:{}, vCores:{}>", r.nodeId,
+                   fresh.rack, r.resource.memory, r.resource.vCores);
   return resp;
 }
 

@@ -64,6 +64,7 @@
 #include "scheduler/driver.h"
 #include "scheduler/groups.h"
 #include "store/state_store.h"
+#include "topology/rack_resolver.h"
 
 namespace spindle::rm {
 
@@ -127,8 +128,12 @@ class RmCore {
   void flush();
 
   // --- ResourceTracker (NM -> RM) ---
-  // A refused node is an answer (SHUTDOWN with the reason), not an error.
-  protocol::RegisterNodeManagerResponse registerNode(const protocol::RegisterNodeManagerRequest& r);
+  // A refused node is an answer (SHUTDOWN with the reason), not an error. `rack` is the node's
+  // rack when the caller resolved it already (the daemon does, on its I/O thread, so a topology
+  // script never runs on the scheduler thread); without it the rack resolver is asked here.
+  protocol::RegisterNodeManagerResponse registerNode(
+      const protocol::RegisterNodeManagerRequest& r,
+      const std::optional<std::string>& rack = std::nullopt);
   // Errors: a malformed container id. An unknown or LOST node is answered RESYNC.
   Result<protocol::NodeHeartbeatResponse> nodeHeartbeat(const protocol::NodeHeartbeatRequest& r);
 
@@ -287,6 +292,9 @@ class RmCore {
   void setSchedulerAddress(std::string address) { schedulerAddress_ = std::move(address); }
   const Driver& driver() const { return *driver_; }
   const RmSettings& settings() const { return settings_; }
+  // Host -> rack (net.topology.*, YARN's RackResolver), cached per host. Thread-safe: the
+  // daemon's I/O threads resolve a registering NM's host with it.
+  topology::RackResolver& rackResolver() const { return *racks_; }
 
  private:
   struct RmNode;
@@ -387,6 +395,7 @@ class RmCore {
   Rng rng_;
   std::unique_ptr<Driver> driver_;
   GroupsProvider groups_;  // for the ACLs
+  std::shared_ptr<topology::RackResolver> racks_;
   std::map<std::string, std::unique_ptr<RmNode>, std::less<>> nodes_;
   std::map<AppId, std::unique_ptr<RmApp>> apps_;
   std::vector<AmLaunch> launches_;

@@ -16,6 +16,7 @@ namespace spindle::rm {
 struct RmCore::RmNode {
   std::string nodeId;  // host:port, also the scheduler's node name
   std::string host;
+  std::string rack = "/default-rack";  // resolved at registration (RackResolver)
   std::string httpAddress;
   NodeId sched;
   RmNodeState state = RmNodeState::RUNNING;

@@ -57,7 +57,7 @@ json RmCore::nodeRow(const RmNode& n, const std::vector<std::string>& fields) co
   for (const std::string& f : fields) {
     json& v = row[f];
     if (f == "id") v = n.nodeId;
-    if (f == "rack") v = node ? node->rack() : std::string("/default-rack");
+    if (f == "rack") v = node ? node->rack() : n.rack;
     if (f == "state") v = toString(n.state);
     if (f == "nodeHostName") v = n.host;
     if (f == "nodeHTTPAddress") v = n.httpAddress;

@@ -68,8 +68,8 @@ void RmCore::updateHealth(RmNode& n, const protocol::NodeHealthStatus& h) {
   }
   if (n.state == RmNodeState::UNHEALTHY && h.isNodeHealthy) {
     // StatusUpdateWhenUnHealthyTransition: back in the scheduler with its labels and attributes.
-    NodeAdded added{n.nodeId, "/default-rack", Resource::of(n.total.memory, n.total.vCores),
-                    n.labels, registrationAttributes(n.host, n.distributed)};
+    NodeAdded added{n.nodeId, n.rack, Resource::of(n.total.memory, n.total.vCores), n.labels,
+                    registrationAttributes(n.host, n.distributed)};
     auto out = driver_->handle(added);
     if (!out) {
       SPINDLE_LOG_WARN("node {} stays UNHEALTHY: {}", n.nodeId, out.status().message());

@@ -202,9 +202,14 @@ void RmService::handleRpc(HttpRequest& req, Respond& respond) {
                                     : "its registration secret is wrong") +
                                " (spindle.nodemanager.registration.secret)"));
     }
-    loop_.post([this, r = std::move(*decoded), respond = std::move(respond)] {
-      respond(ok(protocol::toJson(core_.registerNode(r))));
-    });
+    // The rack, here on the I/O thread as ResourceTrackerService resolves it on its RPC handler
+    // thread: a topology script runs once per new host, never on the scheduler thread.
+    const std::string host = decoded->nodeId.substr(0, decoded->nodeId.rfind(':'));
+    std::string rack = core_.rackResolver().resolve(host);
+    loop_.post(
+        [this, r = std::move(*decoded), rack = std::move(rack), respond = std::move(respond)] {
+          respond(ok(protocol::toJson(core_.registerNode(r, rack))));
+        });
     return;
   }
   if (what == "am/allocate") SPINDLE_RPC(AllocateRequest, answerLater(core_.allocate(r)));

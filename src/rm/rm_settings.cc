@@ -96,7 +96,10 @@ Result<RmSettings> RmSettings::fromConfiguration(const Configuration& conf) {
 }
 
 Result<Configuration> loadConfigurationDir(const std::string& dir) {
-  return spindle::loadConfigurationDir(dir, {"yarn-site.xml", "capacity-scheduler.xml"});
+  // Hadoop's Configuration loads core-site.xml before YarnConfiguration's yarn-site.xml, so a
+  // key set in both takes yarn-site.xml's value unless core-site.xml marks it final.
+  return spindle::loadConfigurationDir(
+      dir, {"core-site.xml", "yarn-site.xml", "capacity-scheduler.xml"});
 }
 
 }  // namespace spindle::rm

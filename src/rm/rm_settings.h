@@ -70,7 +70,8 @@ struct RmSettings {
   static Result<RmSettings> fromConfiguration(const Configuration& conf);
 };
 
-// Reads yarn-site.xml and capacity-scheduler.xml from `dir` (absent files keep the defaults)
+// Reads core-site.xml, yarn-site.xml and capacity-scheduler.xml from `dir`, in that order (absent
+// files keep the defaults; a later file wins unless an earlier one marked the key final)
 // and passes fair-scheduler.xml on as yarn.scheduler.fair.allocation.file, as `spindle sim`
 // does. An empty `dir` gives an empty Configuration.
 Result<Configuration> loadConfigurationDir(const std::string& dir);

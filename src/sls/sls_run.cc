@@ -198,7 +198,7 @@ Status SlsRun::Impl::addCentralisedAttributes() {
   return Status::ok();
 }
 
-// The racks the RM put the nodes in (it has no topology mapping of the trace's).
+// The racks the RM put the nodes in (its net.topology.* mapping), compared with the trace's.
 Status SlsRun::Impl::readRacks() {
   protocol::HttpClient client(o.rmHost, o.rmPort, 10'000);
   auto r = client.get("/ws/v1/cluster/nodes");
@@ -208,23 +208,27 @@ Status SlsRun::Impl::readRacks() {
   for (const auto& n : j["nodes"]["node"]) {
     rackOfNode[n.value("id", "")] = n.value("rack", std::string(kDefaultRack));
   }
-  std::set<std::string> differ;
+  size_t differ = 0;
+  std::set<std::string> traceRacks, differRacks;
   for (size_t i = 0; i < trace.nodes.size(); ++i) {
     const std::string id =
         fmt::format("{}:{}", trace.nodes[i].name, o.firstNodePort + static_cast<int>(i % 40'000));
+    const std::string rack =
+        trace.nodes[i].rack.empty() ? std::string(kDefaultRack) : trace.nodes[i].rack;
+    traceRacks.insert(rack);
     auto it = rackOfNode.find(id);
-    if (it != rackOfNode.end() && it->second != trace.nodes[i].rack) {
-      differ.insert(trace.nodes[i].rack);
+    if (it != rackOfNode.end() && it->second != rack) {
+      ++differ;
+      differRacks.insert(rack);
     }
   }
-  if (!differ.empty()) {
-    std::string racks;
-    for (const std::string& r2 : differ) racks += (racks.empty() ? "" : ", ") + r2;
+  if (differ > 0) {
     self.warnings_.push_back(fmt::format(
-        "the RM puts the nodes of rack(s) {} on other racks (it has no topology mapping): "
-        "rack-local asks for them are served node-local or off-switch only, and rack-scoped "
-        "placement constraints see the RM's racks",
-        racks));
+        "the RM puts {} of the trace's {} node(s) ({} of its {} rack(s)) on other racks than the "
+        "trace does: rack-local asks for them are not served rack-local, and rack-scoped "
+        "placement constraints count the RM's racks; give the RM the trace's topology "
+        "(spindle sls --write-topology FILE, then net.topology.table.file.name = FILE)",
+        differ, trace.nodes.size(), differRacks.size(), traceRacks.size()));
   }
   return Status::ok();
 }
