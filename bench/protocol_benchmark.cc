@@ -9,6 +9,7 @@
 //   ./build/bench/spindle_bench --benchmark_filter=BM_HeartbeatProtocolWork
 // Argument: container statuses in the heartbeat (0: a node with nothing to report).
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 #include <boost/beast/core.hpp>
@@ -77,7 +78,7 @@ void BM_HeartbeatProtocolWork(benchmark::State& state) {
                                          11};
     req.set(http::field::host, "127.0.0.1:8088");
     req.set(http::field::content_type, "application/json");
-    req.body() = toJson(hb).dump();
+    req.body() = jsonText(hb);
     const std::string wireIn = frame(req);
     // The RM.
     auto got = decode<NodeHeartbeatRequest>(unframe<true>(wireIn));
@@ -85,7 +86,7 @@ void BM_HeartbeatProtocolWork(benchmark::State& state) {
     http::response<http::string_body> res{http::status::ok, 11};
     res.set(http::field::server, "spindle");
     res.set(http::field::content_type, "application/json");
-    res.body() = toJson(answer).dump();
+    res.body() = jsonText(answer);
     const std::string wireOut = frame(res);
     // The NM again.
     auto back = decode<NodeHeartbeatResponse>(unframe<false>(wireOut));
@@ -162,6 +163,93 @@ void BM_AllocateResponseEncode(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 100);
 }
 BENCHMARK(BM_AllocateResponseEncode)->Arg(0)->Arg(1);
+
+// The NM's side of a heartbeat with 10 container statuses: writing its NodeHeartbeatRequest.
+// Argument: 0 = through the JSON document (toJson().dump()), 1 = jsonText, 2 = jsonText with
+// each status's text kept from the heartbeat before (what the simulated NMs do).
+void BM_HeartbeatRequestEncode(benchmark::State& state) {
+  const NodeHeartbeatRequest hb = heartbeatWith(10);
+  NodeHeartbeatRequest head = hb;
+  head.nodeStatus.containersStatuses.clear();
+  std::vector<std::string> kept;
+  for (const ContainerStatus& s : hb.nodeStatus.containersStatuses) kept.push_back(jsonText(s));
+  for (auto _ : state) {
+    std::string body;
+    if (state.range(0) == 0) {
+      body = toJson(hb).dump();
+    } else if (state.range(0) == 1) {
+      body = jsonText(hb);
+    } else {
+      body = jsonText(head, [&kept](std::string& out) {
+        for (size_t i = 0; i < kept.size(); ++i) {
+          if (i) out += ',';
+          out += kept[i];
+        }
+      });
+    }
+    benchmark::DoNotOptimize(body.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_HeartbeatRequestEncode)->Arg(0)->Arg(1)->Arg(2);
+
+// The NM's reading of the RM's answer (one container to clean up). Argument: 0 = through the
+// JSON document, 1 = decodeHeartbeatResponseDirect.
+void BM_HeartbeatResponseDecode(benchmark::State& state) {
+  NodeHeartbeatResponse answer;
+  answer.responseId = 1235;
+  answer.containersToCleanup = {"container_1764000000000_0042_01_100001"};
+  const std::string body = jsonText(answer);
+  for (auto _ : state) {
+    if (state.range(0)) {
+      auto r = decodeHeartbeatResponseDirect(body);
+      benchmark::DoNotOptimize(r->responseId);
+    } else {
+      auto r = decodeJson<NodeHeartbeatResponse>(*parseJsonBody(body, "NodeHeartbeatResponse"));
+      benchmark::DoNotOptimize(r->responseId);
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_HeartbeatResponseDecode)->Arg(0)->Arg(1);
+
+// The AM's side: writing its AllocateRequest (one ask, as rm_load's AMs send). Argument: 0 =
+// toJson().dump(), 1 = jsonText.
+void BM_AllocateRequestEncode(benchmark::State& state) {
+  AllocateRequest r;
+  r.applicationAttemptId = "appattempt_1764000000000_0042_000001";
+  r.responseId = 17;
+  r.progress = 0.5;
+  ResourceRequest ask;
+  ask.priority = 1;
+  ask.capability = {.memory = 1024, .vCores = 1};
+  ask.numContainers = 2000;
+  r.ask.push_back(ask);
+  for (auto _ : state) {
+    std::string body = state.range(0) ? jsonText(r) : toJson(r).dump();
+    benchmark::DoNotOptimize(body.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AllocateRequestEncode)->Arg(0)->Arg(1);
+
+// The AM's reading of an AllocateResponse of 100 allocated and 100 completed containers.
+// Argument: 0 = through the JSON document, 1 = decodeAllocateResponseDirect. items/s =
+// containers (each counted once, allocated and returned).
+void BM_AllocateResponseDecode(benchmark::State& state) {
+  const std::string body = jsonText(responseWith(100));
+  for (auto _ : state) {
+    if (state.range(0)) {
+      auto r = decodeAllocateResponseDirect(body);
+      benchmark::DoNotOptimize(r->allocatedContainers.data());
+    } else {
+      auto r = decodeJson<AllocateResponse>(*parseJsonBody(body, "AllocateResponse"));
+      benchmark::DoNotOptimize(r->allocatedContainers.data());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * 100);
+}
+BENCHMARK(BM_AllocateResponseDecode)->Arg(0)->Arg(1);
 
 }  // namespace
 }  // namespace spindle::protocol

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.h"
+#include "protocol/json_text.h"
 #include "protocol/rest_records.h"
 #include "protocol/yarn_ids.h"
 
@@ -220,7 +221,7 @@ void Load::allocate(Am& am) {
   if (o_.hold == 0 || ask.numContainers > 0) r.ask.push_back(ask);
   const int64_t t0 = steadyNowUs();
   am.conn.call(
-      http::verb::post, "/rpc/v1/am/allocate", protocol::toJson(r).dump(),
+      http::verb::post, "/rpc/v1/am/allocate", protocol::jsonText(r),
       [this, &am, t0](const HttpCall& c) {
         const int64_t t1 = steadyNowUs();
         auto resp = c.error.empty() && c.status == 200

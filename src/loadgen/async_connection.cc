@@ -1,5 +1,7 @@
 #include "loadgen/async_connection.h"
 
+#include <array>
+
 namespace spindle::loadgen {
 
 namespace asio = boost::asio;
@@ -9,6 +11,23 @@ namespace http = boost::beast::http;
 std::string describe(const HttpCall& r) {
   if (!r.error.empty()) return r.error;
   return "HTTP " + std::to_string(r.status) + " " + r.body.substr(0, 300);
+}
+
+void appendRequestHead(std::string& out, http::verb verb, std::string_view target,
+                       size_t bodySize) {
+  const beast::string_view method = http::to_string(verb);
+  out.append(method.data(), method.size());
+  out += ' ';
+  out += target;
+  out += " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+  // prepare_payload(): a body states its length; an empty one only for OPTIONS, PUT and POST.
+  if (bodySize > 0 || verb == http::verb::options || verb == http::verb::put ||
+      verb == http::verb::post) {
+    out += "Content-Length: ";
+    out += std::to_string(bodySize);
+    out += "\r\n";
+  }
+  out += "\r\n";
 }
 
 AsyncConnection::AsyncConnection(asio::io_context& ioc, asio::ip::tcp::endpoint peer,
@@ -27,15 +46,9 @@ void AsyncConnection::call(http::verb verb, std::string target, std::string body
 void AsyncConnection::begin(Queued q) {
   busy_ = true;
   done_ = std::move(q.done);
-  req_ = {};
-  req_.method(q.verb);
-  req_.target(q.target);
-  req_.version(11);
-  req_.set(http::field::host, "127.0.0.1");
-  req_.set(http::field::content_type, "application/json");
-  req_.keep_alive(true);
-  req_.body() = std::move(q.body);
-  req_.prepare_payload();
+  head_.clear();
+  appendRequestHead(head_, q.verb, q.target, q.body.size());
+  body_ = std::move(q.body);
   if (connected_) return send();
   stream_.expires_after(timeout_);
   stream_.async_connect(peer_, [this](beast::error_code ec) {
@@ -49,21 +62,21 @@ void AsyncConnection::begin(Queued q) {
 
 void AsyncConnection::send() {
   stream_.expires_after(timeout_);
-  http::async_write(stream_, req_, [this](beast::error_code ec, size_t) {
+  const std::array<asio::const_buffer, 2> bytes{asio::buffer(head_), asio::buffer(body_)};
+  asio::async_write(stream_, bytes, [this](beast::error_code ec, size_t) {
     if (ec) return fail("write", ec);
     parser_.emplace();
     parser_->body_limit(64 * 1024 * 1024);
     http::async_read(stream_, buffer_, *parser_, [this](beast::error_code ec2, size_t) {
       if (ec2) return fail("read", ec2);
-      auto res = parser_->release();
-      if (!res.keep_alive()) {
+      if (!parser_->keep_alive()) {
         beast::error_code ignored;
         stream_.socket().close(ignored);
         connected_ = false;
       }
       HttpCall r;
-      r.status = static_cast<int>(res.result_int());
-      r.body = std::move(res.body());
+      r.status = parser_->status;
+      r.body = std::move(parser_->body);
       finish(std::move(r));
     });
   });

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "protocol/codec.h"
+#include "protocol/json_text.h"
 
 namespace spindle::loadgen {
 
@@ -38,6 +39,18 @@ struct NodeFleet::Nm {
     int32_t exitStatus = 0;
     bool complete = false;
     bool sent = false;  // COMPLETE in the heartbeat in flight
+    // Its ContainerStatus as the heartbeat carries it (jsonText), written when its state
+    // changes rather than every heartbeat: a node reports each container every time.
+    std::string text;
+    void setState(bool done, int32_t exit) {
+      complete = done;
+      exitStatus = exit;
+      protocol::ContainerStatus s;
+      s.containerId = id;
+      s.state = done ? protocol::ContainerState::COMPLETE : protocol::ContainerState::RUNNING;
+      s.exitStatus = done ? exit : protocol::kInvalidExitStatus;
+      text = protocol::jsonText(s);
+    }
   };
   NodeSpec spec;
   AsyncConnection conn;
@@ -50,6 +63,7 @@ struct NodeFleet::Nm {
   int64_t intervalMs = 1000;
   asio::steady_timer::time_point next;
   std::vector<Running> containers;
+  size_t lastBodySize = 512;  // the last heartbeat's size, to reserve the next one's
 };
 
 NodeFleet::NodeFleet(asio::io_context& ioc, asio::ip::tcp::endpoint rm, const FleetOptions& o,
@@ -153,27 +167,30 @@ void NodeFleet::heartbeat(Nm& nm) {
   if (nm.stopped || !nm.registered) return;
   if (nm.conn.busy()) return scheduleHeartbeat(nm);  // the last one is still unanswered
   const int64_t now = steadyNowMs();
-  protocol::NodeHeartbeatRequest hb;
-  hb.nodeStatus.nodeId = nm.spec.nodeId;
-  hb.nodeStatus.responseId = nm.responseId;
-  hb.nodeStatus.nodeHealthStatus.lastHealthReportTime = wallNowMs();
-  hb.nodeStatus.containersStatuses.reserve(nm.containers.size());
   for (Nm::Running& c : nm.containers) {
     if (!c.complete && c.endMs <= now) {
-      c.complete = true;
-      c.exitStatus = 0;
+      c.setState(true, 0);
       --counters_.runningOnNodes;
     }
     c.sent = c.complete;
-    protocol::ContainerStatus s;
-    s.containerId = c.id;
-    s.state = c.complete ? protocol::ContainerState::COMPLETE : protocol::ContainerState::RUNNING;
-    s.exitStatus = c.complete ? c.exitStatus : protocol::kInvalidExitStatus;
-    hb.nodeStatus.containersStatuses.push_back(std::move(s));
   }
+  protocol::NodeHeartbeatRequest hb;  // its statuses are the containers' texts
+  hb.nodeStatus.nodeId = nm.spec.nodeId;
+  hb.nodeStatus.responseId = nm.responseId;
+  hb.nodeStatus.nodeHealthStatus.lastHealthReportTime = wallNowMs();
+  std::string body = protocol::jsonText(
+      hb,
+      [&nm](std::string& out) {
+        for (size_t i = 0; i < nm.containers.size(); ++i) {
+          if (i) out += ',';
+          out += nm.containers[i].text;
+        }
+      },
+      nm.lastBodySize + 64);
+  nm.lastBodySize = body.size();
   const int64_t t0 = steadyNowUs();
   nm.conn.call(
-      http::verb::post, "/rpc/v1/resource-tracker/heartbeat", protocol::toJson(hb).dump(),
+      http::verb::post, "/rpc/v1/resource-tracker/heartbeat", std::move(body),
       [this, &nm, t0](const HttpCall& c) {
         auto resp = c.error.empty() && c.status == 200
                         ? protocol::decode<protocol::NodeHeartbeatResponse>(c.body)
@@ -206,8 +223,7 @@ void NodeFleet::heartbeat(Nm& nm) {
         for (const std::string& id : resp->containersToCleanup) {
           for (Nm::Running& run : nm.containers) {
             if (run.id != id || run.complete) continue;
-            run.complete = true;
-            run.exitStatus = kKilledByResourceManager;
+            run.setState(true, kKilledByResourceManager);
             --counters_.runningOnNodes;
           }
         }
@@ -222,7 +238,12 @@ bool NodeFleet::runOn(const std::string& nodeId, const std::string& containerId,
     if (firstError.empty()) firstError = "a container on an unknown node " + nodeId;
     return false;
   }
-  it->second->containers.push_back({containerId, endMs, memoryMb, vcores});
+  Nm::Running& run = it->second->containers.emplace_back();
+  run.id = containerId;
+  run.endMs = endMs;
+  run.memoryMb = memoryMb;
+  run.vcores = vcores;
+  run.setState(false, 0);
   ++counters_.runningOnNodes;
   return true;
 }

@@ -27,6 +27,7 @@
 #include "protocol/failover_http_client.h"
 #include "protocol/http_client.h"
 #include "protocol/http_server.h"
+#include "protocol/json_text.h"
 #include "protocol/rest_records.h"
 #include "protocol/yarn_ids.h"
 
@@ -370,7 +371,7 @@ int runNodeManager(const std::string& confDir) {
     // NMDistributedNodeLabelsHandler: on a change or after resync-interval-ms.
     if (!pendingLabels) pendingLabels = labelsReporter.forHeartbeat(labels.current(), nowMs());
     hb.nodeLabels = pendingLabels;
-    auto r = rm.post("/rpc/v1/resource-tracker/heartbeat", protocol::toJson(hb).dump());
+    auto r = rm.post("/rpc/v1/resource-tracker/heartbeat", protocol::jsonText(hb));
     auto resp = r && r->status == 200
                     ? protocol::decode<protocol::NodeHeartbeatResponse>(r->body)
                     : Result<protocol::NodeHeartbeatResponse>(

@@ -18,6 +18,7 @@
 #include "protocol/heartbeat_decode.h"
 #include "protocol/json_fields.h"
 #include "protocol/records.h"
+#include "protocol/response_decode.h"
 
 namespace spindle::protocol {
 
@@ -94,6 +95,11 @@ Result<T> decode(std::string_view body) {
   if constexpr (std::is_same_v<T, NodeHeartbeatRequest>) {
     // The RM's most frequent message: read without a document when it has the usual shape.
     if (auto direct = decodeHeartbeatDirect(body)) return std::move(*direct);
+  } else if constexpr (std::is_same_v<T, NodeHeartbeatResponse>) {
+    // The answers NMs and AMs read most (response_decode.h): the same.
+    if (auto direct = decodeHeartbeatResponseDirect(body)) return std::move(*direct);
+  } else if constexpr (std::is_same_v<T, AllocateResponse>) {
+    if (auto direct = decodeAllocateResponseDirect(body)) return std::move(*direct);
   }
   auto j = parseJsonBody(body, recordName<T>());
   if (!j) return j.status();

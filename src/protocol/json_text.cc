@@ -106,7 +106,130 @@ void appendViaDocument(std::string& out, const T& x) {
   out += toJson(x).dump();
 }
 
+// nlohmann's own number format (shortest round trip, ".0" on whole numbers, its exponent form).
+void appendDouble(std::string& out, double v) { out += nlohmann::json(v).dump(); }
+
+void appendBool(std::string& out, bool v) { out += v ? "true" : "false"; }
+
+void appendUtilization(std::string& out, const ResourceUtilization& u) {
+  out += "{\"cpu\":";
+  appendDouble(out, u.cpu);
+  out += ",\"pmem\":";
+  appendInt(out, u.pmem);
+  out += ",\"vmem\":";
+  appendInt(out, u.vmem);
+  out += '}';
+}
+
+void appendAsk(std::string& out, const ResourceRequest& r) {
+  out += '{';
+  key(out, "allocationRequestId", true);
+  appendInt(out, r.allocationRequestId);
+  key(out, "capability");
+  appendResource(out, r.capability);
+  key(out, "nodeLabelExpression");
+  appendString(out, r.nodeLabelExpression);
+  key(out, "numContainers");
+  appendInt(out, r.numContainers);
+  key(out, "priority");
+  appendInt(out, r.priority);
+  key(out, "relaxLocality");
+  appendBool(out, r.relaxLocality);
+  key(out, "resourceName");
+  appendString(out, r.resourceName);
+  out += '}';
+}
+
 }  // namespace
+
+std::string jsonText(const ContainerStatus& s) {
+  std::string out;
+  out.reserve(128);
+  appendStatus(out, s);
+  return out;
+}
+
+void appendHeartbeatHead(std::string& out, const NodeHeartbeatRequest& r) {
+  out += '{';
+  if (r.nodeAttributes) {
+    key(out, "nodeAttributes", true);
+    appendList(out, *r.nodeAttributes, appendViaDocument<NodeAttributeRecord>);
+    out += ',';
+  }
+  if (r.nodeLabels) {
+    key(out, "nodeLabels", true);
+    appendStrings(out, *r.nodeLabels);
+    out += ',';
+  }
+  out += "\"nodeStatus\":{\"containersStatuses\":[";
+}
+
+void appendHeartbeatTail(std::string& out, const NodeHeartbeatRequest& r) {
+  const NodeStatus& s = r.nodeStatus;
+  out += ']';
+  if (s.containersUtilization) {
+    key(out, "containersUtilization");
+    appendUtilization(out, *s.containersUtilization);
+  }
+  key(out, "keepAliveApplications");
+  appendStrings(out, s.keepAliveApplications);
+  key(out, "nodeHealthStatus");
+  out += "{\"healthReport\":";
+  appendString(out, s.nodeHealthStatus.healthReport);
+  out += ",\"isNodeHealthy\":";
+  appendBool(out, s.nodeHealthStatus.isNodeHealthy);
+  out += ",\"lastHealthReportTime\":";
+  appendInt(out, s.nodeHealthStatus.lastHealthReportTime);
+  out += '}';
+  key(out, "nodeId");
+  appendString(out, s.nodeId);
+  if (s.nodeUtilization) {
+    key(out, "nodeUtilization");
+    appendUtilization(out, *s.nodeUtilization);
+  }
+  key(out, "responseId");
+  appendInt(out, s.responseId);
+  out += "}}";
+}
+
+std::string jsonText(const NodeHeartbeatRequest& r) {
+  return jsonText(
+      r,
+      [&r](std::string& out) {
+        const auto& statuses = r.nodeStatus.containersStatuses;
+        for (size_t i = 0; i < statuses.size(); ++i) {
+          if (i) out += ',';
+          appendStatus(out, statuses[i]);
+        }
+      },
+      256 + 120 * r.nodeStatus.containersStatuses.size());
+}
+
+std::string jsonText(const AllocateRequest& r) {
+  std::string out;
+  out.reserve(256 + 200 * r.ask.size() + 40 * r.release.size());
+  out += '{';
+  key(out, "applicationAttemptId", true);
+  appendString(out, r.applicationAttemptId);
+  key(out, "ask");
+  appendList(out, r.ask, appendAsk);
+  key(out, "blacklistRequest");
+  out += "{\"blacklistAdditions\":";
+  appendStrings(out, r.blacklistRequest.blacklistAdditions);
+  out += ",\"blacklistRemovals\":";
+  appendStrings(out, r.blacklistRequest.blacklistRemovals);
+  out += '}';
+  key(out, "progress");
+  appendDouble(out, r.progress);
+  key(out, "release");
+  appendStrings(out, r.release);
+  key(out, "responseId");
+  appendInt(out, r.responseId);
+  key(out, "schedulingRequests");
+  appendList(out, r.schedulingRequests, appendViaDocument<SchedulingRequestRecord>);
+  out += '}';
+  return out;
+}
 
 std::string jsonText(const AllocateResponse& r) {
   std::string out;

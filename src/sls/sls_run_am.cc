@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.h"
+#include "protocol/json_text.h"
 #include "protocol/yarn_ids.h"
 #include "sls/sls_run_impl.h"
 
@@ -117,7 +118,7 @@ void SlsRun::Impl::allocate(size_t i) {
   r.schedulingRequests = std::move(job.pending.schedulingRequests);
   r.release = std::move(job.pending.releases);
   job.pending = {};
-  job.conn.call(http::verb::post, "/rpc/v1/am/allocate", protocol::toJson(r).dump(),
+  job.conn.call(http::verb::post, "/rpc/v1/am/allocate", protocol::jsonText(r),
                 [this, i, r](const HttpCall& c) {
                   Job& jb = *jobs[i];
                   if (jb.ended) return;
