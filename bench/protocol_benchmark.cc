@@ -17,6 +17,7 @@
 
 #include "protocol/codec.h"
 #include "protocol/json_text.h"
+#include "protocol/wire_text.h"
 
 namespace spindle::protocol {
 namespace {
@@ -44,16 +45,7 @@ template <bool isRequest>
 std::string frame(http::message<isRequest, http::string_body>& m) {
   m.prepare_payload();
   std::string out;
-  http::serializer<isRequest, http::string_body> sr(m);
-  beast::error_code ec;
-  while (!sr.is_done()) {
-    sr.next(ec, [&](beast::error_code&, const auto& buffers) {
-      for (auto b : beast::buffers_range_ref(buffers)) {
-        out.append(static_cast<const char*>(b.data()), b.size());
-      }
-      sr.consume(beast::buffer_bytes(buffers));
-    });
-  }
+  appendWireText(m, out);
   return out;
 }
 

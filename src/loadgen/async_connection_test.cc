@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "protocol/wire_text.h"
+
 namespace spindle::loadgen {
 namespace {
 
@@ -22,17 +24,8 @@ std::string throughBeast(http::verb verb, const std::string& target, const std::
   req.keep_alive(true);
   req.body() = body;
   req.prepare_payload();
-  http::request_serializer<http::string_body> sr(req);
   std::string out;
-  beast::error_code ec;
-  while (!sr.is_done()) {
-    sr.next(ec, [&](beast::error_code&, const auto& buffers) {
-      for (auto b : beast::buffers_range_ref(buffers)) {
-        out.append(static_cast<const char*>(b.data()), b.size());
-      }
-      sr.consume(beast::buffer_bytes(buffers));
-    });
-  }
+  protocol::appendWireText(req, out);
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include "base/log.h"
 #include "base/thread_name.h"
+#include "protocol/wire_text.h"
 
 namespace spindle::protocol {
 
@@ -217,18 +218,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
     res_.body() = std::move(r.body);
     res_.prepare_payload();
     wire_.clear();
-    http::serializer<false, http::string_body> sr(res_);
-    beast::error_code ec;
-    while (!sr.is_done() && !ec) {
-      sr.next(ec, [&](beast::error_code&, const auto& buffers) {
-        size_t n = 0;
-        for (const auto b : beast::buffers_range_ref(buffers)) {
-          wire_.append(static_cast<const char*>(b.data()), b.size());
-          n += b.size();
-        }
-        sr.consume(n);
-      });
-    }
+    appendWireText(res_, wire_);
   }
 
   void close() {
