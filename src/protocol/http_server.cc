@@ -248,6 +248,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
 }  // namespace
 
 void sendAnswersFromThisThread(bool yes) { sendAnswersHere = yes; }
+bool answersSentFromThisThread() { return sendAnswersHere; }
 
 struct HttpServer::Impl {
   std::string host;

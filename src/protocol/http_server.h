@@ -63,6 +63,7 @@ using Respond = std::function<void(HttpResponse)>;
 // to the connection's I/O thread. A busy scheduler thread hands them over: the I/O thread is
 // awake anyway under load, and the scheduler thread then only schedules.
 void sendAnswersFromThisThread(bool yes);
+bool answersSentFromThisThread();
 using HttpHandler = std::function<void(HttpRequest, Respond)>;
 
 inline constexpr size_t kMaxBodyBytes = 8 * 1024 * 1024;

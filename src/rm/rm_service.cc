@@ -65,16 +65,16 @@ size_t answerItems(const protocol::AllocateResponse& r) {
          r.preemptContainers.size() + r.rejectedSchedulingRequests.size() + r.updatedNodes.size();
 }
 
-// A protocol answer, written without a JSON document (json_text.h). A small one is made here,
-// so the answering thread sends it at once (http_server.h); a large one on the I/O thread, so
-// the scheduler thread only moves the record (an allocate response with a thousand containers is
-// a tenth of a millisecond of JSON).
+// A protocol answer, written without a JSON document (json_text.h). A small one is made here
+// when this thread sends its answers itself (a quiet RM, http_server.h); otherwise, and for a
+// large one, it is made on the I/O thread that sends it, so the scheduler thread only moves the
+// record (an allocate response with a thousand containers is a tenth of a millisecond of JSON).
 template <typename T>
 HttpResponse answerLater(Result<T> r) {
   if (!r) return error(r.status());
   constexpr size_t kMadeHere = 64;
   HttpResponse resp;
-  if (answerItems(*r) <= kMadeHere) {
+  if (protocol::answersSentFromThisThread() && answerItems(*r) <= kMadeHere) {
     resp.body = protocol::jsonText(*r);
   } else {
     resp.renderBody = [rec = std::make_shared<T>(std::move(*r))] {
