@@ -67,6 +67,10 @@ void AsyncConnection::send() {
     if (ec) return fail("write", ec);
     parser_.emplace();
     parser_->body_limit(64 * 1024 * 1024);
+    // Beast reads at most the buffer's free capacity per recv (512 bytes when it has none): an
+    // allocate answer with a thousand containers took hundreds of reads. Room for a small answer
+    // in one read, and for a large one in a few after the first.
+    buffer_.reserve(lastAnswerBytes_ > kSmallAnswerBytes ? kLargeReadBytes : kSmallAnswerBytes);
     http::async_read(stream_, buffer_, *parser_, [this](beast::error_code ec2, size_t) {
       if (ec2) return fail("read", ec2);
       if (!parser_->keep_alive()) {
@@ -77,6 +81,7 @@ void AsyncConnection::send() {
       HttpCall r;
       r.status = parser_->status;
       r.body = std::move(parser_->body);
+      lastAnswerBytes_ = r.body.size();
       finish(std::move(r));
     });
   });

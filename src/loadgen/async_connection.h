@@ -104,8 +104,11 @@ class AsyncConnection {
   std::chrono::milliseconds timeout_;
   bool connected_ = false;
   bool busy_ = false;
+  static constexpr size_t kSmallAnswerBytes = 4 * 1024;
+  static constexpr size_t kLargeReadBytes = 64 * 1024;
   boost::beast::flat_buffer buffer_;
-  std::string head_, body_;  // the request being sent
+  size_t lastAnswerBytes_ = 0;  // the last answer's body: how much room the next read gets
+  std::string head_, body_;     // the request being sent
   std::optional<AnswerParser> parser_;
   Done done_;
   std::deque<Queued> waiting_;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "protocol/http_server.h"
 #include "protocol/wire_text.h"
 
 namespace spindle::loadgen {
@@ -71,6 +72,40 @@ TEST(AsyncConnection, AnswersAreReadToStatusAndBody) {
     EXPECT_EQ(p.status, c.status);
     EXPECT_EQ(p.body, c.body);
     EXPECT_EQ(p.keep_alive(), c.keepAlive);
+  }
+}
+
+// Answers small, large (past the room a read gets after a small one), small again, on one
+// connection: each arrives whole, whatever the read sizes.
+TEST(AsyncConnection, AnswersOfEverySizeOnOneConnection) {
+  protocol::HttpServer server("127.0.0.1", 0, [](protocol::HttpRequest req, protocol::Respond r) {
+    const size_t n = std::stoul(req.body);
+    std::string body(n, 'y');
+    for (size_t i = 0; i < n; i += 89) body[i] = static_cast<char>('A' + i % 26);
+    r({200, std::move(body)});
+  });
+  ASSERT_TRUE(server.start().isOk());
+  boost::asio::io_context ioc;
+  AsyncConnection conn(
+      ioc, {boost::asio::ip::make_address("127.0.0.1"), static_cast<uint16_t>(server.port())},
+      std::chrono::seconds(10));
+  const std::vector<size_t> sizes = {3, 4096, 4097, 70'000, 1'000'000, 10, 65'536, 0, 5};
+  std::vector<HttpCall> answers;
+  for (size_t n : sizes) {
+    conn.call(http::verb::post, "/size", std::to_string(n),
+              [&answers](const HttpCall& c) { answers.push_back(c); });
+  }
+  ioc.run_for(std::chrono::seconds(20));
+  server.stop();
+  ASSERT_EQ(answers.size(), sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    EXPECT_EQ(answers[i].error, "") << sizes[i];
+    EXPECT_EQ(answers[i].status, 200);
+    ASSERT_EQ(answers[i].body.size(), sizes[i]);
+    for (size_t k = 0; k < sizes[i]; ++k) {
+      const char want = k % 89 == 0 ? static_cast<char>('A' + k % 26) : 'y';
+      ASSERT_EQ(answers[i].body[k], want) << "answer " << i << " byte " << k;
+    }
   }
 }
 

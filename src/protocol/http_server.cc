@@ -28,6 +28,11 @@ thread_local bool sendAnswersHere = true;
 // How long a connection may sit idle between requests (an NM heartbeats every second; a
 // silent peer's socket is closed after this).
 constexpr auto kIdleTimeout = std::chrono::minutes(10);
+// Room in a connection's read buffer before each request. Beast reads at most the buffer's
+// free capacity per recv (and 512 bytes when it has none): a heartbeat carrying a dozen
+// container statuses took six recv calls with the buffer Beast grows by itself, one with this.
+// The buffer keeps its capacity between requests; only the pages a request touches are used.
+constexpr size_t kReadRoomBytes = 16 * 1024;
 
 int hexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -104,6 +109,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
   void read() {
     parser_.emplace();
     parser_->body_limit(kMaxBodyBytes);
+    buffer_.reserve(kReadRoomBytes);
     http::async_read(
         socket_, buffer_, *parser_,
         [self = this->shared_from_this()](beast::error_code ec, size_t) { self->onRead(ec); });

@@ -55,6 +55,26 @@ TEST(Http, RendersADeferredBodyOnTheIoThread) {
   server.stop();
 }
 
+// Bodies around the read buffer's room and far past it, on one keep-alive connection, in both
+// directions: what is read in several receives arrives whole.
+TEST(Http, BodiesOfEverySizeOnOneConnection) {
+  HttpServer server("127.0.0.1", 0, [](HttpRequest req, Respond respond) {
+    respond({200, std::to_string(req.body.size()) + ":" + req.body});
+  });
+  ASSERT_TRUE(server.start().isOk());
+  HttpClient client("127.0.0.1", server.port());
+  for (size_t n : {size_t{0}, size_t{1}, size_t{511}, size_t{16383}, size_t{16384}, size_t{16385},
+                   size_t{100'000}, size_t{3}, size_t{1'500'000}, size_t{2}}) {
+    std::string body(n, 'x');
+    for (size_t i = 0; i < n; i += 97) body[i] = static_cast<char>('a' + i % 26);
+    auto r = client.post("/echo", body);
+    ASSERT_TRUE(r.isOk()) << n << ": " << r.status().toString();
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->body, std::to_string(n) + ":" + body) << "a body of " << n << " bytes";
+  }
+  server.stop();
+}
+
 TEST(Http, ConnectionRefusedNamesThePeer) {
   HttpServer server("127.0.0.1", 0, [](HttpRequest, Respond r) { r({200, ""}); });
   ASSERT_TRUE(server.start().isOk());
