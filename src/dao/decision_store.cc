@@ -32,32 +32,32 @@ constexpr int64_t kMaxLimit = 5000;
 
 }  // namespace
 
-void DecisionStore::push(Entry e) {
-  ring_.push_back(std::move(e));
-  while (ring_.size() > capacity_) ring_.pop_front();
-}
-
 void DecisionStore::add(json decision) {
   const std::string kind = text(decision, "kind");
   if (kind == "skip") lastSkip_[text(decision, "app")] = decision;
   // An app that got a container is not waiting for that reason any more.
   if (kind == "allocate" || kind == "app-finished") lastSkip_.erase(text(decision, "app"));
-  Entry e;
+  Entry& e = ring_.push();
   e.line = std::move(decision);
-  push(std::move(e));
+  e.seq = 0;
+  e.appName.clear();
 }
 
 void DecisionStore::add(const Scheduler& sched, const DecisionRecord& d, size_t seq) {
   sched_ = &sched;
-  Entry e;
-  e.decision = Decision::of(d);
+  Entry& e = ring_.push();
+  e.line = nullptr;
+  e.decision.assign(d);
   e.seq = seq;
-  if (const Application* a = sched.findApp(d.app)) e.appName = a->submission().name;
+  if (const Application* a = sched.findApp(d.app)) {
+    e.appName.assign(a->submission().name);
+  } else {
+    e.appName.clear();
+  }
   if (d.kind == DecisionKind::kSkip) lastSkipRecord_[d.app.value()] = e;
   if (d.kind == DecisionKind::kAllocate || d.kind == DecisionKind::kAppFinished) {
     lastSkipRecord_.erase(d.app.value());
   }
-  push(std::move(e));
 }
 
 json DecisionStore::render(const Entry& e) const {

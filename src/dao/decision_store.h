@@ -11,17 +11,17 @@
 //
 // The RM's sink keeps each decision as its record (Decision, the app's name) and renders it as
 // JSON only when a query reads it: a scheduler making 100,000 allocations per second pays a
-// copy per decision, not a JSON object built and destroyed.
+// copy per decision into a reused slot, not a JSON object built and destroyed.
 // Thread-compatible.
 #pragma once
 
 #include <cstddef>
-#include <deque>
 #include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "base/ring.h"
 #include "base/status.h"
 #include "scheduler/decision.h"
 #include "scheduler/scheduler.h"
@@ -30,7 +30,7 @@ namespace spindle {
 
 class DecisionStore {
  public:
-  explicit DecisionStore(size_t capacity) : capacity_(capacity) {}
+  explicit DecisionStore(size_t capacity) : ring_(capacity) {}
 
   // One decision-log line (decision_json.h's fields).
   void add(nlohmann::json decision);
@@ -54,11 +54,10 @@ class DecisionStore {
     std::string appName;  // the app's name when decided (a finished app is gone later)
   };
   nlohmann::json render(const Entry& e) const;
-  void push(Entry e);
 
-  size_t capacity_;
   const Scheduler* sched_ = nullptr;
-  std::deque<Entry> ring_;
+  // Full, a record overwrites the oldest entry's fields in place (its strings keep their room).
+  Ring<Entry> ring_;
   std::map<std::string, nlohmann::json> lastSkip_;  // lines, by app id
   std::map<uint32_t, Entry> lastSkipRecord_;        // records, by AppId value
 };

@@ -18,6 +18,31 @@ namespace spindle::rm {
 
 using nlohmann::json;
 
+namespace {
+
+// Every field an entry keeps, over whatever the slot held.
+void fill(ActivityEntry& e, const DecisionRecord& d) {
+  e.kind = d.kind;
+  e.time = d.time;
+  e.app = d.app;
+  e.container = d.container;
+  e.node = d.node;
+  e.queue.assign(d.queue);
+  e.key = d.key;
+  e.resource = d.resource;
+  e.am = d.am;
+  e.skip = d.skip;
+  e.rejection = d.rejection;
+  // An allocation's diagnostic is built from its fields; the others keep the core's reason.
+  if (d.kind == DecisionKind::kAllocate) {
+    e.reason.clear();
+  } else {
+    d.reason.textInto(e.reason);
+  }
+}
+
+}  // namespace
+
 void ActivitiesRecorder::record(const DecisionRecord& d) {
   switch (d.kind) {
     case DecisionKind::kAppFinished:
@@ -28,31 +53,13 @@ void ActivitiesRecorder::record(const DecisionRecord& d) {
     case DecisionKind::kRequestRejected: break;
     default: return;
   }
-  ActivityEntry e;
-  e.kind = d.kind;
-  e.time = d.time;
-  e.app = d.app;
-  e.container = d.container;
-  e.node = d.node;
-  e.queue = std::string(d.queue);
-  e.key = d.key;
-  e.resource = d.resource;
-  e.am = d.am;
-  e.skip = d.skip;
-  e.rejection = d.rejection;
-  // An allocation's diagnostic is built from its fields; the others keep the core's reason.
-  if (d.kind != DecisionKind::kAllocate) e.reason = d.reason.text();
-  std::deque<ActivityEntry>& mine = byApp_[d.app];
-  mine.push_back(e);
-  if (mine.size() > kPerApp) mine.pop_front();
-  if (d.node.valid()) {
-    recent_.push_back(std::move(e));
-    if (recent_.size() > kRecent) recent_.pop_front();
-  }
+  Ring<ActivityEntry>& mine = byApp_.try_emplace(d.app, kPerApp).first->second;
+  fill(mine.push(), d);
+  if (d.node.valid()) fill(recent_.push(), d);
 }
 
-const std::deque<ActivityEntry>& ActivitiesRecorder::forApp(AppId app) const {
-  static const std::deque<ActivityEntry> kNone;
+const Ring<ActivityEntry>& ActivitiesRecorder::forApp(AppId app) const {
+  static const Ring<ActivityEntry> kNone(1);
   auto it = byApp_.find(app);
   return it == byApp_.end() ? kNone : it->second;
 }
@@ -118,7 +125,7 @@ Result<json> RmCore::activities(const std::map<std::string, std::string>& q) {
     only = n->second->sched;
   }
   const Scheduler& s = sched();
-  const std::deque<ActivityEntry>& recent = activities_->recent();
+  const Ring<ActivityEntry>& recent = activities_->recent();
   const ActivityEntry* last = nullptr;
   for (auto it = recent.rbegin(); it != recent.rend() && last == nullptr; ++it) {
     if (!only || it->node == *only) last = &*it;
@@ -191,7 +198,7 @@ Result<json> RmCore::appActivities(std::string_view appId,
   const Scheduler& s = sched();
   const Application& a = *s.findApp(rm->id);
   json allocations = json::array();
-  const std::deque<ActivityEntry>& entries = activities_->forApp(rm->id);
+  const Ring<ActivityEntry>& entries = activities_->forApp(rm->id);
   for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
     const ActivityEntry& e = *it;
     if (!priorities.empty() && !priorities.contains(e.key.priority)) continue;

@@ -14,10 +14,10 @@
 #pragma once
 
 #include <cstddef>
-#include <deque>
 #include <string>
 #include <unordered_map>
 
+#include "base/ring.h"
 #include "scheduler/decision.h"
 
 namespace spindle::rm {
@@ -44,13 +44,14 @@ class ActivitiesRecorder final : public DecisionSink {
 
   void record(const DecisionRecord& d) override;
   // The app's entries, oldest first (empty for an unknown or finished app).
-  const std::deque<ActivityEntry>& forApp(AppId app) const;
+  const Ring<ActivityEntry>& forApp(AppId app) const;
   // The latest node-bound entries of every app, oldest first.
-  const std::deque<ActivityEntry>& recent() const { return recent_; }
+  const Ring<ActivityEntry>& recent() const { return recent_; }
 
  private:
-  std::unordered_map<AppId, std::deque<ActivityEntry>> byApp_;
-  std::deque<ActivityEntry> recent_;
+  // Rings: a record overwrites the oldest entry in place once full (its strings keep their room).
+  std::unordered_map<AppId, Ring<ActivityEntry>> byApp_;
+  Ring<ActivityEntry> recent_{kRecent};
 };
 
 }  // namespace spindle::rm

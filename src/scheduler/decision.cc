@@ -1,5 +1,7 @@
 #include "scheduler/decision.h"
 
+#include <iterator>
+
 #include <fmt/args.h>
 
 namespace spindle {
@@ -50,7 +52,17 @@ const char* toString(SkipReason r) {
 }
 
 std::string Reason::text() const {
-  if (!formatted_) return std::string(format_);
+  std::string out;
+  textInto(out);
+  return out;
+}
+
+void Reason::textInto(std::string& out) const {
+  out.clear();
+  if (!formatted_) {
+    out.assign(format_);
+    return;
+  }
   fmt::dynamic_format_arg_store<fmt::format_context> store;
   store.reserve(numArgs_, numArgs_);
   for (int i = 0; i < numArgs_; ++i) {
@@ -63,27 +75,31 @@ std::string Reason::text() const {
       case Arg::Type::kResource: store.push_back(a.resource->toString()); break;
     }
   }
-  return fmt::vformat(format_, store);
+  fmt::vformat_to(std::back_inserter(out), format_, store);
 }
 
 Decision Decision::of(const DecisionRecord& r) {
   Decision d;
-  d.kind = r.kind;
-  d.time = r.time;
-  d.app = r.app;
-  d.container = r.container;
-  d.node = r.node;
-  d.queue = std::string(r.queue);
-  d.key = r.key;
-  d.locality = r.locality;
-  d.resource = r.resource;
-  d.am = r.am;
-  d.skip = r.skip;
-  d.exitStatus = r.exitStatus;
-  d.rejection = r.rejection;
-  d.reason = r.reason.text();
-  d.numbers.assign(r.numbers.begin(), r.numbers.end());
+  d.assign(r);
   return d;
+}
+
+void Decision::assign(const DecisionRecord& r) {
+  kind = r.kind;
+  time = r.time;
+  app = r.app;
+  container = r.container;
+  node = r.node;
+  queue.assign(r.queue);
+  key = r.key;
+  locality = r.locality;
+  resource = r.resource;
+  am = r.am;
+  skip = r.skip;
+  exitStatus = r.exitStatus;
+  rejection = r.rejection;
+  r.reason.textInto(reason);
+  numbers.assign(r.numbers.begin(), r.numbers.end());
 }
 
 DecisionRecord Decision::view() const {

@@ -122,6 +122,8 @@ class Reason {
 
   bool empty() const { return !formatted_ && format_.empty(); }
   std::string text() const;
+  // The text into `out` (replacing what it held, reusing its room).
+  void textInto(std::string& out) const;
 
  private:
   struct Arg {
@@ -214,6 +216,8 @@ struct Decision {
 
   // The record rendered: queue copied, reason formatted.
   static Decision of(const DecisionRecord& r);
+  // The same in place: this decision's strings and numbers keep their room.
+  void assign(const DecisionRecord& r);
   // A record viewing this decision (valid while it lives).
   DecisionRecord view() const;
 };
