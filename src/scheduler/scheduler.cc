@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include <fmt/compile.h>
+
 #include "base/hot_path.h"
 #include "base/log.h"
 #include "resource/resource_config.h"
@@ -164,12 +166,14 @@ const Decision* Scheduler::lastSkip(AppId id) const {
 }
 
 std::string Scheduler::appIdString(AppId id) const {
-  return fmt::format("application_{}_{:04d}", settings_.clusterTimestamp, id.value());
+  // Formats parsed at compile time: the RM names every container it hands out and every status
+  // it is told about.
+  return fmt::format(FMT_COMPILE("application_{}_{:04d}"), settings_.clusterTimestamp, id.value());
 }
 
 std::string Scheduler::attemptIdString(AttemptId id) const {
-  return fmt::format("appattempt_{}_{:04d}_{:06d}", settings_.clusterTimestamp, id.app.value(),
-                     id.attempt);
+  return fmt::format(FMT_COMPILE("appattempt_{}_{:04d}_{:06d}"), settings_.clusterTimestamp,
+                     id.app.value(), id.attempt);
 }
 
 // YARN's ContainerId.toString: the epoch is the sequence number's bits above 40, printed as
@@ -177,10 +181,11 @@ std::string Scheduler::attemptIdString(AttemptId id) const {
 std::string Scheduler::containerIdString(ContainerId id) const {
   constexpr uint64_t kSeqMask = (uint64_t{1} << kEpochShift) - 1;
   if (const uint64_t epoch = id.seq >> kEpochShift; epoch != 0) {
-    return fmt::format("container_e{}_{}_{:04d}_{:02d}_{:06d}", epoch, settings_.clusterTimestamp,
-                       id.attempt.app.value(), id.attempt.attempt, id.seq & kSeqMask);
+    return fmt::format(FMT_COMPILE("container_e{}_{}_{:04d}_{:02d}_{:06d}"), epoch,
+                       settings_.clusterTimestamp, id.attempt.app.value(), id.attempt.attempt,
+                       id.seq & kSeqMask);
   }
-  return fmt::format("container_{}_{:04d}_{:02d}_{:06d}", settings_.clusterTimestamp,
+  return fmt::format(FMT_COMPILE("container_{}_{:04d}_{:02d}_{:06d}"), settings_.clusterTimestamp,
                      id.attempt.app.value(), id.attempt.attempt, id.seq);
 }
 
