@@ -10,10 +10,10 @@
 // checks read() makes (a non-empty nodeId and containerId, a known state, an exit status for a
 // COMPLETE container, non-negative resources). For anything else (another member, a member
 // twice, a number written as text or as a float, an escape in a member name, utilisation or
-// attributes, null, text after the root object, a malformed or invalid body) it answers
-// nullopt, and decode<NodeHeartbeatRequest>() takes the general path, which accepts or refuses
-// it with the usual error. So the two paths give the same record for every body the direct one
-// takes (heartbeat_decode_test checks that, on mutated bodies too).
+// attributes, null, text after the root object, a body over 1 MiB, a malformed or invalid
+// body) it answers nullopt, and decode<NodeHeartbeatRequest>() takes the general path, which
+// accepts or refuses it with the usual error. So the two paths give the same record for every
+// body the direct one takes (heartbeat_decode_test checks that, on mutated bodies too).
 //
 // simdjson reads up to 64 bytes past the text's end (SIMDJSON_PADDING): `capacity` says how
 // many bytes from body.data() may be read (a std::string's capacity(); decode() passes it, and

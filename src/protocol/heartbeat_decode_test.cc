@@ -270,6 +270,21 @@ TEST(HeartbeatDecode, DuplicatesTrailingTextFloatsAndBadTextAreLeftToTheDocument
   expectLeftToDocument(withMembers(", \"x\": " + deep.substr(0, 300) + std::string(300, ']')));
 }
 
+// A body over the On-Demand reader's limit (1 MiB, kLargestOnDemandText in ondemand_reader.h,
+// a header only the library includes) is read by the document path, as it reads it.
+TEST(HeartbeatDecode, AHugeHeartbeatIsLeftToTheDocumentPath) {
+  std::string body = jsonText(withStatuses(10'000));
+  ASSERT_GT(body.size(), size_t{1} << 20);
+  EXPECT_FALSE(decodeHeartbeatDirect(body).has_value());
+  body.reserve(body.size() + 64);
+  EXPECT_FALSE(decodeHeartbeatDirect(body, body.capacity()).has_value());
+  auto viaDecode = decode<NodeHeartbeatRequest>(body);
+  ASSERT_TRUE(viaDecode.isOk()) << viaDecode.status().message();
+  EXPECT_EQ(viaDecode->nodeStatus.containersStatuses.size(), 10'000u);
+  EXPECT_EQ(viaDecode->nodeStatus.containersStatuses.back().containerId,
+            "container_1764000000000_0042_01_109999");
+}
+
 // Mutated heartbeats (bytes deleted, copied, changed): whenever the direct path takes one, the
 // document path takes it too and reads the same record.
 TEST(HeartbeatDecode, MutatedBodiesTheDirectPathTakesReadAsTheDocumentPathReadsThem) {

@@ -17,6 +17,7 @@ simdjson::simdjson_result<simdjson::ondemand::document> iterateOnThisThread(std:
   // One parser per thread: its buffers (structural indexes, unescaped strings) grow to the
   // largest body read and are reused.
   thread_local simdjson::ondemand::parser parser;
+  if (body.size() > kLargestOnDemandText) return simdjson::CAPACITY;
   if (capacity >= body.size() + simdjson::SIMDJSON_PADDING) {
     return parser.iterate(simdjson::padded_string_view(body.data(), body.size(), capacity));
   }

@@ -34,10 +34,15 @@
 
 namespace spindle::protocol {
 
+// The largest text read here. The thread's parser keeps buffers of about six bytes per byte of
+// the largest text it read; a longer body (an NM with over ten thousand containers) is left to
+// the document path.
+inline constexpr size_t kLargestOnDemandText = 1 << 20;
+
 // A document over `body`, whose bytes up to body.data() + `capacity` may be read (a
 // std::string's capacity(); 0 when unknown). With SIMDJSON_PADDING bytes after the text it is
 // read in place, else copied into the calling thread's buffer first. The document is valid
-// until this thread's next call.
+// until this thread's next call. Error CAPACITY for a body over kLargestOnDemandText.
 simdjson::simdjson_result<simdjson::ondemand::document> iterateOnThisThread(std::string_view body,
                                                                             size_t capacity);
 

@@ -14,11 +14,12 @@
 // status for a COMPLETE container, non-negative resources, a positive heartbeat interval). For
 // anything else (another member, a member twice, null, a float, a number written as text, a
 // one-element list written as its element, an escape in a member name, a rejected request or
-// an updated node, text after the root object, a malformed body) they answer nullopt, and
-// decode<T>() takes the general path, which accepts or refuses it with the usual error. So both
-// paths give the same record for every body the direct one takes (response_decode_test, on
-// mutated bodies too). `capacity`: as in heartbeat_decode.h (the bytes from body.data() that
-// may be read; with simdjson's padding after the text it is read in place, else copied).
+// an updated node, text after the root object, a body over 1 MiB, a malformed body) they
+// answer nullopt, and decode<T>() takes the general path, which accepts or refuses it with the
+// usual error. So both paths give the same record for every body the direct one takes
+// (response_decode_test, on mutated bodies too). `capacity`: as in heartbeat_decode.h (the bytes
+// from body.data() that may be read; with simdjson's padding after the text it is read in place,
+// else copied).
 #pragma once
 
 #include <cstddef>
