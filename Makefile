@@ -16,7 +16,8 @@
 PACKAGES := build-essential cmake ninja-build ccache pkg-config \
             libpugixml-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcli11-dev libboost-dev \
             googletest libgtest-dev libgmock-dev libbenchmark-dev python3 libsqlite3-dev libjemalloc-dev \
-            clang clang-format clang-tidy etcd-server etcd-client chromium libclang-rt-14-dev
+            clang clang-format clang-tidy etcd-server etcd-client chromium libclang-rt-14-dev \
+            libsimdjson-dev
 # Node.js and npm build the web UI: Debian's nodejs and npm, unless a node and an npm are on the
 # PATH already (a machine with another Node.js build; Debian's npm would conflict with it).
 NODE_PACKAGES := $(if $(and $(shell command -v node),$(shell command -v npm)),,nodejs npm)

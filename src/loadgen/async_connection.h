@@ -27,6 +27,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "protocol/http_server.h"
+
 namespace spindle::loadgen {
 
 struct HttpCall {
@@ -61,7 +63,8 @@ class AnswerParser : public boost::beast::http::basic_parser<false> {
   void on_header_impl(boost::beast::error_code&) override {}
   void on_body_init_impl(const boost::optional<std::uint64_t>& length,
                          boost::beast::error_code&) override {
-    if (length) body.reserve(static_cast<size_t>(*length));
+    // Room for simdjson's padding: decode<>() then reads the answer in place (codec.h).
+    if (length) body.reserve(static_cast<size_t>(*length) + protocol::kBodyReadPadding);
   }
   size_t on_body_impl(boost::beast::string_view b, boost::beast::error_code&) override {
     body.append(b.data(), b.size());

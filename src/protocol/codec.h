@@ -9,6 +9,8 @@
 //   if (!r) return badRequest(r.status());
 #pragma once
 
+#include <cstddef>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -90,20 +92,36 @@ Result<T> decodeJson(const nlohmann::json& j) {
   return out;
 }
 
+// decode<T>() of a body whose bytes up to body.data() + `capacity` may be read (the readers
+// that read past the text's end, simdjson's, then read it in place; heartbeat_decode.h).
 template <typename T>
-Result<T> decode(std::string_view body) {
+Result<T> decodeReadable(std::string_view body, size_t capacity) {
   if constexpr (std::is_same_v<T, NodeHeartbeatRequest>) {
     // The RM's most frequent message: read without a document when it has the usual shape.
-    if (auto direct = decodeHeartbeatDirect(body)) return std::move(*direct);
+    if (auto direct = decodeHeartbeatDirect(body, capacity)) return std::move(*direct);
   } else if constexpr (std::is_same_v<T, NodeHeartbeatResponse>) {
     // The answers NMs and AMs read most (response_decode.h): the same.
-    if (auto direct = decodeHeartbeatResponseDirect(body)) return std::move(*direct);
+    if (auto direct = decodeHeartbeatResponseDirect(body, capacity)) return std::move(*direct);
   } else if constexpr (std::is_same_v<T, AllocateResponse>) {
-    if (auto direct = decodeAllocateResponseDirect(body)) return std::move(*direct);
+    if (auto direct = decodeAllocateResponseDirect(body, capacity)) return std::move(*direct);
   }
   auto j = parseJsonBody(body, recordName<T>());
   if (!j) return j.status();
   return decodeJson<T>(*j);
+}
+
+template <typename T>
+Result<T> decode(std::string_view body) {
+  return decodeReadable<T>(body, 0);
+}
+// A body in a std::string (the HTTP server's, the clients'): its spare capacity may be read.
+template <typename T>
+Result<T> decode(const std::string& body) {
+  return decodeReadable<T>(body, body.capacity());
+}
+template <typename T>
+Result<T> decode(const char* body) {
+  return decodeReadable<T>(body, 0);
 }
 
 #define SPINDLE_PROTOCOL_RECORD(T)             \

@@ -2,8 +2,10 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstdint>
 #include <thread>
 
 #include <boost/asio.hpp>
@@ -33,6 +35,26 @@ constexpr auto kIdleTimeout = std::chrono::minutes(10);
 // container statuses took six recv calls with the buffer Beast grows by itself, one with this.
 // The buffer keeps its capacity between requests; only the pages a request touches are used.
 constexpr size_t kReadRoomBytes = 16 * 1024;
+
+// Beast's string body whose reader reserves kBodyReadPadding bytes past a body of known length
+// (Content-Length), so that a reader that reads past the text's end (simdjson's, for the NM
+// heartbeat) reads the body in place. A chunked body grows as Beast's does.
+struct PaddedStringBody : http::string_body {
+  class reader : public http::string_body::reader {
+   public:
+    template <bool isRequest, class Fields>
+    reader(http::header<isRequest, Fields>& h, std::string& b)
+        : http::string_body::reader(h, b), body_(b) {}
+    void init(const boost::optional<std::uint64_t>& length, beast::error_code& ec) {
+      ec = {};
+      // The parser refused a length over its body_limit (kMaxBodyBytes) before this.
+      if (length) body_.reserve(std::min<std::uint64_t>(*length, kMaxBodyBytes) + kBodyReadPadding);
+    }
+
+   private:
+    std::string& body_;
+  };
+};
 
 int hexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -150,7 +172,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
       return;
     }
     busy_ = true;
-    http::request<http::string_body> req = parser_->release();
+    http::request<PaddedStringBody> req = parser_->release();
     keepAlive_ = req.keep_alive();
     version_ = req.version();
     HttpRequest r;
@@ -239,7 +261,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
   Socket socket_;
   asio::basic_waitable_timer<Clock, asio::wait_traits<Clock>, Executor> idle_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<http::request_parser<PaddedStringBody>> parser_;
   http::response<http::string_body> res_;
   std::string wire_;
   const HttpHandler& handler_;

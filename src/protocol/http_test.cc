@@ -1,3 +1,5 @@
+#include <atomic>
+#include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -71,6 +73,26 @@ TEST(Http, BodiesOfEverySizeOnOneConnection) {
     ASSERT_TRUE(r.isOk()) << n << ": " << r.status().toString();
     EXPECT_EQ(r->status, 200);
     EXPECT_EQ(r->body, std::to_string(n) + ":" + body) << "a body of " << n << " bytes";
+  }
+  server.stop();
+}
+
+// A body of known length comes with simdjson's padding after it in its capacity, so the
+// heartbeat decoder reads it in place (heartbeat_decode.h).
+TEST(Http, ABodyOfKnownLengthLeavesRoomForTheDecodersPadding) {
+  std::atomic<size_t> room = 0;  // set on the server's I/O thread
+  HttpServer server("127.0.0.1", 0, [&room](HttpRequest req, Respond respond) {
+    room = req.body.capacity() - req.body.size();
+    respond({200, std::to_string(req.body.size())});
+  });
+  ASSERT_TRUE(server.start().isOk());
+  HttpClient client("127.0.0.1", server.port());
+  for (size_t size : {size_t{1}, size_t{5000}, size_t{300'000}}) {
+    room = 0;
+    auto r = client.post("/rpc/v1/resource-tracker/heartbeat", std::string(size, ' '));
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+    EXPECT_EQ(r->body, std::to_string(size));
+    EXPECT_GE(room.load(), kBodyReadPadding) << size;
   }
   server.stop();
 }

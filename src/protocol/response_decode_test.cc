@@ -1,12 +1,14 @@
 #include "protocol/response_decode.h"
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "protocol/codec.h"
+#include "protocol/json_mutations.h"
 #include "protocol/json_text.h"
 
 namespace spindle::protocol {
@@ -31,6 +33,12 @@ void expectReadAlike(const std::string& body, Direct direct) {
   auto viaDecode = decode<T>(body);
   ASSERT_TRUE(viaDecode.isOk());
   EXPECT_EQ(toJson(*viaDecode).dump(), toJson(*slow).dump());
+  // Read in place, with simdjson's padding after the text.
+  std::string padded = body;
+  padded.reserve(body.size() + 64);
+  auto inPlace = decode<T>(padded);
+  ASSERT_TRUE(inPlace.isOk());
+  EXPECT_EQ(toJson(*inPlace).dump(), toJson(*slow).dump());
 }
 
 // The direct path leaves `body` to the document path, and decode<T>() answers as that does.
@@ -118,6 +126,24 @@ TEST(ResponseDecode, OtherHeartbeatAnswersAreLeftToTheDocumentPath) {
       R"({"responseId": 1, "nodeAction": "NORMAL", "areNodeLabelsAcceptedByRM": 0})",
       R"({"responseId": 1, "nodeAction": "NORMAL", "diagnosticsMessage": "\ud800"})",
       "{\"responseId\": 1, \"nodeAction\": \"NORMAL\", \"diagnosticsMessage\": \"\xff\"}",
+      // Each member twice, text after the root, an escape in a key, floats.
+      R"({"responseId": 1, "nodeAction": "NORMAL", "nodeAction": "NORMAL"})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "containersToCleanup": [], "containersToCleanup": []})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "applicationsToCleanup": [], "applicationsToCleanup": []})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "nextHeartBeatInterval": 1, "nextHeartBeatInterval": 1})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "diagnosticsMessage": "", "diagnosticsMessage": ""})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "areNodeAttributesAcceptedByRM": true, "areNodeAttributesAcceptedByRM": true})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "areNodeLabelsAcceptedByRM": true, "areNodeLabelsAcceptedByRM": true})",
+      R"({"responseId": 1, "nodeAction": "NORMAL"}})",
+      R"({"responseId": 1, "nodeAction": "NORMAL"}])",
+      R"({"responseId": 1, "nodeAction": "NORMAL"},)",
+      R"({"responseId": 1, "nodeAction": "NORMAL"} {})",
+      R"({"responseId": 1, "nodeAction": "NORMAL")",
+      R"({"response\u0049d": 1, "nodeAction": "NORMAL"})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "nextHeartBeatInterval": 1e3})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "nextHeartBeatInterval": 1000.0})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "containersToCleanup": ["a",]})",
+      R"({"responseId": 1, "nodeAction": "NORMAL", "containersToCleanup": ["\ud800\u0041"]})",
   };
   for (const std::string& body : others) expectLeftToDocument<NodeHeartbeatResponse>(body, direct);
 }
@@ -235,8 +261,89 @@ TEST(ResponseDecode, OtherAllocateAnswersAreLeftToTheDocumentPath) {
       withStatus(s + R"(,"exitStatus":4294967296)"),
       withStatus(s + R"(,"diagnostics":["x"])"),
       withStatus(s + R"(,"diagnostics":"\udc00")"),
+      // Each member twice at each level, text after the root, an escape in a key, floats.
+      R"({"responseId":1,"amCommand":"AM_RESYNC","amCommand":"AM_RESYNC"})",
+      R"({"responseId":1,"allocatedContainers":[],"allocatedContainers":[]})",
+      R"({"responseId":1,"completedContainerStatuses":[],"completedContainerStatuses":[]})",
+      R"({"responseId":1,"limit":{"memory":1,"vCores":1},"limit":{"memory":1,"vCores":1}})",
+      R"({"responseId":1,"limit":{"memory":1,"vCores":1,"vCores":1}})",
+      R"({"responseId":1,"numClusterNodes":1,"numClusterNodes":1})",
+      R"({"responseId":1,"preempt":{},"preempt":{}})",
+      R"({"responseId":1,"preempt":{"strictContract":{},"strictContract":{}}})",
+      R"({"responseId":1,"preempt":{"strictContract":{"container":[],"container":[]}}})",
+      R"({"responseId":1,"rejectedSchedulingRequests":[],"rejectedSchedulingRequests":[]})",
+      R"({"responseId":1,"updatedNodes":[],"updatedNodes":[]})",
+      withContainer(c + R"(,"nodeId":"h:2")"),
+      withContainer(c + R"(,"nodeHttpAddress":"a","nodeHttpAddress":"b")"),
+      withContainer(c + R"(,"resource":{"memory":1,"vCores":1})"),
+      withContainer(c + R"(,"priority":1,"priority":1)"),
+      withContainer(c + R"(,"allocationRequestId":1,"allocationRequestId":1)"),
+      withStatus(s + R"(,"containerId":"c3")"),
+      withStatus(s + R"(,"state":"COMPLETE")"),
+      withStatus(s + R"(,"diagnostics":"","diagnostics":"")"),
+      withStatus(
+          s +
+          R"(,"allocatedResource":{"memory":1,"vCores":1},"allocatedResource":{"memory":1,"vCores":1})"),
+      R"({"responseId":1}})",
+      R"({"responseId":1}])",
+      R"({"responseId":1} 1)",
+      R"({"responseId":1,"allocatedContainers":[{)" + c + "}]",
+      R"({"response\u0049d":1})",
+      withContainer(R"("i\u0064":"c1","nodeId":"h:1","resource":{"memory":1,"vCores":1})"),
+      R"({"responseId":1,"limit":{"memory":1.5,"vCores":1}})",
+      R"({"responseId":1,"numClusterNodes":1e1})",
+      R"({"responseId":1,"rejectedSchedulingRequests":[[]]})",
   };
   for (const std::string& body : others) expectLeftToDocument<AllocateResponse>(body, direct);
+}
+
+// Mutated answers (bytes deleted, copied, changed): whenever the direct path takes one, the
+// document path takes it too and reads the same record.
+template <typename T, typename Direct>
+void expectMutationsReadAlike(const std::vector<std::string>& seeds, Direct direct, int rounds) {
+  std::mt19937 rng(20260518);
+  int taken = 0, left = 0;
+  for (int round = 0; round < rounds; ++round) {
+    const std::string body = mutated(seeds[round % seeds.size()], rng);
+    std::string padded = body;
+    padded.reserve(body.size() + 64);
+    auto fast = direct(body, 0);
+    auto inPlace = direct(padded, padded.capacity());
+    ASSERT_EQ(fast.has_value(), inPlace.has_value()) << body;
+    if (!fast) {
+      ++left;
+      continue;
+    }
+    ++taken;
+    auto slow = throughDocument<T>(body);
+    ASSERT_TRUE(slow.isOk()) << body;
+    EXPECT_EQ(toJson(*fast).dump(), toJson(*slow).dump()) << body;
+    EXPECT_EQ(toJson(*inPlace).dump(), toJson(*slow).dump()) << body;
+  }
+  // Both outcomes occur, so the comparison above ran on many bodies.
+  EXPECT_GT(taken, rounds / 30);
+  EXPECT_GT(left, rounds / 30);
+}
+
+TEST(ResponseDecode, MutatedAnswersTheDirectPathTakesReadAsTheDocumentPathReadsThem) {
+  std::vector<std::string> heartbeats;
+  for (const NodeHeartbeatResponse& r : heartbeatAnswers()) heartbeats.push_back(jsonText(r));
+  expectMutationsReadAlike<NodeHeartbeatResponse>(
+      heartbeats,
+      [](const std::string& b, size_t capacity) {
+        return decodeHeartbeatResponseDirect(b, capacity);
+      },
+      4000);
+  std::vector<std::string> allocates;
+  for (const AllocateResponse& r : allocateAnswers()) {
+    if (r.allocatedContainers.size() < 20) allocates.push_back(jsonText(r));
+  }
+  expectMutationsReadAlike<AllocateResponse>(
+      allocates,
+      [](const std::string& b, size_t capacity) {
+        return decodeAllocateResponseDirect(b, capacity);
+      },
+      4000);
 }
 
 }  // namespace
