@@ -28,7 +28,6 @@
 #include <limits>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "protocol/records.h"
 
@@ -87,8 +86,9 @@ inline bool readBool(simdjson::ondemand::value& v, bool& out) { return !v.get_bo
 template <typename OnMember>
 bool forEachMember(simdjson::ondemand::object o, OnMember&& onMember) {
   for (auto member : o) {
-    simdjson::ondemand::field f;
-    if (std::move(member).get(f) || !onMember(f.key(), f.value())) return false;
+    if (member.error()) return false;
+    simdjson::ondemand::field& f = member.value_unsafe();
+    if (!onMember(f.key(), f.value())) return false;
   }
   return true;
 }
@@ -106,8 +106,7 @@ bool forEachElement(simdjson::ondemand::value& v, OnElement&& onElement) {
   simdjson::ondemand::array a;
   if (v.get_array().get(a)) return false;
   for (auto element : a) {
-    simdjson::ondemand::value e;
-    if (std::move(element).get(e) || !onElement(e)) return false;
+    if (element.error() || !onElement(element.value_unsafe())) return false;
   }
   return true;
 }
