@@ -30,11 +30,14 @@ thread_local bool sendAnswersHere = true;
 // How long a connection may sit idle between requests (an NM heartbeats every second; a
 // silent peer's socket is closed after this).
 constexpr auto kIdleTimeout = std::chrono::minutes(10);
-// Room in a connection's read buffer before each request. Beast reads at most the buffer's
-// free capacity per recv (and 512 bytes when it has none): a heartbeat carrying a dozen
-// container statuses took six recv calls with the buffer Beast grows by itself, one with this.
-// The buffer keeps its capacity between requests; only the pages a request touches are used.
+// Room in a connection's read buffer before each request, once the connection has carried a
+// body larger than kSmallBodyBytes. Beast reads at most the buffer's free capacity per recv (and
+// 512 bytes when it has none): a heartbeat carrying a dozen container statuses took six recv
+// calls with the buffer Beast grows by itself, one with this. The buffer keeps its capacity
+// between requests. A connection of small requests (a REST call, an empty heartbeat) keeps
+// Beast's small buffer: 16 KiB for each new connection cost a job's REST calls fresh pages.
 constexpr size_t kReadRoomBytes = 16 * 1024;
+constexpr size_t kSmallBodyBytes = 256;
 
 // Beast's string body whose reader reserves kBodyReadPadding bytes past a body of known length
 // (Content-Length), so that a reader that reads past the text's end (simdjson's, for the NM
@@ -131,7 +134,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
   void read() {
     parser_.emplace();
     parser_->body_limit(kMaxBodyBytes);
-    buffer_.reserve(kReadRoomBytes);
+    if (lastBodyBytes_ > kSmallBodyBytes) buffer_.reserve(kReadRoomBytes);
     http::async_read(
         socket_, buffer_, *parser_,
         [self = this->shared_from_this()](beast::error_code ec, size_t) { self->onRead(ec); });
@@ -179,6 +182,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
     r.method = std::string(req.method_string());
     splitTarget(std::string_view(req.target().data(), req.target().size()), r);
     r.body = std::move(req.body());
+    lastBodyBytes_ = r.body.size();
     r.contentType = std::string(req[http::field::content_type]);
     r.accept = std::string(req[http::field::accept]);
     handler_(std::move(r), [self = this->shared_from_this()](HttpResponse resp) {
@@ -261,6 +265,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
   Socket socket_;
   asio::basic_waitable_timer<Clock, asio::wait_traits<Clock>, Executor> idle_;
   beast::flat_buffer buffer_;
+  size_t lastBodyBytes_ = 0;  // the last request's body: whether the next read gets room
   std::optional<http::request_parser<PaddedStringBody>> parser_;
   http::response<http::string_body> res_;
   std::string wire_;
