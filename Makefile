@@ -25,6 +25,9 @@ JOBS ?= $(shell nproc)
 # ccache keys on absolute paths unless told the tree's root: clones in other folders then share
 # the cache.
 export CCACHE_BASEDIR := $(CURDIR)
+# ...and a build with debug information (the sanitizer build's line tables) would still hash the
+# folder it runs in; the line tables' compile folder of a hit then names the other clone.
+export CCACHE_NOHASHDIR := 1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps webui build build-asan build-clang test test-release test-asan test-clang format \
