@@ -56,9 +56,7 @@ bool readNodeStatus(od::value& v, NodeStatus& n) {
 std::optional<NodeHeartbeatRequest> decodeHeartbeatDirect(std::string_view body, size_t capacity) {
   od::document doc;
   od::object root;
-  if (iterateOnThisThread(body, capacity).get(doc) || doc.get_object().get(root)) {
-    return std::nullopt;
-  }
+  if (!openRootObject(body, capacity, doc, root)) return std::nullopt;
   NodeHeartbeatRequest out;
   bool sawNodeStatus = false;
   const bool ok = forEachMember(root, [&](od::raw_json_string k, od::value& m) {

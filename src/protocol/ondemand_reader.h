@@ -5,7 +5,7 @@
 //
 //   simdjson::ondemand::document doc;
 //   simdjson::ondemand::object root;
-//   if (iterateOnThisThread(body, capacity).get(doc) || doc.get_object().get(root)) return {};
+//   if (!openRootObject(body, capacity, doc, root)) return {};
 //   int32_t id = 0;
 //   uint32_t seen = 0;
 //   bool ok = forEachMember(root, [&](simdjson::ondemand::raw_json_string k,
@@ -44,6 +44,13 @@ inline constexpr size_t kLargestOnDemandText = 1 << 20;
 // until this thread's next call. Error CAPACITY for a body over kLargestOnDemandText.
 simdjson::simdjson_result<simdjson::ondemand::document> iterateOnThisThread(std::string_view body,
                                                                             size_t capacity);
+
+// The body's root object, iterated on this thread's parser; false for a body whose root is not
+// an object (or that simdjson cannot start on).
+inline bool openRootObject(std::string_view body, size_t capacity,
+                           simdjson::ondemand::document& doc, simdjson::ondemand::object& root) {
+  return !iterateOnThisThread(body, capacity).get(doc) && !doc.get_object().get(root);
+}
 
 // Whether the whole text was read: nothing follows the root value (simdjson 3.0.1's document
 // says so by having no current location).

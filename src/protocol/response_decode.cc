@@ -89,9 +89,7 @@ std::optional<NodeHeartbeatResponse> decodeHeartbeatResponseDirect(std::string_v
                                                                    size_t capacity) {
   od::document doc;
   od::object root;
-  if (iterateOnThisThread(body, capacity).get(doc) || doc.get_object().get(root)) {
-    return std::nullopt;
-  }
+  if (!openRootObject(body, capacity, doc, root)) return std::nullopt;
   NodeHeartbeatResponse out;
   uint32_t seen = 0;
   const bool ok = forEachMember(root, [&](od::raw_json_string k, od::value& m) {
@@ -126,9 +124,7 @@ std::optional<AllocateResponse> decodeAllocateResponseDirect(std::string_view bo
                                                              size_t capacity) {
   od::document doc;
   od::object root;
-  if (iterateOnThisThread(body, capacity).get(doc) || doc.get_object().get(root)) {
-    return std::nullopt;
-  }
+  if (!openRootObject(body, capacity, doc, root)) return std::nullopt;
   AllocateResponse out;
   uint32_t seen = 0;
   const bool ok = forEachMember(root, [&](od::raw_json_string k, od::value& m) {
