@@ -20,14 +20,19 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include "base/latency_histogram.h"
 #include "loadgen/container_listener.h"
 #include "protocol/codec.h"
+#include "protocol/http_client.h"
 #include "protocol/http_server.h"
 #include "rm_load_sim.h"
 
@@ -80,6 +85,45 @@ double percentileMs(std::vector<uint32_t>& v, double p) {
   const size_t k = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
   std::nth_element(v.begin(), v.begin() + static_cast<ptrdiff_t>(k), v.end());
   return v[k] / 1000.0;
+}
+
+// The RM's own timings of each protocol method (GET /ws/v1/cluster/spindle/rpc-timings): per
+// method and measure ("allocate/total"), the histogram's non-empty buckets by their low end.
+using RmTimings = std::map<std::string, std::map<int64_t, uint64_t>>;
+
+RmTimings fetchRmTimings(spindle::protocol::HttpClient& rm) {
+  RmTimings t;
+  auto r = rm.get("/ws/v1/cluster/spindle/rpc-timings");
+  if (!r || r->status != 200) return t;
+  const nlohmann::json j = nlohmann::json::parse(r->body, nullptr, false);
+  if (j.is_discarded()) return t;
+  for (const auto& m : j["rpcTimings"]["method"]) {
+    for (const char* measure : {"queue", "processing", "total"}) {
+      auto& buckets = t[m["name"].get<std::string>() + "/" + measure];
+      for (const auto& b : m[measure]["buckets"])
+        buckets[b[0].get<int64_t>()] = b[1].get<uint64_t>();
+    }
+  }
+  return t;
+}
+
+// "p50 0.41 p99 3.20 (9,812 calls)" for what the RM counted of `key` between the two fetches.
+std::string rmTimingLine(const RmTimings& before, const RmTimings& after, const std::string& key) {
+  std::vector<uint64_t> buckets(spindle::LatencyHistogram::kBuckets, 0);
+  uint64_t n = 0;
+  if (auto a = after.find(key); a != after.end()) {
+    const auto b = before.find(key);
+    for (const auto& [low, count] : a->second) {
+      uint64_t was = 0;
+      if (b != before.end()) {
+        if (auto w = b->second.find(low); w != b->second.end()) was = w->second;
+      }
+      buckets[spindle::LatencyHistogram::bucketOf(low)] += count - was;
+      n += count - was;
+    }
+  }
+  return fmt::format("p50 {:.2f} p99 {:.2f} ({} calls)", spindle::percentileUs(buckets, 0.5) / 1000,
+                     spindle::percentileUs(buckets, 0.99) / 1000, n);
 }
 
 }  // namespace
@@ -141,6 +185,8 @@ int main(int argc, char** argv) {
   }
   o.rmHost = hp->first;
   o.rmPort = hp->second;
+  spindle::protocol::HttpClient rmRest(o.rmHost, o.rmPort);
+  RmTimings timings0, timings1;
 
   asio::io_context ioc;
   Load* loadPtr = nullptr;
@@ -219,6 +265,7 @@ int main(int argc, char** argv) {
         c0 = c;
         rm0 = rmPid > 0 ? sample(rmPid) : ProcSample{};
         self0 = sample(getpid());
+        timings0 = fetchRmTimings(rmRest);
         running.setMeasuring(true);
         fmt::print("rm_load: {} NMs and {} AMs registered in {:.1f} s; measuring {} s\n",
                    c.nmsRegistered, c.amsRegistered, (now - t0) / 1000.0, seconds);
@@ -236,6 +283,7 @@ int main(int argc, char** argv) {
       c1 = c;
       rm1 = rmPid > 0 ? sample(rmPid) : ProcSample{};
       self1 = sample(getpid());
+      timings1 = fetchRmTimings(rmRest);
       running.setMeasuring(false);
       running.finishAms();
       finishDeadline = now + 15'000;
@@ -285,6 +333,14 @@ int main(int argc, char** argv) {
              percentileMs(running.allocateLatencyUs, 0.5),
              percentileMs(running.allocateLatencyUs, 0.99),
              percentileMs(running.allocateLatencyUs, 1.0), calls);
+  // The same calls as the RM timed them (rpc_timings.h): from the request read to the answer
+  // written, and its parts; the rest of the latency above is the kernel's and the generator's.
+  for (const char* method : {"nodeHeartbeat", "allocate"}) {
+    for (const char* measure : {"total", "queue", "processing"}) {
+      const std::string key = std::string(method) + "/" + measure;
+      fmt::print("rm_{}_{}_ms: {}\n", method, measure, rmTimingLine(timings0, timings1, key));
+    }
+  }
   if (rm1.ok) {
     fmt::print("rm_cpu_s: {:.2f} ({:.0f} % of one core)\n", rm1.cpuS - rm0.cpuS,
                100 * (rm1.cpuS - rm0.cpuS) / s);

@@ -185,6 +185,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
     lastBodyBytes_ = r.body.size();
     r.contentType = std::string(req[http::field::content_type]);
     r.accept = std::string(req[http::field::accept]);
+    r.receivedUs = receivedUs_ = steadyNowUs();
     handler_(std::move(r), [self = this->shared_from_this()](HttpResponse resp) {
       self->answer(std::move(resp));
     });
@@ -192,6 +193,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
 
   // Runs on whichever thread answers.
   void answer(HttpResponse r) {
+    sentLatency_ = r.sentLatency;
     if (r.renderBody || !keepAlive_ || !sendAnswersHere) {
       asio::post(socket_.get_executor(),
                  [self = this->shared_from_this(), r = std::move(r)]() mutable {
@@ -232,6 +234,10 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
 
   // The answer is out: wait for the next request (on the thread that wrote it, see above).
   void written() {
+    if (sentLatency_ != nullptr) {
+      sentLatency_->record(steadyNowUs() - receivedUs_);
+      sentLatency_ = nullptr;
+    }
     touch();
     busy_ = false;
     read();
@@ -266,6 +272,8 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
   asio::basic_waitable_timer<Clock, asio::wait_traits<Clock>, Executor> idle_;
   beast::flat_buffer buffer_;
   size_t lastBodyBytes_ = 0;  // the last request's body: whether the next read gets room
+  int64_t receivedUs_ = 0;    // the request in flight's HttpRequest::receivedUs
+  LatencyHistogram* sentLatency_ = nullptr;  // its answer's HttpResponse::sentLatency
   std::optional<http::request_parser<PaddedStringBody>> parser_;
   http::response<http::string_body> res_;
   std::string wire_;

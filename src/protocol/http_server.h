@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/latency_histogram.h"
 #include "base/status.h"
 
 namespace spindle::protocol {
@@ -41,6 +42,7 @@ struct HttpRequest {
   std::string body;  // room for kBodyReadPadding more bytes when Content-Length was given
   std::string contentType;
   std::string accept;
+  int64_t receivedUs = 0;  // steadyNowUs() when the whole request had been read
 };
 
 struct HttpResponse {
@@ -55,6 +57,9 @@ struct HttpResponse {
   // response (so a handler running on another thread hands over a record, not its JSON; the
   // answer then costs the I/O thread a wake-up).
   std::function<std::string()> renderBody;
+  // When set, the time from the request's receivedUs until this answer's last byte was handed
+  // to the socket is recorded here (on the thread that wrote it).
+  LatencyHistogram* sentLatency = nullptr;
 };
 
 using Respond = std::function<void(HttpResponse)>;

@@ -176,19 +176,36 @@ void RmService::handle(HttpRequest req, Respond respond) {
   respond(notFoundPath(req));
 }
 
-// Decodes `T` on this thread, then runs `call` on the scheduler thread with it.
-#define SPINDLE_RPC(T, call)                                                                      \
-  do {                                                                                            \
-    auto decoded = protocol::decode<protocol::T>(req.body);                                       \
-    if (!decoded) return respond(error(decoded.status()));                                        \
-    loop_.post([this, r = std::move(*decoded), respond = std::move(respond)] { respond(call); }); \
-    return;                                                                                       \
+// Decodes `T` on this thread, then runs `call` on the scheduler thread with it, timing the call
+// as `method` (rpc_timings.h).
+#define SPINDLE_RPC(T, method, call)                                         \
+  do {                                                                       \
+    auto decoded = protocol::decode<protocol::T>(req.body);                  \
+    if (!decoded) return respond(error(decoded.status()));                   \
+    loop_.post([this, r = std::move(*decoded), respond = std::move(respond), \
+                receivedUs = req.receivedUs]() mutable {                     \
+      timed(                                                                 \
+          method, receivedUs, [&] { return call; }, respond);                \
+    });                                                                      \
+    return;                                                                  \
   } while (false)
+
+template <class Call>
+void RmService::timed(RpcMethod method, int64_t receivedUs, const Call& call, Respond& respond) {
+  RpcTimings::Method& m = timings_.of(method);
+  const int64_t startUs = steadyNowUs();
+  m.queue.record(startUs - receivedUs);
+  HttpResponse answer = call();
+  m.processing.record(steadyNowUs() - startUs);
+  answer.sentLatency = &m.total;
+  respond(std::move(answer));
+}
 
 void RmService::handleRpc(HttpRequest& req, Respond& respond) {
   const std::string_view what = std::string_view(req.path).substr(kRpc.size());
   if (what == "resource-tracker/heartbeat") {
-    SPINDLE_RPC(NodeHeartbeatRequest, answerLater(core_.nodeHeartbeat(r)));
+    SPINDLE_RPC(NodeHeartbeatRequest, RpcMethod::kNodeHeartbeat,
+                answerLater(core_.nodeHeartbeat(r)));
   }
   if (what == "resource-tracker/register") {
     auto decoded = protocol::decode<protocol::RegisterNodeManagerRequest>(req.body);
@@ -206,16 +223,25 @@ void RmService::handleRpc(HttpRequest& req, Respond& respond) {
     // thread: a topology script runs once per new host, never on the scheduler thread.
     const std::string host = decoded->nodeId.substr(0, decoded->nodeId.rfind(':'));
     std::string rack = core_.rackResolver().resolve(host);
-    loop_.post(
-        [this, r = std::move(*decoded), rack = std::move(rack), respond = std::move(respond)] {
-          respond(ok(protocol::toJson(core_.registerNode(r, rack))));
-        });
+    loop_.post([this, r = std::move(*decoded), rack = std::move(rack), respond = std::move(respond),
+                receivedUs = req.receivedUs]() mutable {
+      timed(
+          RpcMethod::kRegisterNodeManager, receivedUs,
+          [&] { return ok(protocol::toJson(core_.registerNode(r, rack))); }, respond);
+    });
     return;
   }
-  if (what == "am/allocate") SPINDLE_RPC(AllocateRequest, answerLater(core_.allocate(r)));
-  if (what == "am/register")
-    SPINDLE_RPC(RegisterApplicationMasterRequest, answer(core_.registerAm(r)));
-  if (what == "am/finish") SPINDLE_RPC(FinishApplicationMasterRequest, answer(core_.finishAm(r)));
+  if (what == "am/allocate") {
+    SPINDLE_RPC(AllocateRequest, RpcMethod::kAllocate, answerLater(core_.allocate(r)));
+  }
+  if (what == "am/register") {
+    SPINDLE_RPC(RegisterApplicationMasterRequest, RpcMethod::kRegisterApplicationMaster,
+                answer(core_.registerAm(r)));
+  }
+  if (what == "am/finish") {
+    SPINDLE_RPC(FinishApplicationMasterRequest, RpcMethod::kFinishApplicationMaster,
+                answer(core_.finishAm(r)));
+  }
   respond(notFoundPath(req));
 }
 
@@ -255,6 +281,10 @@ void RmService::handleRest(HttpRequest& req, Respond& respond) {
     return onLoop([&core, q = req.query, apps] {
       return answerJson(apps ? core.appsPage(q) : core.nodesPage(q));
     });
+  }
+  if (rest == "/spindle/rpc-timings") {
+    if (!get) return respond(wrongMethod(req));
+    return respond(ok(timings_.toJson()));  // atomics: answered here, not on the scheduler
   }
   if (rest == "/spindle/node-summary") {
     if (!get) return respond(wrongMethod(req));

@@ -33,11 +33,13 @@
 // (protocol/json_xml.h).
 //   /ws/v1/cluster/spindle/decisions, /spindle/app-decisions/{id} (GET): recent decisions
 //   /ws/v1/cluster/spindle/apps, /spindle/nodes (GET): sorted, searched pages of the lists
+//   /ws/v1/cluster/spindle/rpc-timings (GET): the protocol calls' timings (rpc_timings.h)
 //   / and /ui/... (GET): the web UI (src/webui/assets.h)
 #pragma once
 
 #include "protocol/http_server.h"
 #include "rm/rm_core.h"
+#include "rm/rpc_timings.h"
 #include "rm/scheduler_loop.h"
 
 namespace spindle::rm {
@@ -50,6 +52,9 @@ class RmService {
 
  private:
   void handleRpc(protocol::HttpRequest& req, protocol::Respond& respond);
+  // On the scheduler thread: runs `call` and sends its answer, recording the call's timings.
+  template <class Call>
+  void timed(RpcMethod method, int64_t receivedUs, const Call& call, protocol::Respond& respond);
   void handleRest(protocol::HttpRequest& req, protocol::Respond& respond);
   // `what`: the path after /ws/v1/cluster/reservation; `user`: the caller.
   void handleReservation(protocol::HttpRequest& req, protocol::Respond& respond,
@@ -64,6 +69,7 @@ class RmService {
 
   RmCore& core_;
   SchedulerLoop& loop_;
+  RpcTimings timings_;
 };
 
 }  // namespace spindle::rm

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "protocol/codec.h"
 #include "protocol/http_client.h"
 #include "store/memory_store.h"
 
@@ -176,6 +177,46 @@ TEST_F(RmServiceTest, AfterAFencedWriteEveryCallIsRefusedAsStandby) {
   EXPECT_TRUE(core->storeFailed());
   EXPECT_EQ(call("GET", "/ws/v1/cluster/apps").first, 503);
   EXPECT_EQ(call("POST", "/rpc/v1/am/allocate", "{}").first, 503);
+}
+
+// The protocol calls' timings: each call counted once per measure, and only the methods called.
+TEST_F(RmServiceTest, ProtocolCallsAreTimed) {
+  protocol::RegisterNodeManagerRequest reg;
+  reg.nodeId = "127.0.0.1:9001";
+  reg.httpPort = 9001;
+  reg.resource = {4096, 4};
+  ASSERT_EQ(call("POST", "/rpc/v1/resource-tracker/register", toJson(reg).dump()).first, 200);
+  protocol::NodeHeartbeatRequest hb;
+  hb.nodeStatus.nodeId = reg.nodeId;
+  for (int i = 0; i < 3; ++i) {
+    hb.nodeStatus.responseId = i;
+    auto [status, answer] = call("POST", "/rpc/v1/resource-tracker/heartbeat", toJson(hb).dump());
+    ASSERT_EQ(status, 200);
+    ASSERT_EQ(answer["nodeAction"], "NORMAL");
+  }
+  // A malformed call is answered on the I/O thread and not timed.
+  EXPECT_EQ(call("POST", "/rpc/v1/resource-tracker/heartbeat", "{").first, 400);
+  // On the same connection: every answer above was recorded before this request was read.
+  auto [status, body] = call("GET", "/ws/v1/cluster/spindle/rpc-timings");
+  ASSERT_EQ(status, 200);
+  const json& methods = body["rpcTimings"]["method"];
+  ASSERT_EQ(methods.size(), 2u) << body.dump();
+  EXPECT_EQ(methods[0]["name"], "registerNodeManager");
+  EXPECT_EQ(methods[1]["name"], "nodeHeartbeat");
+  for (const char* measure : {"queue", "processing", "total"}) {
+    const json& m = methods[1][measure];
+    EXPECT_EQ(m["numOps"], 3) << measure;
+    uint64_t inBuckets = 0;
+    for (const json& b : m["buckets"]) inBuckets += b[1].get<uint64_t>();
+    EXPECT_EQ(inBuckets, 3u) << measure;
+    EXPECT_LE(m["p50Us"].get<double>(), m["p99Us"].get<double>()) << measure;
+    EXPECT_LE(m["p99Us"].get<double>(), m["maxUs"].get<double>()) << measure;
+    EXPECT_EQ(methods[0][measure]["numOps"], 1) << measure;
+  }
+  // The whole span holds its parts.
+  EXPECT_GE(methods[1]["total"]["maxUs"].get<int64_t>(),
+            methods[1]["processing"]["maxUs"].get<int64_t>());
+  EXPECT_EQ(call("POST", "/ws/v1/cluster/spindle/rpc-timings").first, 405);
 }
 
 }  // namespace
