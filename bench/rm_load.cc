@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -50,11 +51,11 @@ struct ProcSample {
   bool ok = false;
 };
 
-ProcSample sample(int pid) {
-  ProcSample s;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+// utime + stime in seconds from a /proc/.../stat file; -1 when it cannot be read.
+double cpuSeconds(const std::string& statPath) {
+  std::ifstream stat(statPath);
   std::string line;
-  if (!std::getline(stat, line)) return s;
+  if (!std::getline(stat, line)) return -1;
   // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
   std::istringstream in(line.substr(line.rfind(')') + 2));
   std::string f;
@@ -63,7 +64,30 @@ ProcSample sample(int pid) {
     if (i == 14) utime = std::stod(f);
     if (i == 15) stime = std::stod(f);
   }
-  s.cpuS = (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// CPU seconds per thread name (several threads of one name add up), from /proc/<pid>/task.
+std::map<std::string, double> threadCpu(int pid) {
+  std::map<std::string, double> out;
+  const std::string task = "/proc/" + std::to_string(pid) + "/task";
+  std::error_code ec;
+  for (const auto& t : std::filesystem::directory_iterator(task, ec)) {
+    std::ifstream comm(t.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    const double cpu = cpuSeconds(t.path() / "stat");
+    if (cpu >= 0) out[name] += cpu;
+  }
+  return out;
+}
+
+ProcSample sample(int pid) {
+  ProcSample s;
+  const double cpu = cpuSeconds("/proc/" + std::to_string(pid) + "/stat");
+  if (cpu < 0) return s;
+  s.cpuS = cpu;
+  std::string line;
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
   while (std::getline(status, line)) {
     if (line.starts_with("VmRSS:")) s.rssKb = std::stoll(line.substr(6));
@@ -209,6 +233,7 @@ int main(int argc, char** argv) {
   const int64_t heldTarget = static_cast<int64_t>(o.ams) * (o.hold + 1);
   LoadCounters c0, c1;
   ProcSample rm0, rm1, self0, self1;
+  std::map<std::string, double> rmThreads0, rmThreads1;  // CPU seconds per RM thread name
   bool warmupFailed = false;
   asio::steady_timer control(ioc);
   std::function<void()> tick = [&] {
@@ -264,6 +289,7 @@ int main(int argc, char** argv) {
         measureStart = now;
         c0 = c;
         rm0 = rmPid > 0 ? sample(rmPid) : ProcSample{};
+        if (rmPid > 0) rmThreads0 = threadCpu(rmPid);
         self0 = sample(getpid());
         timings0 = fetchRmTimings(rmRest);
         running.setMeasuring(true);
@@ -282,6 +308,7 @@ int main(int argc, char** argv) {
       measureEnd = now;
       c1 = c;
       rm1 = rmPid > 0 ? sample(rmPid) : ProcSample{};
+      if (rmPid > 0) rmThreads1 = threadCpu(rmPid);
       self1 = sample(getpid());
       timings1 = fetchRmTimings(rmRest);
       running.setMeasuring(false);
@@ -344,6 +371,13 @@ int main(int argc, char** argv) {
   if (rm1.ok) {
     fmt::print("rm_cpu_s: {:.2f} ({:.0f} % of one core)\n", rm1.cpuS - rm0.cpuS,
                100 * (rm1.cpuS - rm0.cpuS) / s);
+    std::string perThread;
+    for (const auto& [name, cpu] : rmThreads1) {
+      const auto was = rmThreads0.find(name);
+      const double used = cpu - (was == rmThreads0.end() ? 0 : was->second);
+      if (used >= 0.005 * s) perThread += fmt::format(" {} {:.0f} %", name, 100 * used / s);
+    }
+    fmt::print("rm_threads_cpu:{}\n", perThread);
     fmt::print("rm_memory_mb: rss {:.0f} hwm {:.0f}\n", rm1.rssKb / 1024.0, rm1.hwmKb / 1024.0);
   }
   fmt::print("load_cpu_s: {:.2f} ({:.0f} % of one core)\n", self1.cpuS - self0.cpuS,

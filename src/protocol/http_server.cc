@@ -194,7 +194,7 @@ class Session : public std::enable_shared_from_this<Session<Executor>> {
   // Runs on whichever thread answers.
   void answer(HttpResponse r) {
     sentLatency_ = r.sentLatency;
-    if (r.renderBody || !keepAlive_ || !sendAnswersHere) {
+    if (r.renderBody || !keepAlive_ || (!sendAnswersHere && !r.sendNow)) {
       asio::post(socket_.get_executor(),
                  [self = this->shared_from_this(), r = std::move(r)]() mutable {
                    self->writeOnIoThread(std::move(r));

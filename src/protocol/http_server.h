@@ -60,6 +60,10 @@ struct HttpResponse {
   // When set, the time from the request's receivedUs until this answer's last byte was handed
   // to the socket is recorded here (on the thread that wrote it).
   LatencyHistogram* sentLatency = nullptr;
+  // Sent by the answering thread even when it hands its answers to the I/O thread
+  // (sendAnswersFromThisThread(false)): for an answer a client is waiting on, which would
+  // otherwise wait behind the I/O thread's work. Not with renderBody.
+  bool sendNow = false;
 };
 
 using Respond = std::function<void(HttpResponse)>;

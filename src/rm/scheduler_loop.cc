@@ -41,6 +41,26 @@ void SchedulerLoop::post(Task task) {
   if (wake) cv_.notify_one();
 }
 
+void SchedulerLoop::postFirst(Task task) {
+  {
+    std::lock_guard lock(mu_);
+    if (stopped_) return;
+    firstQueue_.push_back(std::move(task));
+    firstQueued_.store(true, std::memory_order_relaxed);
+  }
+  cv_.notify_one();  // even while gathering
+}
+
+void SchedulerLoop::runFirstTasks(std::vector<Task>& scratch) {
+  {
+    std::lock_guard lock(mu_);
+    scratch.swap(firstQueue_);
+    firstQueued_.store(false, std::memory_order_relaxed);
+  }
+  for (Task& t : scratch) t();
+  scratch.clear();
+}
+
 void SchedulerLoop::stop() {
   {
     std::lock_guard lock(mu_);
@@ -54,7 +74,7 @@ void SchedulerLoop::stop() {
 void SchedulerLoop::run() {
   using Clock = std::chrono::steady_clock;
   auto nextTick = Clock::now() + std::chrono::milliseconds(tickMs_);
-  std::vector<Task> batch;
+  std::vector<Task> batch, first;
   bool ranTasks = false;
   while (true) {
     bool stopping = false;
@@ -66,24 +86,33 @@ void SchedulerLoop::run() {
       if (ranTasks && gatherUs_ > 0 && queue_.empty() && !stopping_ &&
           arrivals_.expectedWithin(gatherUs_) >= kWorthGathering) {
         gathering_ = true;
-        cv_.wait_for(lock, std::chrono::microseconds(gatherUs_), [this] { return stopping_; });
+        cv_.wait_for(lock, std::chrono::microseconds(gatherUs_),
+                     [this] { return stopping_ || !firstQueue_.empty(); });
         gathering_ = false;
       }
-      cv_.wait_until(lock, nextTick, [this] { return !queue_.empty() || stopping_; });
+      cv_.wait_until(lock, nextTick,
+                     [this] { return !queue_.empty() || !firstQueue_.empty() || stopping_; });
+      first.swap(firstQueue_);
+      firstQueued_.store(false, std::memory_order_relaxed);
       batch.swap(queue_);
       stopping = stopping_;
       if (stopping) stopped_ = true;
     }
-    ranTasks = !batch.empty();
+    ranTasks = !batch.empty() || !first.empty();
     if (ranTasks) {
       const auto now =
           std::chrono::duration_cast<std::chrono::microseconds>(Clock::now().time_since_epoch());
-      arrivals_.onBatch(now.count(), batch.size());
+      arrivals_.onBatch(now.count(), batch.size() + first.size());
       // Busy (two or more requests every half millisecond): the I/O thread sends the answers.
       constexpr int64_t kBusyWindowUs = 500;
       protocol::sendAnswersFromThisThread(arrivals_.expectedWithin(kBusyWindowUs) < 2);
     }
-    for (Task& t : batch) t();
+    for (Task& t : first) t();
+    first.clear();
+    for (Task& t : batch) {
+      if (firstQueued_.load(std::memory_order_relaxed)) runFirstTasks(first);
+      t();
+    }
     batch.clear();
     if (Clock::now() >= nextTick) {
       tick_();

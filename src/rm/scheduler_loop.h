@@ -5,6 +5,7 @@
 //   SchedulerLoop loop(/*tickMs=*/100, [&] { core->tick(); });
 //   loop.start();
 //   loop.post([&, respond] { respond(core->metrics()); });   // from an I/O thread
+//   loop.postFirst([&, respond] { respond(core->allocate(r)); });  // ahead of queued posts
 //   loop.stop();                                             // runs what is queued, then joins
 //
 // Algorithm: 1. wait until a task is queued or the tick is due; 2. swap the whole queue out
@@ -18,10 +19,17 @@
 // wake-up of its own, so the loop gathers only while tasks arrive fast enough for a gather to
 // collect at least two (ArrivalRate); a quiet loop wakes at each post. At the same rate the
 // loop's thread stops sending answers itself and hands them to the I/O thread
-// (protocol::sendAnswersFromThisThread), which is awake anyway under load. Thread-safety: post()
-// from any thread; start() and stop() from the owner.
+// (protocol::sendAnswersFromThisThread), which is awake anyway under load.
+//
+// postFirst() is for the calls a waiting client's latency is made of (an AM's allocate): such a
+// task runs before the post() tasks taken with it, and the loop checks for new ones between the
+// tasks of a batch it is running, so one waits at most for the task running when it came, not
+// for a batch of heartbeats. It also ends a gather. postFirst() tasks keep their order among
+// themselves, and post() tasks among themselves. Thread-safety: post() and postFirst() from any
+// thread; start() and stop() from the owner.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -60,11 +68,15 @@ class SchedulerLoop {
 
   void start();
   void post(Task task);
+  // Runs `task` ahead of the post() tasks not started yet (see above).
+  void postFirst(Task task);
   // Runs the queued tasks, then stops the thread; later posts are dropped.
   void stop();
 
  private:
   void run();
+  // Runs the postFirst() tasks queued now; on the loop's thread.
+  void runFirstTasks(std::vector<Task>& scratch);
 
   const int64_t tickMs_;
   const int64_t gatherUs_;
@@ -73,6 +85,8 @@ class SchedulerLoop {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Task> queue_;
+  std::vector<Task> firstQueue_;          // postFirst()'s
+  std::atomic<bool> firstQueued_{false};  // firstQueue_ is not empty (read without the lock)
   bool stopping_ = false;
   bool gathering_ = false;  // step 5: posts do not notify
   ArrivalRate arrivals_;    // the loop thread's own

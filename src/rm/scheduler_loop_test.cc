@@ -1,6 +1,8 @@
 #include "rm/scheduler_loop.h"
 
+#include <chrono>
 #include <future>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -38,6 +40,54 @@ TEST(SchedulerLoopTest, APostIsAnsweredWithoutGathering) {
   }
   loop.stop();
   loop.post([] { FAIL() << "a post after stop() must be dropped"; });
+}
+
+// postFirst() tasks run before the post() tasks queued with them, and between the tasks of a
+// batch being run: here one posted while the batch's first task runs goes before its second.
+TEST(SchedulerLoopTest, PostFirstGoesAheadOfQueuedTasks) {
+  std::vector<std::string> ran;  // the loop's thread's until stop() has joined it
+  SchedulerLoop loop(/*tickMs=*/1000, [] {});
+  loop.start();
+  // Holds the loop in a task until released.
+  auto hold = [&loop, &ran](const std::string& name, std::promise<void>& started,
+                            std::shared_future<void> release) {
+    loop.post([&ran, name, &started, release] {
+      ran.push_back(name);
+      started.set_value();
+      release.wait();
+    });
+  };
+  std::promise<void> started0, release0, started1, release1;
+  hold("hold0", started0, release0.get_future().share());
+  started0.get_future().wait();
+  // Queued while hold0 runs: one batch of two, then a first task.
+  hold("hold1", started1, release1.get_future().share());
+  loop.post([&ran] { ran.push_back("a"); });
+  loop.postFirst([&ran] { ran.push_back("first0"); });
+  release0.set_value();
+  started1.get_future().wait();
+  // hold1 runs; "a" is in the same batch, after it.
+  loop.postFirst([&ran] { ran.push_back("first1"); });
+  release1.set_value();
+  loop.stop();
+  EXPECT_EQ(ran, (std::vector<std::string>{"hold0", "first0", "hold1", "first1", "a"}));
+}
+
+// A postFirst() task ends a gather at once instead of waiting out the gather time.
+TEST(SchedulerLoopTest, PostFirstEndsAGather) {
+  SchedulerLoop loop(/*tickMs=*/100'000, [] {}, {}, /*gatherUs=*/60'000'000);
+  loop.start();
+  // A thousand posts at once: the arrival rate then says a gather collects two or more, so once
+  // they have run the loop gathers (for a minute: posts meanwhile do not wake it).
+  std::promise<void> ranAll;
+  for (int i = 0; i < 999; ++i) loop.post([] {});
+  loop.post([&ranAll] { ranAll.set_value(); });
+  ranAll.get_future().wait();
+  std::promise<void> first;
+  loop.postFirst([&first] { first.set_value(); });
+  // Without the wake-up this would wait out the gather.
+  EXPECT_EQ(first.get_future().wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  loop.stop();
 }
 
 // The rate follows the arrivals: 10,000 tasks a second in batches of 5 every 500 us make a
