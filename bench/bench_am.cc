@@ -8,6 +8,9 @@
 // comma-separated list), as every AM the NodeManager starts does (docs/daemon.md). It prints
 // `am-start <epoch seconds>` first, which the benchmark reads as the moment the AM process ran.
 // Exit status: 0 after a finish answered 200, 1 otherwise (the reason on stderr).
+//
+// With --no-rm it only prints `am-start`, runs /bin/true and exits with 0 when that exited 0:
+// the job's processes without the cluster, for bench/process_floor.cc.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <spawn.h>
@@ -77,13 +80,29 @@ int post(int fd, const char* host, int port, const char* path, const char* body)
   return status;
 }
 
+// Runs /bin/true as a child; true when it exited 0.
+bool runTrue() {
+  pid_t pid = 0;
+  char truePath[] = "/bin/true";
+  char* argv[] = {truePath, nullptr};
+  int status = 0;
+  const bool ran = posix_spawn(&pid, truePath, nullptr, nullptr, argv, environ) == 0 &&
+                   waitpid(pid, &status, 0) == pid;
+  return ran && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
   std::printf("am-start %lld.%06ld\n", static_cast<long long>(now.tv_sec), now.tv_nsec / 1000);
   std::fflush(stdout);  // the NM may stop the container right after the finish
+  if (argc == 2 && std::strcmp(argv[1], "--no-rm") == 0) return runTrue() ? 0 : 1;
+  if (argc > 1) {
+    std::fprintf(stderr, "usage: spindle_bench_am [--no-rm]\n");
+    return 2;
+  }
   const char* container = std::getenv("CONTAINER_ID");
   const char* rmList = std::getenv("SPINDLE_RM_ADDRESS");
   const char* nmHost = std::getenv("NM_HOST");
@@ -119,13 +138,7 @@ int main() {
     std::fprintf(stderr, "bench AM: register failed\n");
     return 1;
   }
-  pid_t pid = 0;
-  char truePath[] = "/bin/true";
-  char* argv[] = {truePath, nullptr};
-  int status = 0;
-  const bool ran = posix_spawn(&pid, truePath, nullptr, nullptr, argv, environ) == 0 &&
-                   waitpid(pid, &status, 0) == pid;
-  const bool ok = ran && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  const bool ok = runTrue();
   std::printf("true exited %s\n", ok ? "0" : "non-zero");
   std::snprintf(body, sizeof body,
                 "{\"applicationAttemptId\":\"%s\",\"finalApplicationStatus\":\"%s\","

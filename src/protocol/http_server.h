@@ -15,7 +15,8 @@
 // calls it (a non-blocking send: nothing else uses the socket meanwhile) and starts the next
 // read, so the I/O thread is not woken to write it; what does not fit in the socket buffer, a
 // renderBody response, a last answer before closing and answers from a thread that said
-// sendAnswersFromThisThread(false) go through the connection's I/O executor; 4. read the next
+// sendAnswersFromThisThread(false) (unless the answer is marked sendNow) go through the
+// connection's I/O executor; 4. read the next
 // request unless the client asked to close. One request is in flight per
 // connection (HTTP/1.1 without pipelining), so answers keep request order. Thread-safety: start()
 // and stop() from one owner thread; Respond from any thread, exactly once per request.
