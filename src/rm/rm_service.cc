@@ -198,14 +198,13 @@ void RmService::handle(HttpRequest req, Respond respond) {
     if (!decoded) return respond(error(decoded.status()));                      \
     loop_.postHow([this, r = std::move(*decoded), respond = std::move(respond), \
                    receivedUs = req.receivedUs]() mutable {                     \
-      timed(                                                                    \
-          method, receivedUs, [&] { return call; }, respond);                   \
+      timed(method, receivedUs, respond, [&] { return call; });                 \
     });                                                                         \
     return;                                                                     \
   } while (false)
 
 template <class Call>
-void RmService::timed(RpcMethod method, int64_t receivedUs, const Call& call, Respond& respond) {
+void RmService::timed(RpcMethod method, int64_t receivedUs, Respond& respond, const Call& call) {
   RpcTimings::Method& m = timings_.of(method);
   const int64_t startUs = steadyNowUs();
   m.queue.record(startUs - receivedUs);
@@ -239,9 +238,8 @@ void RmService::handleRpc(HttpRequest& req, Respond& respond) {
     std::string rack = core_.rackResolver().resolve(host);
     loop_.post([this, r = std::move(*decoded), rack = std::move(rack), respond = std::move(respond),
                 receivedUs = req.receivedUs]() mutable {
-      timed(
-          RpcMethod::kRegisterNodeManager, receivedUs,
-          [&] { return ok(protocol::toJson(core_.registerNode(r, rack))); }, respond);
+      timed(RpcMethod::kRegisterNodeManager, receivedUs, respond,
+            [&] { return ok(protocol::toJson(core_.registerNode(r, rack))); });
     });
     return;
   }

@@ -54,7 +54,7 @@ class RmService {
   void handleRpc(protocol::HttpRequest& req, protocol::Respond& respond);
   // On the scheduler thread: runs `call` and sends its answer, recording the call's timings.
   template <class Call>
-  void timed(RpcMethod method, int64_t receivedUs, const Call& call, protocol::Respond& respond);
+  void timed(RpcMethod method, int64_t receivedUs, protocol::Respond& respond, const Call& call);
   void handleRest(protocol::HttpRequest& req, protocol::Respond& respond);
   // `what`: the path after /ws/v1/cluster/reservation; `user`: the caller.
   void handleReservation(protocol::HttpRequest& req, protocol::Respond& respond,
